@@ -1,0 +1,50 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Layers, each depending only on the ones above it:
+//   CChipmunk (C)  ->  Physics  ->  Driver  ->  cratedrop (CLI)
+//   SceneModel (values, no deps) is shared by all; SceneFile parses JSON into it.
+let package = Package(
+    name: "CrateDrop",
+    products: [
+        .executable(name: "cratedrop", targets: ["cratedrop"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CChipmunk",
+            providers: [.apt(["libchipmunk-dev"])]
+        ),
+        .target(name: "SceneModel"),
+        .target(name: "SceneFile", dependencies: ["SceneModel"]),
+        .target(name: "Physics", dependencies: ["CChipmunk", "SceneModel"]),
+        .executableTarget(
+            name: "cratedrop",
+            dependencies: [
+                "SceneModel", "SceneFile", "Physics",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: ["SceneModel", "SceneFile"],
+            path: "Tests/TestSupport"
+        ),
+        .executableTarget(
+            name: "leak-check",
+            dependencies: ["Physics", "SceneFile", "SceneModel"],
+            path: "Tests/LeakCheck"
+        ),
+        .testTarget(name: "SceneModelTests", dependencies: ["SceneModel"]),
+        .testTarget(name: "SceneFileTests", dependencies: ["SceneFile", "SceneModel", "TestSupport"]),
+        .testTarget(
+            name: "PhysicsTests",
+            dependencies: ["Physics", "SceneModel", "SceneFile", "TestSupport"],
+            exclude: ["Golden"]
+        ),
+
+        .testTarget(name: "CLITests", dependencies: ["cratedrop", "TestSupport"]),
+    ]
+)

@@ -1,0 +1,85 @@
+internal import CChipmunk
+import SceneModel
+
+// The only file that calls Chipmunk. Handles are `OpaquePointer`s (Chipmunk's structs are opaque
+// to Swift), so no C type appears in any other file's signatures. Callers validate every value
+// first: this build of Chipmunk aborts on bad input.
+
+/// Namespace for the raw Chipmunk calls used by World, Crate and Wall.
+enum Chipmunk {
+    /// Created once per process, with stdout silenced, so the debug build's banner never reaches
+    /// stdout; every later `cpSpaceNew` prints nothing.
+    private static let bannerSilenced: Bool = {
+        cpSpaceFree(CChipmunk_SpaceNewQuietly())
+        return true
+    }()
+
+    // MARK: Space (`cpSpace`)
+
+    static func spaceNew(gravity: Vec2, iterations: Int) -> OpaquePointer {
+        precondition(bannerSilenced)
+        let space = cpSpaceNew()!
+        cpSpaceSetGravity(space, cpv(gravity.x, gravity.y))
+        cpSpaceSetIterations(space, Int32(iterations))
+        return space
+    }
+
+    static func spaceFree(_ space: OpaquePointer) { cpSpaceFree(space) }
+    static func spaceStep(_ space: OpaquePointer, dt: Double) { cpSpaceStep(space, dt) }
+    static func spaceStaticBody(_ space: OpaquePointer) -> OpaquePointer { cpSpaceGetStaticBody(space) }
+
+    static func spaceSetGravity(_ space: OpaquePointer, _ gravity: Vec2) {
+        cpSpaceSetGravity(space, cpv(gravity.x, gravity.y))
+    }
+
+    static func spaceGravity(_ space: OpaquePointer) -> Vec2 {
+        let g = cpSpaceGetGravity(space)
+        return Vec2(g.x, g.y)
+    }
+
+    static func spaceAddBody(_ space: OpaquePointer, _ body: OpaquePointer) { cpSpaceAddBody(space, body) }
+    static func spaceAddShape(_ space: OpaquePointer, _ shape: OpaquePointer) { cpSpaceAddShape(space, shape) }
+    static func spaceRemoveBody(_ space: OpaquePointer, _ body: OpaquePointer) { cpSpaceRemoveBody(space, body) }
+    static func spaceRemoveShape(_ space: OpaquePointer, _ shape: OpaquePointer) { cpSpaceRemoveShape(space, shape) }
+
+    // MARK: Bodies (`cpBody`)
+
+    /// A dynamic body with the moment of inertia of a uniform box.
+    static func boxBodyNew(mass: Double, size: Vec2) -> OpaquePointer {
+        cpBodyNew(mass, cpMomentForBox(mass, size.x, size.y))!
+    }
+
+    static func bodyFree(_ body: OpaquePointer) { cpBodyFree(body) }
+
+    static func bodySetState(_ body: OpaquePointer, position: Vec2, angle: Double, velocity: Vec2, angularVelocity: Double) {
+        cpBodySetPosition(body, cpv(position.x, position.y))
+        cpBodySetAngle(body, angle)
+        cpBodySetVelocity(body, cpv(velocity.x, velocity.y))
+        cpBodySetAngularVelocity(body, angularVelocity)
+    }
+
+    /// Position, angle, velocity and angular velocity of `body`, read in one call.
+    static func bodyState(_ body: OpaquePointer) -> (position: Vec2, angle: Double, velocity: Vec2, angularVelocity: Double) {
+        let p = cpBodyGetPosition(body)
+        let v = cpBodyGetVelocity(body)
+        return (Vec2(p.x, p.y), cpBodyGetAngle(body), Vec2(v.x, v.y), cpBodyGetAngularVelocity(body))
+    }
+
+    // MARK: Shapes (`cpShape`)
+
+    /// A box `size` wide and high centred on the body (`cpBoxShapeNew`, a `cpPolyShape`).
+    static func boxShapeNew(body: OpaquePointer, size: Vec2) -> OpaquePointer {
+        cpBoxShapeNew(body, size.x, size.y, 0)!
+    }
+
+    static func segmentShapeNew(body: OpaquePointer, from: Vec2, to: Vec2, radius: Double) -> OpaquePointer {
+        cpSegmentShapeNew(body, cpv(from.x, from.y), cpv(to.x, to.y), radius)!
+    }
+
+    static func shapeSetMaterial(_ shape: OpaquePointer, friction: Double, elasticity: Double) {
+        cpShapeSetFriction(shape, friction)
+        cpShapeSetElasticity(shape, elasticity)
+    }
+
+    static func shapeFree(_ shape: OpaquePointer) { cpShapeFree(shape) }
+}

@@ -1,0 +1,55 @@
+import SceneModel
+
+/// A dynamic box: owns a Chipmunk body (`cpBody`) and its box shape (`cpPolyShape`).
+///
+/// A crate can live outside any world; `World.add(_:)` puts it in one, `World.remove(_:)` takes it
+/// out again. The world holds its crates strongly; a crate only knows its world weakly, so it never
+/// keeps a world alive, and a crate that outlives its world is detached by the world's `deinit`.
+/// Not `Sendable`: it owns C state that Chipmunk does not lock.
+public final class Crate {
+    let body: OpaquePointer
+    let shape: OpaquePointer
+    /// The box's width and height, in pixels.
+    public let size: Vec2
+    public let mass: Double
+    public let friction: Double
+    public let elasticity: Double
+
+    /// The world the crate is in, if any. Set only by `World`.
+    weak var world: World?
+    /// Assigned by the world when the crate is added; unique within that world.
+    public internal(set) var id: BodyID?
+
+    /// Creates a crate from `spec`, validated first so no bad value reaches Chipmunk.
+    /// - Throws: `PhysicsError.invalidValue` naming every bad field.
+    public init(_ spec: CrateSpec) throws(PhysicsError) {
+        let problems = spec.problems()
+        guard problems.isEmpty else { throw .invalidValue(what: "crate", problems: problems) }
+        size = spec.size
+        mass = spec.mass
+        friction = spec.friction
+        elasticity = spec.elasticity
+        body = Chipmunk.boxBodyNew(mass: spec.mass, size: spec.size)
+        Chipmunk.bodySetState(body, position: spec.center, angle: spec.angle, velocity: spec.velocity,
+                              angularVelocity: spec.angularVelocity)
+        shape = Chipmunk.boxShapeNew(body: body, size: spec.size)
+        Chipmunk.shapeSetMaterial(shape, friction: spec.friction, elasticity: spec.elasticity)
+    }
+
+    deinit {
+        // A world keeps its crates alive, so a crate being freed is never in a space: the shape
+        // goes first because it points at the body.
+        Chipmunk.shapeFree(shape)
+        Chipmunk.bodyFree(body)
+    }
+
+    /// Whether the crate is in a world now.
+    public var isInWorld: Bool { world != nil }
+
+    /// The crate's current state, copied out of Chipmunk. `id` is `BodyID(0)` outside a world.
+    public var state: BodyState {
+        let s = Chipmunk.bodyState(body)
+        return BodyState(id: id ?? BodyID(0), position: s.position, angle: s.angle, velocity: s.velocity,
+                         angularVelocity: s.angularVelocity, size: size)
+    }
+}

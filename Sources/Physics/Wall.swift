@@ -1,0 +1,27 @@
+import SceneModel
+
+/// A static segment: owns a Chipmunk segment shape (`cpSegmentShape`) on its world's static body.
+///
+/// Walls are made by `World.addWall(_:)`, since their shape hangs off the world's static body; a
+/// wall that outlives its world is inert and frees its shape safely.
+public final class Wall {
+    let shape: OpaquePointer
+    public let spec: WallSpec
+    /// The world the wall is in, if any. Set only by `World`.
+    weak var world: World?
+
+    init(_ spec: WallSpec, staticBody: OpaquePointer) {
+        self.spec = spec
+        shape = Chipmunk.segmentShapeNew(body: staticBody, from: spec.from, to: spec.to, radius: spec.radius)
+        Chipmunk.shapeSetMaterial(shape, friction: spec.friction, elasticity: spec.elasticity)
+    }
+
+    deinit {
+        // cpShapeFree never touches the body, so this is safe after the world has gone too.
+        Chipmunk.shapeFree(shape)
+    }
+
+    public var isInWorld: Bool { world != nil }
+
+    public var state: WallState { WallState(from: spec.from, to: spec.to, radius: spec.radius) }
+}

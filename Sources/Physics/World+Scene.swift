@@ -1,0 +1,13 @@
+import SceneModel
+
+extension World {
+    /// Builds the world `scene` describes: walls (bounds first), then crates in creation order.
+    /// - Throws: `PhysicsError.invalidValue` if any value is out of range; nothing reaches Chipmunk then.
+    public convenience init(scene: Scene) throws(PhysicsError) {
+        let problems = scene.problems()
+        guard problems.isEmpty else { throw .invalidValue(what: "scene", problems: problems) }
+        try self.init(gravity: scene.gravity, stepRate: scene.stepRate, iterations: scene.iterations)
+        for wall in scene.allWalls() { try addWall(wall) }
+        for crate in scene.allCrates() { try addCrate(crate) }
+    }
+}

@@ -1,0 +1,17 @@
+import SceneModel
+
+extension World {
+    /// The state of every crate, copied out at this step boundary, in creation order.
+    public func snapshot() -> WorldSnapshot {
+        var bodies: [BodyState] = []
+        bodies.reserveCapacity(crates.count)
+        for crate in crates { bodies.append(crate.state) }
+        return WorldSnapshot(step: stepCount, bodies: bodies)
+    }
+
+    /// The walls as drawn; they change only when walls are added or removed.
+    public func wallStates() -> [WallState] { walls.map(\.state) }
+
+    /// The documented state hash of the world now (see `StateHash`).
+    public var stateHash: StateHash { StateHash(snapshot()) }
+}

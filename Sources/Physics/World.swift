@@ -1,0 +1,129 @@
+import SceneModel
+
+/// A physics world: owns a Chipmunk space (`cpSpace`) and, strongly and in insertion order, the
+/// crates and walls in it.
+///
+/// Time advances only by `step()`, exactly 1/`stepRate` s each. Dropping the world removes every
+/// shape, then every body, from the space and then frees it; crates still referenced elsewhere are
+/// left detached and can be added to another world. Not `Sendable`: one thread at a time.
+public final class World {
+    let space: OpaquePointer
+    /// Fixed steps per simulated second.
+    public let stepRate: Int
+    /// The crates in the world, in the order they were added (ascending `BodyID`).
+    public private(set) var crates: [Crate] = []
+    public private(set) var walls: [Wall] = []
+    /// Steps taken since the world was made.
+    public private(set) var stepCount = 0
+    private var nextBodyID: UInt64 = 1
+
+    /// - Parameters:
+    ///   - gravity: acceleration in px/s², y up.
+    ///   - stepRate: steps per simulated second; each `step()` advances 1/stepRate s.
+    ///   - iterations: solver iterations per step (`cpSpaceSetIterations`).
+    /// - Throws: `PhysicsError.invalidValue` for values outside `Limits`.
+    public init(gravity: Vec2, stepRate: Int = Scene.defaultStepRate, iterations: Int = Scene.defaultIterations) throws(PhysicsError) {
+        var problems = World.gravityProblems(gravity)
+        if !Limits.stepRate.contains(stepRate) { problems.append(FieldProblem("step_rate", "must be in \(Limits.stepRate), got \(stepRate)")) }
+        if !Limits.iterations.contains(iterations) { problems.append(FieldProblem("iterations", "must be in \(Limits.iterations), got \(iterations)")) }
+        guard problems.isEmpty else { throw .invalidValue(what: "world", problems: problems) }
+        self.stepRate = stepRate
+        space = Chipmunk.spaceNew(gravity: gravity, iterations: iterations)
+    }
+
+    deinit {
+        // Chipmunk's cpSpaceFree frees none of the bodies and shapes added to it, and they point
+        // into the space, so take them all out first: shapes, then bodies, then the space.
+        for crate in crates { Chipmunk.spaceRemoveShape(space, crate.shape) }
+        for wall in walls { Chipmunk.spaceRemoveShape(space, wall.shape) }
+        for crate in crates { Chipmunk.spaceRemoveBody(space, crate.body) }
+        Chipmunk.spaceFree(space)
+        for crate in crates { crate.id = nil }
+    }
+
+    /// The length of one step in seconds.
+    public var timeStep: Double { 1 / Double(stepRate) }
+
+    // MARK: Crates
+
+    /// Adds `crate` to the world and gives it the next `BodyID`.
+    /// - Throws: `PhysicsError.crateAlreadyInWorld` if it is in this or another world.
+    public func add(_ crate: Crate) throws(PhysicsError) {
+        guard crate.world == nil else { throw .crateAlreadyInWorld }
+        Chipmunk.spaceAddBody(space, crate.body)
+        Chipmunk.spaceAddShape(space, crate.shape)
+        crate.world = self
+        crate.id = BodyID(nextBodyID)
+        nextBodyID += 1
+        crates.append(crate)
+    }
+
+    /// Makes a crate from `spec` and adds it.
+    @discardableResult
+    public func addCrate(_ spec: CrateSpec) throws(PhysicsError) -> Crate {
+        let crate = try Crate(spec)
+        try add(crate)
+        return crate
+    }
+
+    /// Takes `crate` out of the world: its shape, then its body. It can be added again later.
+    /// - Throws: `PhysicsError.notInThisWorld` if it is not in this world.
+    public func remove(_ crate: Crate) throws(PhysicsError) {
+        guard crate.world === self, let index = crates.lastIndex(where: { $0 === crate }) else { throw .notInThisWorld }
+        Chipmunk.spaceRemoveShape(space, crate.shape)
+        Chipmunk.spaceRemoveBody(space, crate.body)
+        crates.remove(at: index)
+        crate.world = nil
+        crate.id = nil
+    }
+
+    // MARK: Walls
+
+    /// Adds a static segment on the world's static body.
+    /// - Throws: `PhysicsError.invalidValue` for a bad spec (zero length, non-finite, ...).
+    @discardableResult
+    public func addWall(_ spec: WallSpec) throws(PhysicsError) -> Wall {
+        let problems = spec.problems()
+        guard problems.isEmpty else { throw .invalidValue(what: "wall", problems: problems) }
+        let wall = Wall(spec, staticBody: Chipmunk.spaceStaticBody(space))
+        Chipmunk.spaceAddShape(space, wall.shape)
+        wall.world = self
+        walls.append(wall)
+        return wall
+    }
+
+    /// - Throws: `PhysicsError.notInThisWorld` if `wall` is not in this world.
+    public func remove(_ wall: Wall) throws(PhysicsError) {
+        guard wall.world === self, let index = walls.lastIndex(where: { $0 === wall }) else { throw .notInThisWorld }
+        Chipmunk.spaceRemoveShape(space, wall.shape)
+        walls.remove(at: index)
+        wall.world = nil
+    }
+
+    // MARK: Gravity and time
+
+    public var gravity: Vec2 { Chipmunk.spaceGravity(space) }
+
+    /// Sets gravity for the following steps.
+    /// - Throws: `PhysicsError.invalidValue` if a component is not finite or beyond `Limits.gravity`.
+    public func setGravity(_ gravity: Vec2) throws(PhysicsError) {
+        let problems = World.gravityProblems(gravity)
+        guard problems.isEmpty else { throw .invalidValue(what: "gravity", problems: problems) }
+        Chipmunk.spaceSetGravity(space, gravity)
+    }
+
+    /// Advances the world by exactly one fixed step of `timeStep` seconds.
+    public func step() {
+        Chipmunk.spaceStep(space, dt: timeStep)
+        stepCount += 1
+    }
+
+    private static func gravityProblems(_ gravity: Vec2) -> [FieldProblem] {
+        var problems: [FieldProblem] = []
+        for (field, value) in [("gravity[0]", gravity.x), ("gravity[1]", gravity.y)]
+        where !(value.isFinite && abs(value) <= Limits.gravity) {
+            problems.append(FieldProblem(field, "must be a finite number within ±\(Limits.gravity), got \(value)"))
+        }
+        return problems
+    }
+}

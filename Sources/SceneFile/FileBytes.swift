@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a whole file with POSIX calls, reporting errno as text ("No such file or directory").
+public enum FileBytes {
+    public struct ReadError: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static func read(path: String, limit: Int) throws(ReadError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ReadError(description: errnoText()) }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw ReadError(description: "is a directory, expected a file")
+        }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ReadError(description: errnoText())
+            }
+            if count == 0 { break }
+            result.append(contentsOf: chunk[0..<count])
+            if result.count > limit { throw ReadError(description: "larger than \(limit >> 20) MiB") }
+        }
+        return result
+    }
+
+    static func errnoText() -> String {
+        String(cString: strerror(errno))
+    }
+}

@@ -1,0 +1,258 @@
+import SceneModel
+
+/// Turns a parsed JSON document into a `Scene`, strictly: unknown keys, wrong types and missing
+/// fields are errors; then every value is range-checked by `Scene.problems()`. All problems are
+/// collected, each with its JSON path and line.
+struct SceneDecoder {
+    private let file: String
+    private(set) var diagnostics: [SceneDiagnostic] = []
+    /// The line of every value visited, by JSON path, to place range problems found later.
+    private var lines: [String: Int] = [:]
+
+    init(file: String) { self.file = file }
+
+    mutating func decode(_ root: JSONValue, defaultName: String) -> Scene? {
+        guard let fields = object(root, path: "") else { return nil }
+        let name = string(fields, "name") ?? defaultName
+        let worldSize = vector(fields, "world", required: true)
+        let gravity = vector(fields, "gravity", required: true)
+        let stepRate = integer(fields, "step_rate") ?? Scene.defaultStepRate
+        let iterations = integer(fields, "iterations") ?? Scene.defaultIterations
+        let bounds = member(fields, "bounds").flatMap { boundsWalls($0, path: "bounds") }
+        let walls = array(fields, "walls") { decoder, value, path in decoder.wall(value, path: path) }
+        let crates = array(fields, "crates") { decoder, value, path in decoder.crate(value, path: path) }
+        let generator = member(fields, "generator").flatMap { pileGenerator($0, path: "generator") }
+        let render = member(fields, "render").flatMap { renderDefaults($0, path: "render") } ?? RenderDefaults()
+        finish(fields, allowed: ["name", "world", "gravity", "step_rate", "iterations", "bounds", "walls", "crates", "generator", "render"])
+
+        guard diagnostics.isEmpty, let worldSize, let gravity, let walls, let crates else { return nil }
+        let scene = Scene(name: name, worldSize: worldSize, gravity: gravity, stepRate: stepRate, iterations: iterations,
+                          walls: walls, bounds: bounds, crates: crates, generator: generator, render: render)
+        for problem in scene.problems() {
+            report(problem.field, problem.message)
+        }
+        return diagnostics.isEmpty ? scene : nil
+    }
+
+    // MARK: Scene parts
+
+    private mutating func crate(_ value: JSONValue, path: String) -> CrateSpec? {
+        guard let fields = object(value, path: path) else { return nil }
+        let center = vector(fields, "center", required: true)
+        let size = vector(fields, "size", required: true)
+        let angle = number(fields, "angle") ?? 0
+        let velocity = vector(fields, "velocity") ?? .zero
+        let angularVelocity = number(fields, "angular_velocity") ?? 0
+        let mass = number(fields, "mass", required: true)
+        let friction = number(fields, "friction", required: true)
+        let elasticity = number(fields, "elasticity", required: true)
+        finish(fields, allowed: ["center", "size", "angle", "velocity", "angular_velocity", "mass", "friction", "elasticity"])
+        guard let center, let size, let mass, let friction, let elasticity else { return nil }
+        return CrateSpec(center: center, size: size, angle: angle, velocity: velocity, angularVelocity: angularVelocity,
+                         mass: mass, friction: friction, elasticity: elasticity)
+    }
+
+    private mutating func wall(_ value: JSONValue, path: String) -> WallSpec? {
+        guard let fields = object(value, path: path) else { return nil }
+        let from = vector(fields, "from", required: true)
+        let to = vector(fields, "to", required: true)
+        let radius = number(fields, "radius", required: true)
+        let friction = number(fields, "friction", required: true)
+        let elasticity = number(fields, "elasticity", required: true)
+        finish(fields, allowed: ["from", "to", "radius", "friction", "elasticity"])
+        guard let from, let to, let radius, let friction, let elasticity else { return nil }
+        return WallSpec(from: from, to: to, radius: radius, friction: friction, elasticity: elasticity)
+    }
+
+    private mutating func boundsWalls(_ value: JSONValue, path: String) -> BoundsWalls? {
+        guard let fields = object(value, path: path) else { return nil }
+        let radius = number(fields, "radius", required: true)
+        let friction = number(fields, "friction", required: true)
+        let elasticity = number(fields, "elasticity", required: true)
+        finish(fields, allowed: ["radius", "friction", "elasticity"])
+        guard let radius, let friction, let elasticity else { return nil }
+        return BoundsWalls(radius: radius, friction: friction, elasticity: elasticity)
+    }
+
+    private mutating func pileGenerator(_ value: JSONValue, path: String) -> PileGenerator? {
+        guard let fields = object(value, path: path) else { return nil }
+        let count = integer(fields, "count", required: true)
+        let seed = unsigned(fields, "seed", required: true)
+        let size = vector(fields, "size", required: true)
+        let density = number(fields, "density", required: true)
+        let friction = number(fields, "friction", required: true)
+        let elasticity = number(fields, "elasticity", required: true)
+        let gap = number(fields, "gap") ?? 1
+        finish(fields, allowed: ["count", "seed", "size", "density", "friction", "elasticity", "gap"])
+        guard let count, let seed, let size, let density, let friction, let elasticity else { return nil }
+        return PileGenerator(count: count, seed: seed, minSize: size.x, maxSize: size.y, density: density,
+                             friction: friction, elasticity: elasticity, gap: gap)
+    }
+
+    private mutating func renderDefaults(_ value: JSONValue, path: String) -> RenderDefaults? {
+        guard let fields = object(value, path: path) else { return nil }
+        var render = RenderDefaults()
+        if let size = integerPair(fields, "size") {
+            render.imageWidth = size.0
+            render.imageHeight = size.1
+        }
+        render.background = color(fields, "background") ?? render.background
+        render.crate = color(fields, "crate") ?? render.crate
+        render.wall = color(fields, "wall") ?? render.wall
+        finish(fields, allowed: ["size", "background", "crate", "wall"])
+        return render
+    }
+
+    // MARK: Typed field access
+
+    struct Fields {
+        let members: [(key: String, value: JSONValue)]
+        let path: String
+        let line: Int
+
+        func childPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    }
+
+    private mutating func report(_ path: String, line: Int? = nil, _ message: String) {
+        diagnostics.append(SceneDiagnostic(file: file, line: line ?? lineOf(path), path: path, message: message))
+    }
+
+    /// The line of `path`, or of its nearest enclosing value that was written in the file.
+    private func lineOf(_ path: String) -> Int? {
+        var candidate = path
+        while !candidate.isEmpty {
+            if let line = lines[candidate] { return line }
+            guard let cut = candidate.lastIndex(where: { $0 == "." || $0 == "[" }) else { break }
+            candidate = String(candidate[..<cut])
+        }
+        return lines[""]
+    }
+
+    private mutating func object(_ value: JSONValue, path: String) -> Fields? {
+        lines[path] = value.line
+        guard case let .object(members) = value.kind else {
+            report(path, line: value.line, "must be an object, got \(value.typeName)")
+            return nil
+        }
+        return Fields(members: members, path: path, line: value.line)
+    }
+
+    private mutating func member(_ fields: Fields, _ key: String, required: Bool = false) -> JSONValue? {
+        guard let value = fields.members.first(where: { $0.key == key })?.value else {
+            if required { report(fields.childPath(key), line: fields.line, "is missing") }
+            return nil
+        }
+        lines[fields.childPath(key)] = value.line
+        return value
+    }
+
+    private mutating func finish(_ fields: Fields, allowed: [String]) {
+        for (key, value) in fields.members where !allowed.contains(key) {
+            report(fields.childPath(key), line: value.line, "unknown key (allowed: \(allowed.joined(separator: ", ")))")
+        }
+    }
+
+    private mutating func number(_ fields: Fields, _ key: String, required: Bool = false) -> Double? {
+        guard let value = member(fields, key, required: required) else { return nil }
+        return number(value, path: fields.childPath(key))
+    }
+
+    private mutating func number(_ value: JSONValue, path: String) -> Double? {
+        guard case let .number(number, literal) = value.kind else {
+            report(path, line: value.line, "must be a number, got \(value.typeName)")
+            return nil
+        }
+        if !number.isFinite {
+            report(path, line: value.line, "must be a finite number, got \(literal)")
+            return nil
+        }
+        return number
+    }
+
+    private mutating func integer(_ fields: Fields, _ key: String, required: Bool = false) -> Int? {
+        guard let value = member(fields, key, required: required) else { return nil }
+        return integer(value, path: fields.childPath(key))
+    }
+
+    private mutating func integer(_ value: JSONValue, path: String) -> Int? {
+        guard case let .number(_, literal) = value.kind else {
+            report(path, line: value.line, "must be a whole number, got \(value.typeName)")
+            return nil
+        }
+        guard let integer = Int(literal) else {
+            report(path, line: value.line, "must be a whole number, got \(literal)")
+            return nil
+        }
+        return integer
+    }
+
+    private mutating func unsigned(_ fields: Fields, _ key: String, required: Bool) -> UInt64? {
+        guard let value = member(fields, key, required: required) else { return nil }
+        guard case let .number(_, literal) = value.kind, let result = UInt64(literal) else {
+            report(fields.childPath(key), line: value.line, "must be a whole number in 0...\(UInt64.max)")
+            return nil
+        }
+        return result
+    }
+
+    private mutating func string(_ fields: Fields, _ key: String) -> String? {
+        guard let value = member(fields, key) else { return nil }
+        guard case let .string(text) = value.kind else {
+            report(fields.childPath(key), line: value.line, "must be a string, got \(value.typeName)")
+            return nil
+        }
+        return text
+    }
+
+    private mutating func color(_ fields: Fields, _ key: String) -> RGB? {
+        guard let text = string(fields, key) else { return nil }
+        guard let color = RGB(hex: text) else {
+            report(fields.childPath(key), "must be a colour written #rrggbb, got \"\(text)\"")
+            return nil
+        }
+        return color
+    }
+
+    private mutating func pair(_ fields: Fields, _ key: String, required: Bool) -> (JSONValue, JSONValue)? {
+        guard let value = member(fields, key, required: required) else { return nil }
+        guard case let .array(elements) = value.kind, elements.count == 2 else {
+            report(fields.childPath(key), line: value.line, "must be an array of two numbers [x, y], got \(value.typeName)")
+            return nil
+        }
+        return (elements[0], elements[1])
+    }
+
+    private mutating func vector(_ fields: Fields, _ key: String, required: Bool = false) -> Vec2? {
+        guard let (first, second) = pair(fields, key, required: required) else { return nil }
+        let path = fields.childPath(key)
+        let x = number(first, path: "\(path)[0]")
+        let y = number(second, path: "\(path)[1]")
+        guard let x, let y else { return nil }
+        return Vec2(x, y)
+    }
+
+    private mutating func integerPair(_ fields: Fields, _ key: String) -> (Int, Int)? {
+        guard let (first, second) = pair(fields, key, required: false) else { return nil }
+        let path = fields.childPath(key)
+        let x = integer(first, path: "\(path)[0]")
+        let y = integer(second, path: "\(path)[1]")
+        guard let x, let y else { return nil }
+        return (x, y)
+    }
+
+    private mutating func array<Element>(
+        _ fields: Fields, _ key: String, element: (inout SceneDecoder, JSONValue, String) -> Element?
+    ) -> [Element]? {
+        guard let value = member(fields, key) else { return [] }
+        let path = fields.childPath(key)
+        guard case let .array(elements) = value.kind else {
+            report(path, line: value.line, "must be an array, got \(value.typeName)")
+            return nil
+        }
+        var result: [Element] = []
+        for (i, item) in elements.enumerated() {
+            if let decoded = element(&self, item, "\(path)[\(i)]") { result.append(decoded) }
+        }
+        return result.count == elements.count ? result : nil
+    }
+}

@@ -1,0 +1,38 @@
+import SceneModel
+
+/// One problem in a scene file, printed as `FILE:LINE: PATH: MESSAGE`, e.g.
+/// `Scenes/x.json:14: crates[3].mass: must be > 0, got -5`.
+public struct SceneDiagnostic: Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    /// The JSON path of the offending value (`crates[3].mass`); empty for file-level problems.
+    public var path: String
+    public var message: String
+
+    public init(file: String, line: Int?, path: String, message: String) {
+        self.file = file
+        self.line = line
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String {
+        let location = line.map { "\(file):\($0)" } ?? file
+        return path.isEmpty ? "\(location): \(message)" : "\(location): \(path): \(message)"
+    }
+}
+
+/// Why a scene could not be loaded. Each case maps to a sysexits code in the CLI.
+public enum SceneLoadError: Error, Sendable, CustomStringConvertible {
+    /// The file is missing or unreadable (EX_NOINPUT, 66).
+    case unreadable(file: String, reason: String)
+    /// The file was read but its content is wrong (EX_DATAERR, 65); every problem found.
+    case invalid([SceneDiagnostic])
+
+    public var description: String {
+        switch self {
+        case let .unreadable(file, reason): "\(file): \(reason)"
+        case let .invalid(diagnostics): diagnostics.map(\.description).joined(separator: "\n")
+        }
+    }
+}

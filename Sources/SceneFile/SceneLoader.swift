@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SceneModel
+
+/// Reads scene files: strict JSON, every value checked, every problem reported with file, line
+/// and JSON path.
+public enum SceneLoader {
+    /// Scene files larger than this are refused before parsing.
+    public static let maxFileSize = 64 << 20
+
+    public static func load(path: String) throws(SceneLoadError) -> Scene {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path: path, limit: maxFileSize)
+        } catch {
+            throw .unreadable(file: path, reason: error.description)
+        }
+        return try parse(bytes, file: path)
+    }
+
+    /// Parses `bytes` as the scene file `file` (the name is used in messages and as the default scene name).
+    public static func parse(_ bytes: [UInt8], file: String) throws(SceneLoadError) -> Scene {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw .invalid([SceneDiagnostic(file: file, line: error.line, path: "",
+                                            message: "column \(error.column): invalid JSON: \(error.message)")])
+        }
+        var decoder = SceneDecoder(file: file)
+        guard let scene = decoder.decode(root, defaultName: sceneName(fromPath: file)) else {
+            throw .invalid(decoder.diagnostics)
+        }
+        return scene
+    }
+
+    /// `Scenes/book.json` -> `book`.
+    static func sceneName(fromPath path: String) -> String {
+        let base = path.split(separator: "/").last.map(String.init) ?? path
+        return base.hasSuffix(".json") ? String(base.dropLast(5)) : base
+    }
+}

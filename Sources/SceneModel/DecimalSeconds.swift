@@ -1,0 +1,43 @@
+/// A non-negative duration written in decimal seconds ("10", "2.5", "0.125"), kept exact so that
+/// step counts come from integer arithmetic: 0.1 s at 120 steps/s is exactly 12 steps, not 12.000000000000002.
+public struct DecimalSeconds: Sendable, Equatable, CustomStringConvertible {
+    /// The value times 10^`fractionDigits`.
+    public let scaled: Int64
+    public let fractionDigits: Int
+
+    /// Parses digits with an optional fractional part (at most 9 digits after the point). No sign,
+    /// no exponent; returns nil for anything else or for values over 10^9 s.
+    public init?(_ text: String) {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = parts[0]
+        let fraction = parts.count > 1 ? parts[1] : ""
+        guard !(whole.isEmpty && fraction.isEmpty), whole.count <= 10, fraction.count <= 9,
+              whole.allSatisfy({ $0.isASCII && $0.isNumber }), fraction.allSatisfy({ $0.isASCII && $0.isNumber }),
+              !(parts.count > 1 && fraction.isEmpty)
+        else { return nil }
+        let value = Int64(whole.isEmpty ? "0" : whole)! * DecimalSeconds.power(fraction.count) + Int64(fraction.isEmpty ? "0" : fraction)!
+        guard value <= 1_000_000_000 * DecimalSeconds.power(fraction.count) else { return nil }
+        scaled = value
+        fractionDigits = fraction.count
+    }
+
+    /// Whole steps that fit in this duration at `stepRate` steps per second: floor(seconds × rate).
+    public func steps(atRate stepRate: Int) -> Int {
+        let (product, overflow) = scaled.multipliedReportingOverflow(by: Int64(stepRate))
+        precondition(!overflow, "duration \(self) at \(stepRate) steps/s overflows")
+        return Int(product / DecimalSeconds.power(fractionDigits))
+    }
+
+    public var description: String {
+        guard fractionDigits > 0 else { return String(scaled) }
+        let p = DecimalSeconds.power(fractionDigits)
+        let fraction = String(scaled % p)
+        return "\(scaled / p).\(String(repeating: "0", count: fractionDigits - fraction.count))\(fraction)"
+    }
+
+    private static func power(_ n: Int) -> Int64 {
+        var result: Int64 = 1
+        for _ in 0..<n { result *= 10 }
+        return result
+    }
+}

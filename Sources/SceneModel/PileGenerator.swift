@@ -1,0 +1,56 @@
+/// Generates many crates on a grid, with seeded random sizes and angles, ready to fall into a pile.
+///
+/// Crate i sits in grid cell (i % columns, i / columns), counted from the region's bottom-left corner.
+/// Cells are wide enough for the largest crate at any angle, so no two crates overlap at the start.
+/// For each crate the generator draws, in this order, width, height and angle from `SplitMix64(seed)`.
+public struct PileGenerator: Sendable, Equatable {
+    public var count: Int
+    public var seed: UInt64
+    public var minSize: Double
+    public var maxSize: Double
+    /// Mass per square pixel: a crate's mass is density × width × height.
+    public var density: Double
+    public var friction: Double
+    public var elasticity: Double
+    /// Empty space between neighbouring cells and around the grid, in pixels.
+    public var gap: Double
+
+    public init(count: Int, seed: UInt64, minSize: Double, maxSize: Double, density: Double,
+                friction: Double, elasticity: Double, gap: Double = 1) {
+        self.count = count
+        self.seed = seed
+        self.minSize = minSize
+        self.maxSize = maxSize
+        self.density = density
+        self.friction = friction
+        self.elasticity = elasticity
+        self.gap = gap
+    }
+
+    /// The side of one grid cell: the largest crate's diagonal plus the gap.
+    public var cellSize: Double { (maxSize * 2.0.squareRoot()).rounded(.up) + gap }
+
+    /// How many crates fit in a world of `size`, leaving `gap` free along the walls.
+    public func capacity(in size: Vec2) -> Int {
+        let columns = Int(((size.x - gap) / cellSize).rounded(.down))
+        let rows = Int(((size.y - gap) / cellSize).rounded(.down))
+        return max(0, columns) * max(0, rows)
+    }
+
+    public func crates(in size: Vec2) -> [CrateSpec] {
+        let cell = cellSize
+        let columns = max(1, Int(((size.x - gap) / cell).rounded(.down)))
+        var random = SplitMix64(seed: seed)
+        var result: [CrateSpec] = []
+        result.reserveCapacity(count)
+        for i in 0..<count {
+            let width = random.next(in: minSize...maxSize)
+            let height = random.next(in: minSize...maxSize)
+            let angle = random.nextUnit() * 2 * Double.pi
+            let center = Vec2(gap + (Double(i % columns) + 0.5) * cell, gap + (Double(i / columns) + 0.5) * cell)
+            result.append(CrateSpec(center: center, size: Vec2(width, height), angle: angle,
+                                    mass: density * width * height, friction: friction, elasticity: elasticity))
+        }
+        return result
+    }
+}

@@ -1,0 +1,151 @@
+/// A crate-drop scene: a walled world, its gravity and step rate, and the crates in it.
+///
+/// Units: pixels, seconds, radians; y points up. Built by `SceneFile` from JSON or by hand;
+/// `problems()` lists everything that is out of range before any of it reaches the physics engine.
+public struct Scene: Sendable, Equatable {
+    public var name: String
+    /// World width and height; the bounds walls and the renderer's view use it.
+    public var worldSize: Vec2
+    public var gravity: Vec2
+    /// Fixed steps per simulated second; every step advances exactly 1/stepRate s.
+    public var stepRate: Int
+    /// Chipmunk solver iterations per step (`cpSpaceSetIterations`).
+    public var iterations: Int
+    public var walls: [WallSpec]
+    /// Four walls along the world's bounds, added before `walls`, when present.
+    public var bounds: BoundsWalls?
+    public var crates: [CrateSpec]
+    /// Generated crates, added after `crates`.
+    public var generator: PileGenerator?
+    public var render: RenderDefaults
+
+    public static let defaultStepRate = 120
+    public static let defaultIterations = 10
+
+    public init(
+        name: String, worldSize: Vec2, gravity: Vec2, stepRate: Int = Scene.defaultStepRate,
+        iterations: Int = Scene.defaultIterations, walls: [WallSpec] = [], bounds: BoundsWalls? = nil,
+        crates: [CrateSpec] = [], generator: PileGenerator? = nil, render: RenderDefaults = RenderDefaults()
+    ) {
+        self.name = name
+        self.worldSize = worldSize
+        self.gravity = gravity
+        self.stepRate = stepRate
+        self.iterations = iterations
+        self.walls = walls
+        self.bounds = bounds
+        self.crates = crates
+        self.generator = generator
+        self.render = render
+    }
+
+    /// Every wall in the order it is added to the world: bounds (bottom, right, top, left), then `walls`.
+    public func allWalls() -> [WallSpec] {
+        var result: [WallSpec] = []
+        if let bounds {
+            let w = worldSize.x, h = worldSize.y
+            let corners = [Vec2(0, 0), Vec2(w, 0), Vec2(w, h), Vec2(0, h)]
+            for i in 0..<4 {
+                result.append(WallSpec(from: corners[i], to: corners[(i + 1) % 4], radius: bounds.radius,
+                                       friction: bounds.friction, elasticity: bounds.elasticity))
+            }
+        }
+        return result + walls
+    }
+
+    /// Every crate in creation order: `crates`, then the generator's.
+    public func allCrates() -> [CrateSpec] {
+        crates + (generator?.crates(in: worldSize) ?? [])
+    }
+}
+
+/// A dynamic box. `center` is its centre of mass; the moment of inertia is that of a uniform box.
+public struct CrateSpec: Sendable, Equatable {
+    public var center: Vec2
+    public var size: Vec2
+    public var angle: Double
+    public var velocity: Vec2
+    public var angularVelocity: Double
+    public var mass: Double
+    public var friction: Double
+    public var elasticity: Double
+
+    public init(center: Vec2, size: Vec2, angle: Double = 0, velocity: Vec2 = .zero, angularVelocity: Double = 0,
+                mass: Double, friction: Double, elasticity: Double) {
+        self.center = center
+        self.size = size
+        self.angle = angle
+        self.velocity = velocity
+        self.angularVelocity = angularVelocity
+        self.mass = mass
+        self.friction = friction
+        self.elasticity = elasticity
+    }
+}
+
+/// A static segment with rounded ends; `radius` is half its thickness.
+public struct WallSpec: Sendable, Equatable {
+    public var from: Vec2
+    public var to: Vec2
+    public var radius: Double
+    public var friction: Double
+    public var elasticity: Double
+
+    public init(from: Vec2, to: Vec2, radius: Double, friction: Double, elasticity: Double) {
+        self.from = from
+        self.to = to
+        self.radius = radius
+        self.friction = friction
+        self.elasticity = elasticity
+    }
+}
+
+/// The material of the four walls that enclose the world.
+public struct BoundsWalls: Sendable, Equatable {
+    public var radius: Double
+    public var friction: Double
+    public var elasticity: Double
+
+    public init(radius: Double, friction: Double, elasticity: Double) {
+        self.radius = radius
+        self.friction = friction
+        self.elasticity = elasticity
+    }
+}
+
+/// An 8-bit sRGB colour.
+public struct RGB: Sendable, Equatable, Hashable {
+    public var r: UInt8
+    public var g: UInt8
+    public var b: UInt8
+
+    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8) {
+        self.r = r
+        self.g = g
+        self.b = b
+    }
+
+    /// Parses `#rrggbb`.
+    public init?(hex: String) {
+        guard hex.count == 7, hex.first == "#", let value = UInt32(hex.dropFirst(), radix: 16) else { return nil }
+        self.init(UInt8(value >> 16), UInt8((value >> 8) & 0xff), UInt8(value & 0xff))
+    }
+}
+
+/// How the renderer draws a scene unless the command line says otherwise.
+public struct RenderDefaults: Sendable, Equatable {
+    public var imageWidth: Int
+    public var imageHeight: Int
+    public var background: RGB
+    public var crate: RGB
+    public var wall: RGB
+
+    public init(imageWidth: Int = 600, imageHeight: Int = 600, background: RGB = RGB(0xf4, 0xef, 0xe6),
+                crate: RGB = RGB(0xb5, 0x83, 0x4a), wall: RGB = RGB(0x3c, 0x3c, 0x46)) {
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
+        self.background = background
+        self.crate = crate
+        self.wall = wall
+    }
+}

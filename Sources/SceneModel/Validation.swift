@@ -1,0 +1,183 @@
+/// One out-of-range value, named by its field path relative to the value checked (e.g. `mass`,
+/// `size[0]`). `SceneFile` prefixes the JSON path and line; `Physics` refuses values with any.
+public struct FieldProblem: Sendable, Equatable, CustomStringConvertible {
+    public var field: String
+    public var message: String
+
+    public init(_ field: String, _ message: String) {
+        self.field = field
+        self.message = message
+    }
+
+    public var description: String { field.isEmpty ? message : "\(field): \(message)" }
+}
+
+/// The ranges every value must be in before it reaches Chipmunk. Chipmunk here is a debug build
+/// that calls `abort()` on NaN or non-positive mass; the upper bounds keep a step's arithmetic far
+/// from overflow, so a scene that validates can never crash the process.
+public enum Limits {
+    public static let coordinate = 1e6
+    public static let size = 0.01...1e5
+    public static let mass = 1e-6...1e12
+    public static let friction = 0.0...1e3
+    public static let elasticity = 0.0...1.0
+    public static let speed = 1e6
+    public static let angle = 1e6
+    public static let angularSpeed = 1e4
+    public static let gravity = 1e6
+    public static let wallRadius = 0.0...1e4
+    public static let worldSize = 1.0...1e6
+    public static let stepRate = 1...100_000
+    public static let iterations = 1...1_000
+    public static let crateCount = 0...100_000
+    public static let density = 1e-9...1e6
+    public static let imageSide = 1...16_384
+}
+
+/// Formats a number the way a user wrote it where possible: `-5`, not `-5.0`.
+func show(_ value: Double) -> String {
+    if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return String(value)
+}
+
+struct ProblemList {
+    private(set) var problems: [FieldProblem] = []
+
+    mutating func add(_ field: String, _ message: String) { problems.append(FieldProblem(field, message)) }
+
+    mutating func check(_ field: String, _ value: Double, in range: ClosedRange<Double>) {
+        if !value.isFinite {
+            add(field, "must be a finite number, got \(value)")
+        } else if range.lowerBound > 0, value <= 0 {
+            add(field, "must be > 0, got \(show(value))")
+        } else if !range.contains(value) {
+            add(field, "must be in \(show(range.lowerBound))...\(show(range.upperBound)), got \(show(value))")
+        }
+    }
+
+    mutating func check(_ field: String, _ value: Double, magnitude: Double) {
+        check(field, value, in: -magnitude...magnitude)
+    }
+
+    mutating func check(_ field: String, _ vector: Vec2, magnitude: Double) {
+        check("\(field)[0]", vector.x, magnitude: magnitude)
+        check("\(field)[1]", vector.y, magnitude: magnitude)
+    }
+
+    mutating func check(_ field: String, _ vector: Vec2, in range: ClosedRange<Double>) {
+        check("\(field)[0]", vector.x, in: range)
+        check("\(field)[1]", vector.y, in: range)
+    }
+
+    mutating func check(_ field: String, _ value: Int, in range: ClosedRange<Int>) {
+        if !range.contains(value) {
+            add(field, "must be in \(range.lowerBound)...\(range.upperBound), got \(value)")
+        }
+    }
+}
+
+extension CrateSpec {
+    /// Problems with this crate's own values; position against the world is `Scene`'s business.
+    public func problems() -> [FieldProblem] {
+        var list = ProblemList()
+        list.check("center", center, magnitude: Limits.coordinate)
+        list.check("size", size, in: Limits.size)
+        list.check("angle", angle, magnitude: Limits.angle)
+        list.check("velocity", velocity, magnitude: Limits.speed)
+        list.check("angular_velocity", angularVelocity, magnitude: Limits.angularSpeed)
+        list.check("mass", mass, in: Limits.mass)
+        list.check("friction", friction, in: Limits.friction)
+        list.check("elasticity", elasticity, in: Limits.elasticity)
+        return list.problems
+    }
+}
+
+extension WallSpec {
+    public func problems() -> [FieldProblem] {
+        var list = ProblemList()
+        list.check("from", from, magnitude: Limits.coordinate)
+        list.check("to", to, magnitude: Limits.coordinate)
+        list.check("radius", radius, in: Limits.wallRadius)
+        list.check("friction", friction, in: Limits.friction)
+        list.check("elasticity", elasticity, in: Limits.elasticity)
+        if from.isFinite, to.isFinite, from == to {
+            list.add("to", "a wall must have a length > 0, but from and to are both [\(show(from.x)), \(show(from.y))]")
+        }
+        return list.problems
+    }
+}
+
+extension BoundsWalls {
+    public func problems() -> [FieldProblem] {
+        var list = ProblemList()
+        list.check("radius", radius, in: Limits.wallRadius)
+        list.check("friction", friction, in: Limits.friction)
+        list.check("elasticity", elasticity, in: Limits.elasticity)
+        return list.problems
+    }
+}
+
+extension PileGenerator {
+    /// Problems with the generator's values, and whether `count` crates fit in a world of `worldSize`.
+    public func problems(in worldSize: Vec2) -> [FieldProblem] {
+        var list = ProblemList()
+        list.check("count", count, in: Limits.crateCount)
+        list.check("size[0]", minSize, in: Limits.size)
+        list.check("size[1]", maxSize, in: Limits.size)
+        if minSize.isFinite, maxSize.isFinite, minSize > maxSize {
+            list.add("size", "minimum \(show(minSize)) is larger than maximum \(show(maxSize))")
+        }
+        list.check("density", density, in: Limits.density)
+        list.check("friction", friction, in: Limits.friction)
+        list.check("elasticity", elasticity, in: Limits.elasticity)
+        list.check("gap", gap, in: 0...1e4)
+        if list.problems.isEmpty, count > capacity(in: worldSize) {
+            list.add("count", "\(count) crates of up to \(show(maxSize)) px do not fit in the "
+                + "\(show(worldSize.x))x\(show(worldSize.y)) world (at most \(capacity(in: worldSize)))")
+        }
+        if list.problems.isEmpty, density * maxSize * maxSize > Limits.mass.upperBound
+            || density * minSize * minSize < Limits.mass.lowerBound {
+            list.add("density", "gives crate masses outside \(show(Limits.mass.lowerBound))...\(show(Limits.mass.upperBound))")
+        }
+        return list.problems
+    }
+}
+
+extension Scene {
+    /// Every problem in the scene, with paths in the scene file's terms (`crates[3].mass`).
+    public func problems() -> [FieldProblem] {
+        var list = ProblemList()
+        list.check("world", worldSize, in: Limits.worldSize)
+        // Checks against the world's extent only make sense once the extent itself is valid.
+        let worldIsValid = list.problems.isEmpty
+        list.check("gravity", gravity, magnitude: Limits.gravity)
+        list.check("step_rate", stepRate, in: Limits.stepRate)
+        list.check("iterations", iterations, in: Limits.iterations)
+        var found = list.problems
+        for problem in bounds?.problems() ?? [] { found.append(FieldProblem("bounds.\(problem.field)", problem.message)) }
+        for (i, wall) in walls.enumerated() {
+            for problem in wall.problems() { found.append(FieldProblem("walls[\(i)].\(problem.field)", problem.message)) }
+        }
+        for (i, crate) in crates.enumerated() {
+            for problem in crate.problems() { found.append(FieldProblem("crates[\(i)].\(problem.field)", problem.message)) }
+            let c = crate.center
+            if c.isFinite, worldIsValid, !(0...worldSize.x).contains(c.x) || !(0...worldSize.y).contains(c.y) {
+                found.append(FieldProblem("crates[\(i)].center", "[\(show(c.x)), \(show(c.y))] is outside the "
+                    + "world (0...\(show(worldSize.x)), 0...\(show(worldSize.y)))"))
+            }
+        }
+        if let generator, worldIsValid {
+            for problem in generator.problems(in: worldSize) {
+                found.append(FieldProblem("generator.\(problem.field)", problem.message))
+            }
+            if crates.count + generator.count > Limits.crateCount.upperBound {
+                found.append(FieldProblem("generator.count", "\(crates.count + generator.count) crates in all; at most \(Limits.crateCount.upperBound)"))
+            }
+        }
+        var renderList = ProblemList()
+        renderList.check("size[0]", render.imageWidth, in: Limits.imageSide)
+        renderList.check("size[1]", render.imageHeight, in: Limits.imageSide)
+        for problem in renderList.problems { found.append(FieldProblem("render.\(problem.field)", problem.message)) }
+        return found
+    }
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+
+@main
+struct CrateDrop: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "cratedrop",
+        abstract: "Runs 2D crate-drop scenes on the Chipmunk physics engine.",
+        discussion: """
+            Scenes are JSON files (see Scenes/). Results go to stdout, diagnostics to stderr.
+            Exit codes: 0 success, 64 bad usage, 65 bad data, 66 missing input, 74 I/O error.
+            """,
+        version: version,
+        subcommands: [Validate.self, Hash.self]
+    )
+}

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import Physics
+import SceneFile
+import SceneModel
+
+/// sysexits(3) codes the CLI promises (see `cratedrop --help`).
+enum ExitCodes {
+    static let usage = ExitCode(64)
+    static let dataError = ExitCode(65)
+    static let noInput = ExitCode(66)
+    static let ioError = ExitCode(74)
+}
+
+/// Writes a line to stderr, unbuffered, so diagnostics never mix into stdout's results.
+func printError(_ message: String) {
+    var bytes = Array(message.utf8)
+    bytes.append(UInt8(ascii: "\n"))
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes[offset...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        if written < 0, errno == EINTR { continue }
+        guard written > 0 else { return }
+        offset += written
+    }
+}
+
+/// Loads a scene or ends the command with its problems on stderr and the matching exit code.
+func loadSceneOrExit(_ path: String) throws -> Scene {
+    do {
+        return try SceneLoader.load(path: path)
+    } catch {
+        printError(error.description)
+        switch error {
+        case .unreadable: throw ExitCodes.noInput
+        case .invalid: throw ExitCodes.dataError
+        }
+    }
+}
+
+/// Builds the world for a validated scene. A failure here is a bug: the loader checks the same rules.
+func makeWorld(_ scene: Scene) throws -> World {
+    do {
+        return try World(scene: scene)
+    } catch {
+        printError("cratedrop: \(error)")
+        throw ExitCodes.dataError
+    }
+}

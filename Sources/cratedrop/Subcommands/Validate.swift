@@ -1,0 +1,41 @@
+import ArgumentParser
+import SceneFile
+import SceneModel
+
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Checks scene files and prints one line per problem.",
+        discussion: """
+            Prints `FILE: ok (...)` for a good scene, and `FILE:LINE: PATH: PROBLEM` for each problem.
+            Exits 65 if any scene has problems, 66 if any file cannot be read.
+
+            Example:
+              cratedrop validate Scenes/*.json
+            """
+    )
+
+    @Argument(help: "Scene files (JSON).")
+    var scenes: [String]
+
+    func validate() throws {
+        if scenes.isEmpty { throw ValidationError("give at least one scene file") }
+    }
+
+    func run() throws {
+        var worst: ExitCode = .success
+        for path in scenes {
+            do {
+                let scene = try SceneLoader.load(path: path)
+                let crates = scene.crates.count + (scene.generator?.count ?? 0)
+                print("\(path): ok (\(crates) crates, \(scene.allWalls().count) walls)")
+            } catch {
+                print(error.description)
+                switch error {
+                case .unreadable: worst = ExitCodes.noInput
+                case .invalid: if worst == .success { worst = ExitCodes.dataError }
+                }
+            }
+        }
+        if worst != .success { throw worst }
+    }
+}

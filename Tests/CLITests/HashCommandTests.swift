@@ -1,0 +1,97 @@
+import Foundation
+import SceneFile
+import SceneModel
+import TestSupport
+import Testing
+
+@Suite struct HashCommandTests {
+    @Test func stdoutCarriesOnlyHashLinesAndNoChipmunkBanner() throws {
+        let result = try CLI.run(["hash", "Scenes/book.json", "--seconds", "10", "--every", "120"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 11 && lines.last == "")
+        #expect(lines.dropLast().allSatisfy { $0.wholeMatch(of: /\d+ [0-9a-f]{16}/) != nil })
+        #expect(lines.dropLast().map { String($0.split(separator: " ")[0]) } == (1...10).map { "\($0 * 120)" })
+        #expect(!result.stdout.contains("Chipmunk"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func lastLineMatchesTheGoldenHashAndEveryPrintsTheLastStepToo() throws {
+        let golden = try GoldenFile(path: Repository.path("Tests/PhysicsTests/Golden/book-hashes.txt"))
+        let result = try CLI.run(["hash", "Scenes/book.json", "--steps", "1200", "--every", "500"])
+        #expect(result.stdout.split(separator: "\n").map { String($0.prefix(4)) } == ["500 ", "1000", "1200"])
+        #expect(result.stdout.hasSuffix("1200 \(golden.value("1200")!)\n"))
+    }
+
+    /// The dump holds the exact state: recomputing the documented hash from its numbers gives the printed hash.
+    @Test func dumpRecomputesToThePrintedHash() throws {
+        let result = try CLI.run(["hash", "Scenes/book.json", "--steps", "240", "--every", "120", "--dump"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        for line in lines {
+            let value = try JSONParser.parse(String(line))
+            guard case let .object(members) = value.kind,
+                  case let .string(printed)? = members.first(where: { $0.key == "hash" })?.value.kind,
+                  case let .array(bodies)? = members.first(where: { $0.key == "bodies" })?.value.kind
+            else {
+                Issue.record("unexpected dump line: \(line)")
+                continue
+            }
+            var fnv = FNV1a64()
+            for body in bodies {
+                guard case let .object(fields) = body.kind else { continue }
+                for key in ["x", "y", "angle", "vx", "vy", "angular_velocity"] {
+                    guard case let .number(number, _)? = fields.first(where: { $0.key == key })?.value.kind else {
+                        Issue.record("missing \(key)")
+                        continue
+                    }
+                    fnv.combine(number)
+                }
+            }
+            #expect(bodies.count == 5)
+            #expect(StateHash(value: fnv.value).description == printed)
+        }
+    }
+
+    @Test func aMissingSceneExits66NamingTheFile() throws {
+        let result = try CLI.run(["hash", "Scenes/nope.json"])
+        #expect(result.status == 66)
+        #expect(result.stderr == "Scenes/nope.json: No such file or directory\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func aBadSceneExits65NamingFileLineAndField() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cratedrop-bad-\(getpid()).json").path
+        try #"{"world": [100, 100], "gravity": [0, -10],"# .appending("\n").appending(
+            #""crates": [{"center": [5, 5], "size": [1, 1], "mass": -5, "friction": 0, "elasticity": 0}]}"#
+        ).write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try CLI.run(["hash", path])
+        #expect(result.status == 65)
+        #expect(result.stderr == "\(path):2: crates[0].mass: must be > 0, got -5\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test(arguments: [
+        (["hash", "Scenes/book.json", "--seconds", "1", "--steps", "3"], "give --seconds or --steps, not both"),
+        (["hash", "Scenes/book.json", "--seconds", "1e3"], "--seconds must be a decimal number of seconds"),
+        (["hash", "Scenes/book.json", "--every", "0"], "--every must be >= 1, got 0"),
+        (["hash"], "Missing expected argument '<scene>'"),
+        (["frobnicate"], "Unexpected argument 'frobnicate'"),
+    ])
+    func badUsageExits64(arguments: [String], message: String) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(message))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func helpShowsAnExampleAndVersionPrints() throws {
+        let help = try CLI.run(["hash", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("cratedrop hash Scenes/book.json --seconds 10 --every 120"))
+        let version = try CLI.run(["--version"])
+        #expect(version.stdout == "0.1.0\n")
+    }
+}

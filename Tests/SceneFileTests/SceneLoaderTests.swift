@@ -1,0 +1,51 @@
+import SceneFile
+import SceneModel
+import TestSupport
+import Testing
+
+@Suite struct SceneLoaderTests {
+    /// The classic demo's view frames (x, y, w, h), y down from the top left of a 300x300 view.
+    static let bookFrames: [(Double, Double, Double, Double)] = [
+        (0, 0, 32, 32), (32, 0, 32, 32), (64, 0, 64, 64), (128, 0, 32, 32), (0, 32, 64, 64),
+    ]
+
+    @Test func bookSceneReproducesTheClassicDemo() throws {
+        let scene = try Repository.scene("book")
+        #expect(scene.worldSize == Vec2(300, 300))
+        #expect(scene.gravity == Vec2(0, -1000))
+        #expect(scene.stepRate == 120)
+        let walls = scene.allWalls()
+        #expect(walls.map(\.from) == [Vec2(0, 0), Vec2(300, 0), Vec2(300, 300), Vec2(0, 300)])
+        #expect(walls.map(\.to) == [Vec2(300, 0), Vec2(300, 300), Vec2(0, 300), Vec2(0, 0)])
+        #expect(walls.allSatisfy { $0.radius == 1 && $0.friction == 0.5 && $0.elasticity == 0.8 })
+        let crates = scene.allCrates()
+        #expect(crates.count == 5)
+        for (crate, (x, y, w, h)) in zip(crates, Self.bookFrames) {
+            #expect(crate.center == Vec2(x + w / 2, 300 - y - h / 2))
+            #expect(crate.size == Vec2(w, h))
+            #expect(crate.mass == 100 && crate.friction == 0.5 && crate.elasticity == 0.8)
+            #expect(crate.angle == 0 && crate.velocity == .zero && crate.angularVelocity == 0)
+        }
+    }
+
+    @Test(arguments: ["book", "pile-100", "pile-1000", "pile-5000"])
+    func shippedScenesLoad(name: String) throws {
+        let scene = try Repository.scene(name)
+        #expect(scene.problems().isEmpty)
+    }
+
+    @Test func pilesHaveTheCountsTheirNamesPromise() throws {
+        #expect(try Repository.scene("pile-100").allCrates().count == 100)
+        #expect(try Repository.scene("pile-1000").allCrates().count == 1000)
+        #expect(try Repository.scene("pile-5000").allCrates().count == 5000)
+    }
+
+    @Test func missingFileIsUnreadable() {
+        #expect {
+            try SceneLoader.load(path: "/nonexistent/x.json")
+        } throws: { error in
+            guard case let .unreadable(file, reason)? = error as? SceneLoadError else { return false }
+            return file == "/nonexistent/x.json" && reason == "No such file or directory"
+        }
+    }
+}

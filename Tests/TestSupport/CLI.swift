@@ -1,0 +1,49 @@
+import Foundation
+
+/// Runs the built `cratedrop` executable, as a user would, and captures what it printed.
+public enum CLI {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+        public var stdoutBytes: Data
+    }
+
+    /// The `cratedrop` binary SwiftPM built beside the test bundle.
+    public static var executable: URL {
+        let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let beside = bundleDirectory.appendingPathComponent("cratedrop")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return Repository.root.appendingPathComponent(".build/debug/cratedrop")
+    }
+
+    /// Runs `cratedrop ARGUMENTS` in the repository root, with `input` on stdin (empty if nil).
+    public static func run(_ arguments: [String], input: Data? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = Repository.root
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        // Drain both pipes concurrently so a chatty child never blocks on a full pipe.
+        nonisolated(unsafe) var errorData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        Thread {
+            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }.start()
+        if let input { stdin.fileHandleForWriting.write(input) }
+        try? stdin.fileHandleForWriting.close()
+        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: outputData, as: UTF8.self),
+                      stderr: String(decoding: errorData, as: UTF8.self),
+                      stdoutBytes: outputData)
+    }
+}
