@@ -20,10 +20,11 @@ let package = Package(
         .target(name: "SceneModel"),
         .target(name: "SceneFile", dependencies: ["SceneModel"]),
         .target(name: "Physics", dependencies: ["CChipmunk", "SceneModel"]),
+        .target(name: "Driver", dependencies: ["Physics", "SceneModel"]),
         .executableTarget(
             name: "cratedrop",
             dependencies: [
-                "SceneModel", "SceneFile", "Physics",
+                "SceneModel", "SceneFile", "Physics", "Driver",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -45,6 +46,7 @@ let package = Package(
             exclude: ["Golden"]
         ),
 
+        .testTarget(name: "DriverTests", dependencies: ["Driver", "Physics", "SceneModel", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["cratedrop", "TestSupport"]),
     ]
 )

@@ -12,6 +12,6 @@ struct CrateDrop: ParsableCommand {
             Exit codes: 0 success, 64 bad usage, 65 bad data, 66 missing input, 74 I/O error.
             """,
         version: version,
-        subcommands: [Validate.self, Hash.self]
+        subcommands: [Run.self, Hash.self, Validate.self]
     )
 }

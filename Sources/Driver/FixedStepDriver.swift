@@ -1,0 +1,199 @@
+import SceneModel
+
+/// Advances a simulation in fixed steps of 1/stepRate s, fed by frame times.
+///
+/// Each frame, the steps owed are floor(t × stepRate / ticksPerSecond) minus the steps already
+/// taken or dropped, computed in integers so no time is gained or lost to rounding. With the
+/// guard on, a frame takes at most `maxStepsPerFrame` steps and stops once its steps have used
+/// `budgetNanoseconds`; owed steps beyond `maxDebtSteps` are dropped and counted, never silently
+/// lost. With the guard off (offline runs), every owed step is taken.
+///
+///     frame time t ──► owed = due(t) − taken − dropped
+///                        │
+///                        ▼
+///            ┌── step while owed, < cap, < budget ──┐
+///            │                                      │
+///            ▼                                      ▼
+///     debt = owed − stepped              alpha = fraction of the next step elapsed
+///     drop debt beyond maxDebtSteps      previous/current snapshots for interpolation
+public final class FixedStepDriver {
+    public let configuration: DriverConfiguration
+    private let simulation: Simulation
+    private let ticksPerSecond: Int64
+    private let stopwatch: Stopwatch
+    /// No more steps than this are ever due (the end of a run of fixed length).
+    private let stepLimit: Int?
+    /// Whether to copy snapshots out each frame (for drawing); a headless run only needs the last.
+    private let capturesSnapshots: Bool
+
+    public private(set) var counters = DriverCounters()
+    public private(set) var stepTimes = LatencyHistogram()
+    /// The state before the last step taken, and after it: the two ends the renderer interpolates.
+    public private(set) var previous: WorldSnapshot
+    public private(set) var current: WorldSnapshot
+
+    private var loadWindowSteps = 0
+    private var loadWindowNanoseconds: Int64 = 0
+
+    /// - Parameters:
+    ///   - ticksPerSecond: the frame clock's tick rate.
+    ///   - stopwatch: measures step costs and the per-frame budget.
+    ///   - stepLimit: no step beyond this count is ever owed.
+    ///   - capturesSnapshots: copy `previous`/`current` out every frame.
+    public init(simulation: Simulation, configuration: DriverConfiguration, ticksPerSecond: Int64,
+                stopwatch: Stopwatch, stepLimit: Int? = nil, capturesSnapshots: Bool = true) {
+        precondition(configuration.stepRate > 0 && ticksPerSecond > 0, "step rate and tick rate must be > 0")
+        precondition(configuration.maxStepsPerFrame > 0 && configuration.maxDebtSteps >= 0, "caps must be positive")
+        self.simulation = simulation
+        self.configuration = configuration
+        self.ticksPerSecond = ticksPerSecond
+        self.stopwatch = stopwatch
+        self.stepLimit = stepLimit
+        self.capturesSnapshots = capturesSnapshots
+        current = capturesSnapshots ? simulation.snapshot() : WorldSnapshot(step: 0, bodies: [])
+        previous = current
+    }
+
+    /// Steps due by frame time `ticks`: floor(ticks × stepRate / ticksPerSecond), capped at the limit.
+    public func stepsDue(at ticks: Int64) -> Int {
+        let due = Int(Int128(ticks) * Int128(configuration.stepRate) / Int128(ticksPerSecond))
+        return stepLimit.map { min(due, $0) } ?? due
+    }
+
+    /// Advances to frame time `ticks` (non-decreasing from frame to frame) and reports the frame.
+    public func advance(to ticks: Int64) -> FrameReport {
+        let due = stepsDue(at: ticks)
+        let owed = due - counters.stepsTaken - counters.droppedSteps
+        precondition(owed >= 0, "frame times must not go backwards")
+        let frameStart = stopwatch.nanoseconds()
+        var stepped = 0
+        var cap: FrameReport.Cap?
+        while stepped < owed {
+            if configuration.guardEnabled {
+                if stepped >= configuration.maxStepsPerFrame { cap = .steps; break }
+                if stepped > 0, stopwatch.nanoseconds() - frameStart >= configuration.budgetNanoseconds { cap = .budget; break }
+            }
+            // Copy out the state before the step foreseen as the frame's last: interpolation's start.
+            if capturesSnapshots, stepped == owed - 1 || (configuration.guardEnabled && stepped == configuration.maxStepsPerFrame - 1) {
+                previous = simulation.snapshot()
+            }
+            let before = stopwatch.nanoseconds()
+            simulation.step()
+            let cost = stopwatch.nanoseconds() - before
+            stepped += 1
+            counters.stepsTaken += 1
+            stepTimes.record(cost)
+            loadWindowSteps += 1
+            loadWindowNanoseconds += cost
+        }
+        if stepped > 0, capturesSnapshots {
+            current = simulation.snapshot()
+            // A budget cap can end stepping before the step foreseen as last; then there is no
+            // state one step back, and the frame shows the current state as it is.
+            if previous.step != current.step - 1 { previous = current }
+        }
+
+        var debt = owed - stepped
+        var dropped = 0
+        if configuration.guardEnabled, debt > configuration.maxDebtSteps {
+            dropped = debt - configuration.maxDebtSteps
+            counters.droppedSteps += dropped
+            debt = configuration.maxDebtSteps
+        }
+        counters.debtSteps = debt
+        counters.frames += 1
+        updateRunningSlowly(capped: cap != nil)
+        let warning = checkLoad()
+
+        // Fraction of the next step already elapsed: (ticks × rate mod ticksPerSecond) / ticksPerSecond.
+        let remainder = Int128(ticks) * Int128(configuration.stepRate) % Int128(ticksPerSecond)
+        let atLimit = stepLimit.map { due >= $0 } ?? false
+        let alpha = atLimit ? 0 : Double(remainder) / Double(ticksPerSecond)
+        return FrameReport(frame: counters.frames, stepsTaken: stepped, stepsDropped: dropped, cap: cap,
+                           alpha: alpha, loadWarning: warning, frameNanoseconds: stopwatch.nanoseconds() - frameStart)
+    }
+
+    /// Seconds of simulated time dropped so far: exactly droppedSteps / stepRate.
+    public var droppedSeconds: Double { Double(counters.droppedSteps) / Double(configuration.stepRate) }
+
+    private func updateRunningSlowly(capped: Bool) {
+        if capped {
+            counters.framesCapped += 1
+            counters.consecutiveCappedFrames += 1
+            if counters.consecutiveCappedFrames >= configuration.cappedFramesToRunSlowly {
+                counters.runningSlowly = true
+                counters.everRanSlowly = true
+            }
+        } else {
+            counters.consecutiveCappedFrames = 0
+        }
+        if counters.debtSteps == 0 { counters.runningSlowly = false }
+    }
+
+    /// Once per run: stepping cost more than the threshold share of the simulated time it advanced.
+    private func checkLoad() -> LoadWarning? {
+        guard loadWindowSteps >= configuration.loadWindowSteps else { return nil }
+        let simulated = Double(loadWindowSteps) * 1e9 / Double(configuration.stepRate)
+        let ratio = Double(loadWindowNanoseconds) / simulated
+        let steps = loadWindowSteps
+        loadWindowSteps = 0
+        loadWindowNanoseconds = 0
+        counters.peakLoad = max(counters.peakLoad, ratio)
+        guard ratio > configuration.loadWarningThreshold, counters.loadWarning == nil else { return nil }
+        let warning = LoadWarning(ratio: ratio, windowSteps: steps, stepRate: configuration.stepRate)
+        counters.loadWarning = warning
+        return warning
+    }
+}
+
+/// The driver's running totals.
+public struct DriverCounters: Sendable, Equatable {
+    public var frames = 0
+    public var stepsTaken = 0
+    /// Steps never simulated because the guard dropped them.
+    public var droppedSteps = 0
+    /// Steps owed and carried into the next frame.
+    public var debtSteps = 0
+    /// Frames whose stepping ended at a cap with steps still owed.
+    public var framesCapped = 0
+    public var consecutiveCappedFrames = 0
+    /// On after `cappedFramesToRunSlowly` capped frames in a row, off once the debt is zero.
+    public var runningSlowly = false
+    /// Whether `runningSlowly` was ever on during the run.
+    public var everRanSlowly = false
+    /// The highest physics load (step time / simulated time) over any measurement window.
+    public var peakLoad = 0.0
+    /// The one load warning of the run, if it fired.
+    public var loadWarning: LoadWarning?
+}
+
+/// What one frame did.
+public struct FrameReport: Sendable, Equatable {
+    public enum Cap: String, Sendable { case steps, budget }
+
+    public var frame: Int
+    public var stepsTaken: Int
+    public var stepsDropped: Int
+    /// Which limit ended the frame's stepping with steps still owed, if any.
+    public var cap: Cap?
+    /// Fraction of a step elapsed past the current state, in [0, 1): the interpolation weight.
+    public var alpha: Double
+    /// Set on the one frame where the load warning fires.
+    public var loadWarning: LoadWarning?
+    /// Stopwatch time the frame's stepping took.
+    public var frameNanoseconds: Int64
+}
+
+/// The rule of thumb from the design: physics above 50% of its time budget needs a bigger step or
+/// a simpler scene.
+public struct LoadWarning: Sendable, Equatable, CustomStringConvertible {
+    public var ratio: Double
+    public var windowSteps: Int
+    public var stepRate: Int
+
+    public var description: String {
+        let percent = Int((ratio * 100).rounded())
+        return "physics takes \(percent)% of the simulated time it advances (measured over \(windowSteps) steps of "
+            + "1/\(stepRate) s); above 50% a real-time run falls behind: lower step_rate (a bigger step) or simplify the scene"
+    }
+}

@@ -1,0 +1,74 @@
+import SceneModel
+
+/// Drives a simulation frame by frame for a fixed simulated duration: the outer loop of
+/// `cratedrop run`. Frames come from `clock`; the run ends at the first frame at or past the end
+/// time, when the clock runs out of frames, or at the first frame boundary after `shouldStop`
+/// says so (Ctrl-C).
+public final class RunLoop {
+    public let driver: FixedStepDriver
+    private let simulation: Simulation
+    private let clock: FrameClock
+    private let stopwatch: Stopwatch
+    private let duration: DecimalSeconds
+
+    public init(simulation: Simulation, configuration: DriverConfiguration, clock: FrameClock,
+                stopwatch: Stopwatch, duration: DecimalSeconds, capturesSnapshots: Bool) {
+        self.simulation = simulation
+        self.clock = clock
+        self.stopwatch = stopwatch
+        self.duration = duration
+        driver = FixedStepDriver(simulation: simulation, configuration: configuration, ticksPerSecond: clock.ticksPerSecond,
+                                 stopwatch: stopwatch, stepLimit: duration.steps(atRate: configuration.stepRate),
+                                 capturesSnapshots: capturesSnapshots)
+    }
+
+    /// Whether frame time `ticks` is at or past the end: ticks / ticksPerSecond >= duration, in integers.
+    func isAtEnd(_ ticks: Int64) -> Bool {
+        var scale: Int128 = 1
+        for _ in 0..<duration.fractionDigits { scale *= 10 }
+        return Int128(ticks) * scale >= Int128(duration.scaled) * Int128(clock.ticksPerSecond)
+    }
+
+    /// Runs to the end and returns what happened. `onFrame` sees each frame after its steps.
+    public func run(shouldStop: () -> Bool, onFrame: (FrameReport, FixedStepDriver) -> Void = { _, _ in }) -> RunResult {
+        let start = stopwatch.nanoseconds()
+        var frameIntervals = LatencyHistogram()
+        var lastFrameEnd: Int64?
+        var stoppedEarly = false
+        while true {
+            if shouldStop() {
+                stoppedEarly = true
+                break
+            }
+            guard let ticks = clock.nextFrame() else { break }
+            let report = driver.advance(to: ticks)
+            onFrame(report, driver)
+            let now = stopwatch.nanoseconds()
+            if let lastFrameEnd { frameIntervals.record(now - lastFrameEnd) }
+            lastFrameEnd = now
+            if isAtEnd(ticks) { break }
+        }
+        let final = simulation.snapshot()
+        return RunResult(counters: driver.counters, stepRate: driver.configuration.stepRate,
+                         stepTimes: driver.stepTimes, frameIntervals: frameIntervals,
+                         wallNanoseconds: stopwatch.nanoseconds() - start, stoppedEarly: stoppedEarly,
+                         finalSnapshot: final, stateHash: StateHash(final))
+    }
+}
+
+/// What a run did, for the summary.
+public struct RunResult: Sendable {
+    public var counters: DriverCounters
+    public var stepRate: Int
+    public var stepTimes: LatencyHistogram
+    /// Stopwatch time between the ends of consecutive frames.
+    public var frameIntervals: LatencyHistogram
+    public var wallNanoseconds: Int64
+    /// The run was asked to stop before its end.
+    public var stoppedEarly: Bool
+    public var finalSnapshot: WorldSnapshot
+    public var stateHash: StateHash
+
+    public var simulatedSeconds: Double { Double(counters.stepsTaken) / Double(stepRate) }
+    public var droppedSeconds: Double { Double(counters.droppedSteps) / Double(stepRate) }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite struct RunCommandTests {
+    static let summaryKeys = ["scene", "mode", "fps", "step_rate", "interpolation", "frames", "steps", "simulated_seconds",
+                              "dropped_steps", "dropped_seconds", "debt_steps", "frames_capped", "running_slowly", "ran_slowly",
+                              "peak_physics_load", "load_warning", "step_time_us", "frame_interval_us", "wall_seconds",
+                              "state_hash", "interrupted"]
+
+    @Test(arguments: [24, 60, 1000])
+    func offlineRunPrintsOneSummaryLineWithTheSameHashAsHash(fps: Int) throws {
+        let run = try CLI.run(["run", "Scenes/book.json", "--seconds", "10", "--fps", String(fps)])
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        let summary = try JSONFields(String(lines[0]))
+        #expect(summary.keys == Self.summaryKeys)
+        #expect(summary.string("scene") == "book" && summary.string("mode") == "offline")
+        #expect(summary.number("steps") == 1200 && summary.number("frames") == Double(10 * fps))
+        #expect(summary.number("simulated_seconds") == 10 && summary.number("dropped_seconds") == 0)
+        #expect(summary.isNull("interrupted"))
+        let hash = try CLI.run(["hash", "Scenes/book.json", "--seconds", "10"])
+        #expect(hash.stdout == "1200 \(summary.string("state_hash")!)\n")
+    }
+
+    @Test(arguments: [
+        (["run", "Scenes/book.json", "--fps", "0"], "--fps must be in 1...10000, got 0"),
+        (["run", "Scenes/book.json", "--seconds", "0"], "--seconds must be a decimal number of seconds > 0"),
+        (["run", "Scenes/book.json", "--budget-ms", "0"], "--budget-ms must be in (0, 60000], got 0.0"),
+    ])
+    func badUsageExits64(arguments: [String], message: String) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(message))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func missingSceneExits66() throws {
+        let result = try CLI.run(["run", "Scenes/none.json"])
+        #expect(result.status == 66 && result.stderr == "Scenes/none.json: No such file or directory\n")
+    }
+
+    /// Ctrl-C ends a real-time run at a frame boundary: exit 130, the summary still printed.
+    @Test func sigintEndsTheRunCleanlyWithASummary() throws {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["run", "Scenes/book.json", "--realtime", "--seconds", "60"]
+        process.currentDirectoryURL = Repository.root
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        // Wait, without sleeping blind, until the process has its SIGINT handler installed.
+        var ready = false
+        for _ in 0..<2000 where !ready {
+            ready = Self.catchesSIGINT(pid: process.processIdentifier)
+            if !ready { usleep(5000) }
+        }
+        #expect(ready)
+        kill(process.processIdentifier, SIGINT)
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+        let summary = try JSONFields(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .newlines))
+        #expect(summary.string("interrupted") == "SIGINT")
+        #expect(summary.number("steps")! < 60 * 120)
+        #expect(String(decoding: errors, as: UTF8.self).hasPrefix("cratedrop: stopped by SIGINT after "))
+    }
+
+    /// Reads the caught-signals mask of a process from /proc.
+    static func catchesSIGINT(pid: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+              let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        return mask & (1 << (UInt64(SIGINT) - 1)) != 0
+    }
+}
