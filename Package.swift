@@ -21,10 +21,11 @@ let package = Package(
         .target(name: "SceneFile", dependencies: ["SceneModel"]),
         .target(name: "Physics", dependencies: ["CChipmunk", "SceneModel"]),
         .target(name: "Driver", dependencies: ["Physics", "SceneModel"]),
+        .target(name: "Raster", dependencies: ["SceneModel"]),
         .executableTarget(
             name: "cratedrop",
             dependencies: [
-                "SceneModel", "SceneFile", "Physics", "Driver",
+                "SceneModel", "SceneFile", "Physics", "Driver", "Raster",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

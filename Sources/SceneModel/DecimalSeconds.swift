@@ -28,6 +28,12 @@ public struct DecimalSeconds: Sendable, Equatable, CustomStringConvertible {
         return Int(product / DecimalSeconds.power(fractionDigits))
     }
 
+    /// Frames needed to reach this duration at `fps`: ceil(seconds × fps).
+    public func frameCount(fps: Int) -> Int {
+        let p = DecimalSeconds.power(fractionDigits)
+        return Int((scaled * Int64(fps) + p - 1) / p)
+    }
+
     public var description: String {
         guard fractionDigits > 0 else { return String(scaled) }
         let p = DecimalSeconds.power(fractionDigits)

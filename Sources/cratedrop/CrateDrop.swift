@@ -9,7 +9,8 @@ struct CrateDrop: ParsableCommand {
         abstract: "Runs 2D crate-drop scenes on the Chipmunk physics engine.",
         discussion: """
             Scenes are JSON files (see Scenes/). Results go to stdout, diagnostics to stderr.
-            Exit codes: 0 success, 64 bad usage, 65 bad data, 66 missing input, 74 I/O error.
+            Exit codes: 0 success, 64 bad usage, 65 bad data, 66 missing input, 73 cannot create
+            output, 74 I/O error, 130/143 stopped by SIGINT/SIGTERM.
             """,
         version: version,
         subcommands: [Run.self, Hash.self, Validate.self]

@@ -11,6 +11,7 @@ enum ExitCodes {
     static let usage = ExitCode(64)
     static let dataError = ExitCode(65)
     static let noInput = ExitCode(66)
+    static let cannotCreate = ExitCode(73)
     static let ioError = ExitCode(74)
 }
 

@@ -1,13 +1,31 @@
 import Driver
+import Raster
+import SceneModel
 
 /// The one-line JSON summary `cratedrop run` prints. Field meanings are in the README.
-enum RunSummary {
-    static func json(scene: String, mode: String, fps: Int, interpolation: Bool, result: RunResult, interrupted: String?) -> String {
+struct RunSummary {
+    var scene: String
+    var mode: String
+    var fps: Int
+    var interpolation: Bool
+    var result: RunResult
+    var interrupted: String?
+    var render: RenderReport?
+
+    /// What the render stage did, when frames were drawn.
+    struct RenderReport {
+        var out: String
+        var width: Int
+        var height: Int
+        var every: Int
+        var stats: RenderStats
+    }
+
+    func json() -> String {
         let c = result.counters
-        func micro(_ nanoseconds: Int64) -> String { String(Double(nanoseconds) / 1000) }
         var fields: [(String, String)] = [
-            ("scene", quoted(scene)),
-            ("mode", quoted(mode)),
+            ("scene", Self.quoted(scene)),
+            ("mode", Self.quoted(mode)),
             ("fps", String(fps)),
             ("step_rate", String(result.stepRate)),
             ("interpolation", String(interpolation)),
@@ -22,13 +40,30 @@ enum RunSummary {
             ("ran_slowly", String(c.everRanSlowly)),
             ("peak_physics_load", String(c.peakLoad)),
             ("load_warning", String(c.loadWarning != nil)),
-            ("step_time_us", "{\"p50\":\(micro(result.stepTimes.percentile(0.5))),\"p99\":\(micro(result.stepTimes.percentile(0.99))),\"max\":\(micro(result.stepTimes.max))}"),
-            ("frame_interval_us", "{\"p50\":\(micro(result.frameIntervals.percentile(0.5))),\"p99\":\(micro(result.frameIntervals.percentile(0.99))),\"max\":\(micro(result.frameIntervals.max))}"),
+            ("step_time_us", Self.micros(result.stepTimes)),
+            ("frame_interval_us", Self.micros(result.frameIntervals)),
             ("wall_seconds", String(Double(result.wallNanoseconds) / 1e9)),
-            ("state_hash", quoted(result.stateHash.description)),
+            ("state_hash", Self.quoted(result.stateHash.description)),
         ]
-        fields.append(("interrupted", interrupted.map(quoted) ?? "null"))
+        if let render {
+            let s = render.stats
+            fields.append(("render", "{" + [
+                ("out", Self.quoted(render.out)), ("size", Self.quoted("\(render.width)x\(render.height)")),
+                ("every", String(render.every)), ("frames_written", String(s.framesWritten)),
+                ("frames_skipped", String(s.framesSkipped)), ("draw_us", Self.micros(s.drawTimes)),
+                ("write_us", Self.micros(s.writeTimes)), ("error", s.failure.map { Self.quoted($0.description) } ?? "null"),
+            ].map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"))
+        } else {
+            fields.append(("render", "null"))
+        }
+        fields.append(("interrupted", interrupted.map(Self.quoted) ?? "null"))
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// p50, p99 and max of a histogram in microseconds.
+    static func micros(_ histogram: LatencyHistogram) -> String {
+        func us(_ nanoseconds: Int64) -> String { String(Double(nanoseconds) / 1000) }
+        return "{\"p50\":\(us(histogram.percentile(0.5))),\"p99\":\(us(histogram.percentile(0.99))),\"max\":\(us(histogram.max))}"
     }
 
     /// A JSON string literal.
@@ -41,17 +76,12 @@ enum RunSummary {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: scalar.value)
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)
             }
         }
         return out + "\""
-    }
-}
-
-private extension String {
-    init(format value: UInt32) {
-        let hex = String(value, radix: 16)
-        self = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 }

@@ -4,21 +4,25 @@ import Glibc
 import ArgumentParser
 import Driver
 import Physics
+import Raster
 import SceneModel
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Drives a scene through the fixed-timestep driver and prints a JSON summary.",
+        abstract: "Drives a scene through the fixed-timestep driver, renders frames, prints a JSON summary.",
         discussion: """
             Physics advances only in fixed steps of 1/step_rate s, fed by a frame clock: a virtual
             clock at --fps for offline runs (every owed step is taken, as fast as the machine
             allows), or the wall clock with --realtime (work per frame is capped and time that
-            cannot be simulated is dropped and reported). Prints one JSON line on stdout; warnings
-            go to stderr. Ctrl-C ends the run at the next frame and still prints the summary
-            (exit 130; 143 for SIGTERM).
+            cannot be simulated is dropped and reported). With --out, frames are drawn and written
+            as binary PPM files on other threads while stepping goes on. Prints one JSON line on
+            stdout (stderr with --out -); warnings go to stderr. Ctrl-C ends the run at the next
+            frame, finishes the frames in flight and still prints the summary (exit 130; 143 for
+            SIGTERM). A write error (disk full, closed pipe) ends the run with exit 74.
 
             Examples:
-              cratedrop run Scenes/book.json --seconds 10 --fps 60
+              cratedrop run Scenes/book.json --seconds 10 --out frames
+              cratedrop run Scenes/book.json --out - | ffmpeg -f image2pipe -c:v ppm -i - crates.mp4
               cratedrop run Scenes/pile-5000.json --realtime --seconds 5
             """
     )
@@ -44,6 +48,8 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Physics time budget per frame in milliseconds (real time; default: one frame interval).", valueName: "MS"))
     var budgetMs: Double?
 
+    @OptionGroup var output: FrameOutputOptions
+
     func validate() throws {
         guard let duration = DecimalSeconds(seconds), duration.scaled > 0 else {
             throw ValidationError("--seconds must be a decimal number of seconds > 0 such as 10 or 2.5, got '\(seconds)'")
@@ -56,25 +62,85 @@ struct Run: ParsableCommand {
     func run() throws {
         let scene = try loadSceneOrExit(self.scene)
         let world = try makeWorld(scene)
+        let duration = DecimalSeconds(seconds)!
         var configuration = DriverConfiguration(stepRate: scene.stepRate, fps: fps, guardEnabled: realtime)
         configuration.maxStepsPerFrame = maxStepsPerFrame
         configuration.maxDebtSteps = maxStepsPerFrame
         if let budgetMs { configuration.budgetNanoseconds = Int64(budgetMs * 1e6) }
+
+        let expectedFrames = (duration.frameCount(fps: fps) + output.every - 1) / output.every
+        let (width, height) = output.parsedSize ?? (scene.render.imageWidth, scene.render.imageHeight)
+        let pipeline = try makePipeline(scene: scene, world: world, width: width, height: height, expectedFrames: expectedFrames)
+
         let stopwatch = MonotonicStopwatch()
         let clock: FrameClock = realtime ? WallFrameClock(fps: fps, stopwatch: stopwatch) : VirtualFrameClock(fps: fps)
         let loop = RunLoop(simulation: world, configuration: configuration, clock: clock, stopwatch: stopwatch,
-                           duration: DecimalSeconds(seconds)!, capturesSnapshots: false)
+                           duration: duration, capturesSnapshots: pipeline != nil)
+        let progress = ProgressLine(total: pipeline == nil ? duration.frameCount(fps: fps) : expectedFrames, quiet: output.quiet)
 
         StopSignals.install()
-        let result = loop.run(shouldStop: { StopSignals.received != nil }) { report, _ in
+        let result = loop.run(shouldStop: { StopSignals.received != nil || pipeline?.failure != nil }) { report, driver in
             if let warning = report.loadWarning { printError("cratedrop: warning: \(warning)") }
+            if let pipeline, report.frame % output.every == 0 {
+                pipeline.submit(FrameJob(previous: driver.previous, current: driver.current, alpha: report.alpha), waitIfFull: !realtime)
+            }
+            if progress.enabled { progress.update(done: pipeline?.framesWritten ?? report.frame) }
         }
+        let renderStats = pipeline?.finish()
+        progress.finish(done: renderStats?.framesWritten ?? result.counters.frames)
+
         let interrupted = StopSignals.received
-        print(RunSummary.json(scene: scene.name, mode: realtime ? "realtime" : "offline", fps: fps,
-                              interpolation: !noInterpolation, result: result, interrupted: interrupted.map(StopSignals.name)))
+        let summary = RunSummary(
+            scene: scene.name, mode: realtime ? "realtime" : "offline", fps: fps, interpolation: !noInterpolation,
+            result: result, interrupted: interrupted.map(StopSignals.name),
+            render: renderStats.map { .init(out: output.out!, width: width, height: height, every: output.every, stats: $0) })
+        try emit(summary.json())
+
+        if let failure = renderStats?.failure {
+            printError("cratedrop: \(failure); \(renderStats!.framesWritten) complete frames were written before it")
+            throw ExitCodes.ioError
+        }
         if let interrupted {
             printError("cratedrop: stopped by \(StopSignals.name(interrupted)) after \(result.counters.stepsTaken) steps")
             throw ExitCode(128 + interrupted)
+        }
+    }
+
+    /// The render stage for `--out`, or nil for a headless run.
+    private func makePipeline(scene: Scene, world: World, width: Int, height: Int, expectedFrames: Int) throws -> RenderPipeline? {
+        guard let out = output.out else { return nil }
+        // A closed pipe must come back from write() as EPIPE, not kill the process before it reports.
+        signal(SIGPIPE, SIG_IGN)
+        let sink: FrameSink & Sendable
+        if out == "-" {
+            sink = StreamFrameWriter()
+        } else {
+            do {
+                sink = try DirectoryFrameWriter(directory: out, expectedFrames: expectedFrames)
+            } catch {
+                printError("cratedrop: \(error)")
+                throw ExitCodes.cannotCreate
+            }
+        }
+        let walls = world.wallStates()
+        let worldSize = scene.worldSize, colors = scene.render
+        return RenderPipeline(interpolate: !noInterpolation, sink: sink) {
+            FrameRenderer(world: worldSize, walls: walls, width: width, height: height, colors: colors)
+        }
+    }
+
+    /// The summary goes to --summary FILE, else stdout, else (stdout carrying frames) stderr.
+    private func emit(_ json: String) throws {
+        if let path = output.summary {
+            if let failure = TextFile.write(json + "\n", to: path) {
+                printError("cratedrop: \(path): \(failure)")
+                printError(json)
+                throw ExitCodes.ioError
+            }
+        } else if output.streamsToStdout {
+            printError(json)
+        } else {
+            print(json)
         }
     }
 }

@@ -1,4 +1,4 @@
-import Driver
+import SceneModel
 import Testing
 
 @Suite struct LatencyHistogramTests {

@@ -1,4 +1,3 @@
-import Driver
 import SceneModel
 import Testing
 

@@ -1,5 +1,3 @@
-import SceneModel
-
 extension WorldSnapshot {
     /// The state `alpha` of the way from `previous` to `current` (alpha in [0, 1]), for drawing
     /// between two steps. A body missing from `previous` (added in between) is shown as it is in

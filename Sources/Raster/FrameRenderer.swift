@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SceneModel
+
+/// Draws world snapshots into images of one size. What never changes between frames (the
+/// background and the walls) is drawn once into a static layer that each frame starts from;
+/// each crate size's style is worked out once and cached. Not thread-safe: one per drawing thread.
+public final class FrameRenderer {
+    public let width: Int
+    public let height: Int
+    public let viewport: Viewport
+    private let staticLayer: RGBImage
+    private let palette: CratePalette
+    private var styles: [Vec2: CrateStyle] = [:]
+
+    /// - Parameters:
+    ///   - world: the world's size, fitted into the image keeping its aspect ratio.
+    ///   - walls: drawn once into the static layer.
+    public init(world: Vec2, walls: [WallState], width: Int, height: Int, colors: RenderDefaults) {
+        self.width = width
+        self.height = height
+        viewport = Viewport(world: world, imageWidth: width, imageHeight: height)
+        palette = CratePalette(base: colors.crate)
+        var layer = RGBImage(width: width, height: height, fill: colors.background)
+        for wall in walls {
+            // Never thinner than about a pixel and a half, so walls stay visible in small images.
+            let radius = max(wall.radius * viewport.scale, 0.75)
+            Rasterizer.drawSegment(&layer, from: viewport.imagePoint(wall.from), to: viewport.imagePoint(wall.to),
+                                   radius: radius, color: colors.wall)
+        }
+        staticLayer = layer
+    }
+
+    /// Draws `snapshot` over the static layer.
+    public func render(_ snapshot: WorldSnapshot) -> RGBImage {
+        var image = staticLayer
+        for body in snapshot.bodies {
+            let style = self.style(for: body.size)
+            Rasterizer.drawCrate(&image, center: viewport.imagePoint(body.position), angle: body.angle, style: style)
+        }
+        return image
+    }
+
+    private func style(for size: Vec2) -> CrateStyle {
+        if let cached = styles[size] { return cached }
+        let style = CrateStyle(size: size, scale: viewport.scale, palette: palette)
+        styles[size] = style
+        return style
+    }
+}

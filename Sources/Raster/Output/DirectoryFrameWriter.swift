@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes `DIR/frame-00001.ppm`, ... Each frame goes to a hidden temporary name first and is
+/// renamed into place once complete, so a reader, or a run that is interrupted or fails, never
+/// leaves a partial frame under a frame name.
+///
+/// Used by one thread at a time: the pipeline's writer thread.
+public final class DirectoryFrameWriter: FrameSink, @unchecked Sendable {
+    public let directory: String
+    private let digits: Int
+
+    /// Creates `directory` if it is missing (its parent must exist).
+    /// - Parameter expectedFrames: file numbers are zero-padded to fit it (at least 5 digits).
+    /// - Throws: `FrameWriteError` if the directory cannot be made or is not a directory.
+    public init(directory: String, expectedFrames: Int) throws(FrameWriteError) {
+        self.directory = directory
+        digits = max(5, String(max(expectedFrames, 1)).count)
+        var info = stat()
+        if stat(directory, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else { throw FrameWriteError(target: directory, reason: "exists and is not a directory") }
+        } else if mkdir(directory, 0o755) != 0 {
+            let reason = errno == ENOENT ? "cannot create it: its parent directory does not exist" : "cannot create it: \(FileDescriptorIO.errnoText())"
+            throw FrameWriteError(target: directory, reason: reason)
+        }
+        guard access(directory, W_OK) == 0 else { throw FrameWriteError(target: directory, reason: "is not writable: \(FileDescriptorIO.errnoText())") }
+    }
+
+    /// The file name of frame `number`.
+    public func fileName(_ number: Int) -> String {
+        let text = String(number)
+        return "frame-" + String(repeating: "0", count: max(0, digits - text.count)) + text + ".ppm"
+    }
+
+    public func write(_ image: RGBImage, number: Int) throws(FrameWriteError) {
+        let final = "\(directory)/\(fileName(number))"
+        let temporary = "\(directory)/.\(fileName(number)).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw FrameWriteError(target: temporary, reason: FileDescriptorIO.errnoText()) }
+        var failure = FileDescriptorIO.writeAll(fd, image.ppmHeader) ?? FileDescriptorIO.writeAll(fd, image.pixels)
+        if close(fd) != 0, failure == nil { failure = FileDescriptorIO.errnoText() }
+        if failure == nil, rename(temporary, final) != 0 { failure = FileDescriptorIO.errnoText() }
+        if let failure {
+            unlink(temporary)
+            throw FrameWriteError(target: final, reason: failure)
+        }
+    }
+}

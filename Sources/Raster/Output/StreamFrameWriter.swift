@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes frames back to back as a PPM stream (what `ffmpeg -f image2pipe -c:v ppm -i -` reads),
+/// by default on stdout. The process must ignore SIGPIPE so a closed pipe is reported as EPIPE.
+///
+/// Used by one thread at a time: the pipeline's writer thread.
+public final class StreamFrameWriter: FrameSink, @unchecked Sendable {
+    private let fd: Int32
+    private let name: String
+
+    public init(fd: Int32 = STDOUT_FILENO, name: String = "stdout") {
+        self.fd = fd
+        self.name = name
+    }
+
+    public func write(_ image: RGBImage, number: Int) throws(FrameWriteError) {
+        // One write call for the whole frame keeps frames whole when the reader is fast.
+        if let failure = FileDescriptorIO.writeAll(fd, image.ppm()) {
+            let reason = failure == String(cString: strerror(EPIPE)) ? "the reader closed the pipe (\(failure))" : failure
+            throw FrameWriteError(target: name, reason: reason)
+        }
+    }
+}

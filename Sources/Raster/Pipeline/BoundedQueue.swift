@@ -1,0 +1,70 @@
+import Foundation
+
+/// A first-in, first-out queue holding at most `capacity` items, for handing work between
+/// threads with bounded memory. `put` waits while full (back-pressure); `offer` refuses instead.
+/// After `close()`, `take` drains what is left and then returns nil.
+///
+/// All state is guarded by `condition`, hence `@unchecked Sendable`.
+final class BoundedQueue<Element>: @unchecked Sendable {
+    private let capacity: Int
+    private let condition = NSCondition()
+    private var items: [Element] = []
+    private var head = 0
+    private var closed = false
+
+    init(capacity: Int) {
+        precondition(capacity > 0, "capacity must be > 0")
+        self.capacity = capacity
+    }
+
+    private var count: Int { items.count - head }
+
+    /// Waits for room, then appends. Returns false (and drops the item) if the queue is closed.
+    @discardableResult
+    func put(_ item: Element) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while count >= capacity, !closed { condition.wait() }
+        guard !closed else { return false }
+        append(item)
+        return true
+    }
+
+    /// Appends only if there is room now.
+    func offer(_ item: Element) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard count < capacity, !closed else { return false }
+        append(item)
+        return true
+    }
+
+    /// Waits for an item; nil once the queue is closed and empty.
+    func take() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while count == 0, !closed { condition.wait() }
+        guard count > 0 else { return nil }
+        let item = items[head]
+        head += 1
+        if head > 64, head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        condition.broadcast()
+        return item
+    }
+
+    /// No more puts; takers drain what is queued. Wakes every waiter.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func append(_ item: Element) {
+        items.append(item)
+        condition.broadcast()
+    }
+}

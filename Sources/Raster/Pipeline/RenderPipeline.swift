@@ -1,0 +1,128 @@
+import Foundation
+import SceneModel
+
+/// One frame to draw: the snapshots either side of the last step and the interpolation weight.
+public struct FrameJob: Sendable {
+    public var previous: WorldSnapshot
+    public var current: WorldSnapshot
+    public var alpha: Double
+
+    public init(previous: WorldSnapshot, current: WorldSnapshot, alpha: Double) {
+        self.previous = previous
+        self.current = current
+        self.alpha = alpha
+    }
+}
+
+/// What the render stage did, for the run summary.
+public struct RenderStats: Sendable {
+    public var framesSubmitted = 0
+    /// Frames a real-time run skipped because the render stage was behind.
+    public var framesSkipped = 0
+    public var framesWritten = 0
+    /// Nanoseconds per frame to interpolate and draw, and to write.
+    public var drawTimes = LatencyHistogram()
+    public var writeTimes = LatencyHistogram()
+    public var failure: FrameWriteError?
+}
+
+/// Draws and writes frames on two threads of its own, off the step loop, with a bounded number of
+/// frames in flight: `inFlight` jobs waiting to be drawn plus 2 drawn images waiting to be written.
+///
+/// Offline runs `submit(_:waitIfFull: true)`: the step loop waits for room (back-pressure).
+/// Real-time runs pass false: a frame that finds the queue full is skipped and counted, so a slow
+/// renderer never delays physics. The first write error stops the pipeline; `failure` tells the
+/// step loop, and frames already written stay complete.
+///
+/// State shared between threads is guarded by `lock`, hence `@unchecked Sendable`.
+public final class RenderPipeline: @unchecked Sendable {
+    private let jobs: BoundedQueue<FrameJob>
+    private let images = BoundedQueue<RGBImage>(capacity: 2)
+    private let lock = NSLock()
+    private var stats = RenderStats()
+    private let finished = DispatchGroup()
+
+    /// - Parameters:
+    ///   - makeRenderer: called once on the drawing thread, which then owns the renderer.
+    ///   - interpolate: blend previous→current by alpha, or draw `current` as it is.
+    public init(inFlight: Int = 4, interpolate: Bool, sink: FrameSink & Sendable,
+                makeRenderer: @escaping @Sendable () -> FrameRenderer) {
+        jobs = BoundedQueue(capacity: inFlight)
+        finished.enter()
+        finished.enter()
+        let jobs = self.jobs, images = self.images
+        Thread { [self] in
+            let renderer = makeRenderer()
+            while let job = jobs.take() {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let snapshot = interpolate ? WorldSnapshot.interpolated(from: job.previous, to: job.current, alpha: job.alpha) : job.current
+                let image = renderer.render(snapshot)
+                record { $0.drawTimes.record(Int64(DispatchTime.now().uptimeNanoseconds - start)) }
+                if !images.put(image) { break }
+            }
+            images.close()
+            finished.leave()
+        }.start()
+        Thread { [self] in
+            var number = 0
+            while let image = images.take() {
+                number += 1
+                let start = DispatchTime.now().uptimeNanoseconds
+                do throws(FrameWriteError) {
+                    try sink.write(image, number: number)
+                } catch {
+                    record { $0.failure = error }
+                    // Stop both stages: nothing more is drawn or written after a failure.
+                    jobs.close()
+                    images.close()
+                    break
+                }
+                record {
+                    $0.writeTimes.record(Int64(DispatchTime.now().uptimeNanoseconds - start))
+                    $0.framesWritten += 1
+                }
+            }
+            finished.leave()
+        }.start()
+    }
+
+    private func record(_ update: (inout RenderStats) -> Void) {
+        lock.lock()
+        update(&stats)
+        lock.unlock()
+    }
+
+    /// Hands a frame to the render stage. Returns false if it was skipped (queue full and not
+    /// waiting) or the pipeline has failed.
+    @discardableResult
+    public func submit(_ job: FrameJob, waitIfFull: Bool) -> Bool {
+        let accepted = waitIfFull ? jobs.put(job) : jobs.offer(job)
+        record {
+            $0.framesSubmitted += 1
+            if !accepted, $0.failure == nil { $0.framesSkipped += 1 }
+        }
+        return accepted
+    }
+
+    /// The first write error, if any; the step loop checks it every frame.
+    public var failure: FrameWriteError? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stats.failure
+    }
+
+    public var framesWritten: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return stats.framesWritten
+    }
+
+    /// Waits until every accepted frame is drawn and written (or the pipeline failed).
+    public func finish() -> RenderStats {
+        jobs.close()
+        finished.wait()
+        lock.lock()
+        defer { lock.unlock() }
+        return stats
+    }
+}

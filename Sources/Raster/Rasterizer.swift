@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SceneModel
+
+/// Draws anti-aliased crates and walls into an `RGBImage`. Coverage comes from signed distances
+/// evaluated at pixel centres: clamp(0.5 − distance, 0, 1) blends one pixel wide along each edge.
+/// Work is limited to each shape's bounding box, so cost follows the pixels covered.
+enum Rasterizer {
+    /// A thick segment with round ends (a capsule), `radius` in pixels.
+    static func drawSegment(_ image: inout RGBImage, from a: Vec2, to b: Vec2, radius: Double, color: RGB) {
+        let minX = max(0, Int((min(a.x, b.x) - radius - 1).rounded(.down)))
+        let maxX = min(image.width - 1, Int((max(a.x, b.x) + radius + 1).rounded(.up)))
+        let minY = max(0, Int((min(a.y, b.y) - radius - 1).rounded(.down)))
+        let maxY = min(image.height - 1, Int((max(a.y, b.y) + radius + 1).rounded(.up)))
+        guard minX <= maxX, minY <= maxY else { return }
+        let dx = b.x - a.x, dy = b.y - a.y
+        let lengthSquared = dx * dx + dy * dy
+        let paint = (Double(color.r), Double(color.g), Double(color.b))
+        image.pixels.withUnsafeMutableBufferPointer { buffer in
+            for py in minY...maxY {
+                let y = Double(py) + 0.5
+                for px in minX...maxX {
+                    let x = Double(px) + 0.5
+                    let t = lengthSquared > 0 ? min(1, max(0, ((x - a.x) * dx + (y - a.y) * dy) / lengthSquared)) : 0
+                    let ex = x - (a.x + t * dx), ey = y - (a.y + t * dy)
+                    let coverage = min(1, max(0, 0.5 - ((ex * ex + ey * ey).squareRoot() - radius)))
+                    if coverage > 0 { blend(buffer, (py * image.width + px) * 3, paint, coverage) }
+                }
+            }
+        }
+    }
+
+    /// A wooden crate centred at image point `center`, turned by `angle` radians counter-clockwise
+    /// on screen: dark frame, three planks in alternating shades, a diagonal brace.
+    static func drawCrate(_ image: inout RGBImage, center: Vec2, angle: Double, style: CrateStyle) {
+        let c = cos(angle), s = sin(angle)
+        let hw = style.halfWidth, hh = style.halfHeight
+        let extentX = abs(c) * hw + abs(s) * hh + 1
+        let extentY = abs(s) * hw + abs(c) * hh + 1
+        let minX = max(0, Int((center.x - extentX).rounded(.down)))
+        let maxX = min(image.width - 1, Int((center.x + extentX).rounded(.up)))
+        let minY = max(0, Int((center.y - extentY).rounded(.down)))
+        let maxY = min(image.height - 1, Int((center.y + extentY).rounded(.up)))
+        guard minX <= maxX, minY <= maxY else { return }
+        let width = image.width
+        image.pixels.withUnsafeMutableBufferPointer { buffer in
+            for py in minY...maxY {
+                let dy = Double(py) + 0.5 - center.y
+                for px in minX...maxX {
+                    let dx = Double(px) + 0.5 - center.x
+                    // Crate coordinates: u along the crate's width, v along its height (v up).
+                    let u = dx * c - dy * s
+                    let v = -(dx * s + dy * c)
+                    let outside = max(abs(u) - hw, abs(v) - hh)
+                    let coverage = min(1, max(0, 0.5 - outside))
+                    if coverage <= 0 { continue }
+                    let depth = -outside
+                    let plank = min(2, max(0, Int(((v + hh - style.border) / style.plankHeight).rounded(.down))))
+                    var color = style.planks[plank]
+                    let braceDistance = abs(u * style.braceNormalX + v * style.braceNormalY)
+                    color = mix(color, style.brace, min(1, max(0, style.braceHalfWidth + 0.5 - braceDistance)))
+                    color = mix(color, style.frame, min(1, max(0, style.border + 0.5 - depth)))
+                    blend(buffer, (py * width + px) * 3, color, coverage)
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func mix(_ a: (Double, Double, Double), _ b: (Double, Double, Double), _ t: Double) -> (Double, Double, Double) {
+        (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t, a.2 + (b.2 - a.2) * t)
+    }
+
+    @inline(__always)
+    private static func blend(_ buffer: UnsafeMutableBufferPointer<UInt8>, _ index: Int, _ color: (Double, Double, Double), _ coverage: Double) {
+        let r = Double(buffer[index]), g = Double(buffer[index + 1]), b = Double(buffer[index + 2])
+        buffer[index] = UInt8(r + (color.0 - r) * coverage + 0.5)
+        buffer[index + 1] = UInt8(g + (color.1 - g) * coverage + 0.5)
+        buffer[index + 2] = UInt8(b + (color.2 - b) * coverage + 0.5)
+    }
+}

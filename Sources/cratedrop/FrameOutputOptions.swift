@@ -1,0 +1,40 @@
+import ArgumentParser
+
+/// The options of `run` that turn it into a renderer.
+struct FrameOutputOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Write PPM frames into DIR (created if missing), or '-' for a PPM stream on stdout.", valueName: "DIR|-"))
+    var out: String?
+
+    @Option(help: ArgumentHelp("Frame size in pixels (default: the scene's render size).", valueName: "WxH"))
+    var size: String?
+
+    @Option(help: ArgumentHelp("Draw every Nth frame.", valueName: "N"))
+    var every: Int = 1
+
+    @Flag(help: "No progress line on stderr.")
+    var quiet = false
+
+    @Option(help: ArgumentHelp("Write the JSON summary to FILE instead of stdout (with --out -, it goes to stderr otherwise).", valueName: "FILE"))
+    var summary: String?
+
+    var streamsToStdout: Bool { out == "-" }
+
+    /// `--size` as (width, height), nil if not given.
+    var parsedSize: (Int, Int)? {
+        guard let size else { return nil }
+        let parts = size.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
+        return (width, height)
+    }
+
+    func validate() throws {
+        if let size {
+            guard let (width, height) = parsedSize, (1...16_384).contains(width), (1...16_384).contains(height) else {
+                throw ValidationError("--size must be WIDTHxHEIGHT with each side in 1...16384, e.g. 1280x720, got '\(size)'")
+            }
+        }
+        if every < 1 { throw ValidationError("--every must be >= 1, got \(every)") }
+        if out == nil, size != nil || every != 1 { throw ValidationError("--size and --every need --out") }
+        if out?.isEmpty == true { throw ValidationError("--out needs a directory or '-'") }
+    }
+}
