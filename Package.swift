@@ -47,7 +47,8 @@ let package = Package(
             exclude: ["Golden"]
         ),
 
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "SceneModel", "TestSupport"]),
         .testTarget(name: "DriverTests", dependencies: ["Driver", "Physics", "SceneModel", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["cratedrop", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["cratedrop", "TestSupport"], exclude: ["Golden"]),
     ]
 )

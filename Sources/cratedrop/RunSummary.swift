@@ -41,6 +41,7 @@ struct RunSummary {
             ("peak_physics_load", String(c.peakLoad)),
             ("load_warning", String(c.loadWarning != nil)),
             ("step_time_us", Self.micros(result.stepTimes)),
+            ("physics_seconds", String(Double(result.stepTimes.total) / 1e9)),
             ("frame_interval_us", Self.micros(result.frameIntervals)),
             ("wall_seconds", String(Double(result.wallNanoseconds) / 1e9)),
             ("state_hash", Self.quoted(result.stateHash.description)),
@@ -51,7 +52,9 @@ struct RunSummary {
                 ("out", Self.quoted(render.out)), ("size", Self.quoted("\(render.width)x\(render.height)")),
                 ("every", String(render.every)), ("frames_written", String(s.framesWritten)),
                 ("frames_skipped", String(s.framesSkipped)), ("draw_us", Self.micros(s.drawTimes)),
-                ("write_us", Self.micros(s.writeTimes)), ("error", s.failure.map { Self.quoted($0.description) } ?? "null"),
+                ("write_us", Self.micros(s.writeTimes)),
+                ("draw_seconds", String(Double(s.drawTimes.total) / 1e9)), ("write_seconds", String(Double(s.writeTimes.total) / 1e9)),
+                ("error", s.failure.map { Self.quoted($0.description) } ?? "null"),
             ].map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"))
         } else {
             fields.append(("render", "null"))

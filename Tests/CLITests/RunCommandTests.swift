@@ -5,7 +5,7 @@ import Testing
 @Suite struct RunCommandTests {
     static let summaryKeys = ["scene", "mode", "fps", "step_rate", "interpolation", "frames", "steps", "simulated_seconds",
                               "dropped_steps", "dropped_seconds", "debt_steps", "frames_capped", "running_slowly", "ran_slowly",
-                              "peak_physics_load", "load_warning", "step_time_us", "frame_interval_us", "wall_seconds",
+                              "peak_physics_load", "load_warning", "step_time_us", "physics_seconds", "frame_interval_us", "wall_seconds",
                               "state_hash", "render", "interrupted"]
 
     @Test(arguments: [24, 60, 1000])

@@ -5,6 +5,12 @@ public struct PPMImage: Equatable {
     public var height: Int
     public var pixels: [UInt8]
 
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
     public struct FormatError: Error, CustomStringConvertible {
         public var description: String
     }

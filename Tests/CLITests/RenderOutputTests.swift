@@ -1,0 +1,166 @@
+import Foundation
+import SceneModel
+import TestSupport
+import Testing
+
+@Suite struct RenderOutputTests {
+    static let goldenDirectory = Repository.path("Tests/CLITests/Golden")
+
+    static func temporaryDirectory() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("cratedrop-frames-\(UUID().uuidString)").path
+    }
+
+    static func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    static func fnv(_ bytes: [UInt8]) -> String {
+        var hasher = FNV1a64()
+        for byte in bytes { hasher.combine(byte: byte) }
+        return StateHash(value: hasher.value).description
+    }
+
+    /// Frames 1 and 60 of the book scene at 120x120, compared with the checked-in PPMs
+    /// (README of Golden/ says how they were made). RECORD_GOLDEN=1 rewrites them and fails.
+    @Test func bookFramesMatchTheGoldenImages() throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try CLI.run(["run", "Scenes/book.json", "--seconds", "1", "--size", "120x120", "--out", directory])
+        #expect(result.status == 0)
+        for frame in ["frame-00001.ppm", "frame-00060.ppm"] {
+            let rendered = try Self.bytes("\(directory)/\(frame)")
+            let goldenPath = "\(Self.goldenDirectory)/book-120x120-\(frame)"
+            if GoldenFile.isRecording {
+                try Data(rendered).write(to: URL(fileURLWithPath: goldenPath))
+                Issue.record("Recorded \(goldenPath); run again without RECORD_GOLDEN")
+                continue
+            }
+            let golden = try Self.bytes(goldenPath)
+            #expect(Self.fnv(rendered) == Self.fnv(golden), "\(frame) differs from \(goldenPath)")
+        }
+    }
+
+    @Test func everyFrameOfAShortRunIsACompletePPM() throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try CLI.run(["run", "Scenes/book.json", "--seconds", "0.5", "--fps", "30", "--size", "64x48",
+                                  "--every", "2", "--out", directory])
+        #expect(result.status == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        #expect(files == (1...7).map { "frame-0000\($0).ppm" })  // frames 2, 4, ..., 14 of 15
+        for file in files {
+            let image = try PPMImage.readFile(try Self.bytes("\(directory)/\(file)"))
+            #expect(image.width == 64 && image.height == 48)
+        }
+        let summary = try JSONFields(result.stdout.trimmingCharacters(in: .newlines))
+        #expect(summary.number("frames") == 15)
+    }
+
+    /// Drawing never changes the physics: files, stream, headless and `hash` agree.
+    @Test func renderedRunsHaveTheSameStateHashAsHeadlessOnes() throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let toFiles = try CLI.run(["run", "Scenes/book.json", "--seconds", "2", "--size", "60x60", "--out", directory])
+        let toStream = try CLI.run(["run", "Scenes/book.json", "--seconds", "2", "--size", "60x60", "--out", "-"])
+        let headless = try CLI.run(["run", "Scenes/book.json", "--seconds", "2"])
+        let hash = try CLI.run(["hash", "Scenes/book.json", "--seconds", "2"])
+        #expect([toFiles.status, toStream.status, headless.status, hash.status] == [0, 0, 0, 0])
+        let fileHash = try JSONFields(toFiles.stdout.trimmingCharacters(in: .newlines)).string("state_hash")
+        // With --out -, stdout carries only frames; the summary goes to stderr.
+        let streamHash = try JSONFields(toStream.stderr.trimmingCharacters(in: .newlines)).string("state_hash")
+        let headlessHash = try JSONFields(headless.stdout.trimmingCharacters(in: .newlines)).string("state_hash")
+        #expect(fileHash != nil && fileHash == streamHash && streamHash == headlessHash)
+        #expect(hash.stdout == "240 \(headlessHash!)\n")
+        let frames = try PPMImage.readStream(Array(toStream.stdoutBytes))
+        #expect(frames.count == 120)
+        let fromFile = try PPMImage.readFile(try Self.bytes("\(directory)/frame-00120.ppm"))
+        #expect(frames.last == fromFile)
+    }
+
+    @Test func summaryCanGoToAFile() throws {
+        let path = Self.temporaryDirectory() + ".json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try CLI.run(["run", "Scenes/book.json", "--seconds", "0.1", "--out", "-", "--size", "8x8", "--summary", path])
+        #expect(result.status == 0 && result.stderr.isEmpty)
+        let summary = try JSONFields(String(decoding: try Self.bytes(path), as: UTF8.self).trimmingCharacters(in: .newlines))
+        #expect(summary.number("steps") == 12)
+    }
+
+    @Test func aMissingParentDirectoryExits73() throws {
+        let result = try CLI.run(["run", "Scenes/book.json", "--out", "/nonexistent/frames"])
+        #expect(result.status == 73)
+        #expect(result.stderr == "cratedrop: /nonexistent/frames: cannot create it: its parent directory does not exist\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func aFullDiskEndsTheRunWithExit74() throws {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["run", "Scenes/book.json", "--seconds", "1", "--size", "32x32", "--out", "-"]
+        process.currentDirectoryURL = Repository.root
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 74)
+        #expect(stderr.contains("cratedrop: stdout: No space left on device; 0 complete frames were written before it"))
+        // The summary still comes out, on stderr, naming the error.
+        #expect(stderr.contains("\"error\":\"stdout: No space left on device\""))
+    }
+
+    @Test func aClosedPipeEndsTheRunWithExit74() throws {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["run", "Scenes/book.json", "--seconds", "10", "--size", "64x64", "--out", "-"]
+        process.currentDirectoryURL = Repository.root
+        let frames = Pipe(), errors = Pipe()
+        process.standardOutput = frames
+        process.standardError = errors
+        try process.run()
+        // Read one frame's worth, then hang up like `head -c` would.
+        _ = frames.fileHandleForReading.readData(ofLength: 64 * 64 * 3)
+        try frames.fileHandleForReading.close()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 74)
+        #expect(stderr.contains("cratedrop: stdout: the reader closed the pipe (Broken pipe)"))
+    }
+
+    /// Ctrl-C during a real-time render: exit 130, and every frame file on disk is complete.
+    @Test func framesOfAnInterruptedRunAreAllComplete() throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["run", "Scenes/pile-100.json", "--realtime", "--seconds", "60", "--size", "320x320", "--out", directory]
+        process.currentDirectoryURL = Repository.root
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try process.run()
+        // Wait until frames are being written, then interrupt mid-run.
+        for _ in 0..<2000 where !FileManager.default.fileExists(atPath: "\(directory)/frame-00005.ppm") { usleep(5000) }
+        kill(process.processIdentifier, SIGINT)
+        let summaryText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        #expect(files.count >= 5 && files.allSatisfy { $0.hasPrefix("frame-") && $0.hasSuffix(".ppm") })
+        for file in files {
+            let image = try PPMImage.readFile(try Self.bytes("\(directory)/\(file)"))
+            #expect(image.width == 320)
+        }
+        #expect(try JSONFields(summaryText.trimmingCharacters(in: .newlines)).string("interrupted") == "SIGINT")
+    }
+
+    @Test(arguments: [
+        (["run", "Scenes/book.json", "--out", "f", "--size", "0x10"], "--size must be WIDTHxHEIGHT with each side in 1...16384"),
+        (["run", "Scenes/book.json", "--out", "f", "--size", "big"], "--size must be WIDTHxHEIGHT"),
+        (["run", "Scenes/book.json", "--out", "f", "--every", "0"], "--every must be >= 1, got 0"),
+        (["run", "Scenes/book.json", "--size", "10x10"], "--size and --every need --out"),
+    ])
+    func badRenderOptionsExit64(arguments: [String], message: String) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 64 && result.stderr.contains(message))
+    }
+}

@@ -1,0 +1,84 @@
+import Raster
+import SceneModel
+import Testing
+
+@Suite struct FrameRendererTests {
+    static let background = RGB(255, 255, 255)
+    static let colors = RenderDefaults(background: background, crate: RGB(200, 100, 50), wall: RGB(0, 0, 0))
+
+    static func crate(_ id: UInt64, at position: Vec2, size: Vec2, angle: Double = 0) -> BodyState {
+        BodyState(id: BodyID(id), position: position, angle: angle, velocity: .zero, angularVelocity: 0, size: size)
+    }
+
+    static func pixel(_ image: RGBImage, _ x: Int, _ y: Int) -> RGB {
+        let i = (y * image.width + x) * 3
+        return RGB(image.pixels[i], image.pixels[i + 1], image.pixels[i + 2])
+    }
+
+    /// Which pixels differ from the background.
+    static func footprint(_ image: RGBImage) -> Set<[Int]> {
+        var result = Set<[Int]>()
+        for y in 0..<image.height { for x in 0..<image.width where pixel(image, x, y) != background { result.insert([x, y]) } }
+        return result
+    }
+
+    @Test func viewportFitsTheWorldKeepingAspectRatioAndFlipsY() {
+        let square = Viewport(world: Vec2(300, 300), imageWidth: 120, imageHeight: 120)
+        #expect(square.scale == 0.4)
+        #expect(square.imagePoint(Vec2(0, 300)) == Vec2(0, 0))
+        #expect(square.imagePoint(Vec2(300, 0)) == Vec2(120, 120))
+        let wide = Viewport(world: Vec2(400, 200), imageWidth: 100, imageHeight: 100)
+        #expect(wide.scale == 0.25 && wide.offsetX == 0 && wide.offsetY == 25)
+    }
+
+    @Test func anAxisAlignedCrateCoversExactlyItsPixels() {
+        let renderer = FrameRenderer(world: Vec2(20, 20), walls: [], width: 20, height: 20, colors: Self.colors)
+        // World x 2...8, y 12...18 -> image columns 2...7, rows 2...7 (y flipped).
+        let image = renderer.render(WorldSnapshot(step: 0, bodies: [Self.crate(1, at: Vec2(5, 15), size: Vec2(6, 6))]))
+        let expected = Set((2...7).flatMap { x in (2...7).map { [x, $0] } })
+        #expect(Self.footprint(image) == expected)
+    }
+
+    @Test func edgesAreAntiAliased() {
+        let renderer = FrameRenderer(world: Vec2(20, 20), walls: [], width: 20, height: 20, colors: Self.colors)
+        // Half a pixel off the grid: the edge columns are half covered, so between crate and background.
+        let image = renderer.render(WorldSnapshot(step: 0, bodies: [Self.crate(1, at: Vec2(5.5, 10), size: Vec2(6, 6))]))
+        let edge = Self.pixel(image, 2, 10), inside = Self.pixel(image, 4, 10)
+        #expect(edge != Self.background && edge != inside)
+        #expect(edge.r > inside.r || edge.g > inside.g)
+    }
+
+    @Test func aQuarterTurnSwapsTheFootprint() {
+        let renderer = FrameRenderer(world: Vec2(20, 20), walls: [], width: 20, height: 20, colors: Self.colors)
+        let flat = renderer.render(WorldSnapshot(step: 0, bodies: [Self.crate(1, at: Vec2(10, 10), size: Vec2(12, 4))]))
+        let turned = renderer.render(WorldSnapshot(step: 0, bodies: [Self.crate(1, at: Vec2(10, 10), size: Vec2(12, 4), angle: .pi / 2)]))
+        let transposed = Set(Self.footprint(flat).map { [$0[1], $0[0]] })
+        #expect(Self.footprint(turned) == transposed)
+        #expect(Self.footprint(flat).count == 48)
+    }
+
+    @Test func wallsArePrerenderedAndCratesDrawOverThem() {
+        let wall = WallState(from: Vec2(0, 5), to: Vec2(20, 5), radius: 1)
+        let renderer = FrameRenderer(world: Vec2(20, 20), walls: [wall], width: 20, height: 20, colors: Self.colors)
+        let empty = renderer.render(WorldSnapshot(step: 0, bodies: []))
+        // The wall spans rows 14 and 15 (world y 4...6), full width, and nothing else.
+        #expect(Self.footprint(empty) == Set((0..<20).flatMap { x in [[x, 14], [x, 15]] }))
+        #expect(Self.pixel(empty, 10, 14) == RGB(0, 0, 0))
+        let withCrate = renderer.render(WorldSnapshot(step: 0, bodies: [Self.crate(1, at: Vec2(10, 5), size: Vec2(4, 4))]))
+        #expect(Self.pixel(withCrate, 10, 14) != RGB(0, 0, 0))
+        #expect(Self.pixel(withCrate, 2, 14) == RGB(0, 0, 0))
+    }
+
+    @Test func cratesLookLikeCratesWithFrameAndBrace() {
+        let renderer = FrameRenderer(world: Vec2(40, 40), walls: [], width: 40, height: 40, colors: Self.colors)
+        let image = renderer.render(WorldSnapshot(step: 0, bodies: [Self.crate(1, at: Vec2(20, 20), size: Vec2(30, 30))]))
+        let frame = Self.pixel(image, 6, 20), plank = Self.pixel(image, 12, 20), brace = Self.pixel(image, 20, 20)
+        #expect(frame != plank && brace != plank)
+        #expect(Int(frame.r) < Int(plank.r))
+    }
+
+    @Test func ppmHeaderIsBinaryP6() {
+        let image = RGBImage(width: 3, height: 2, fill: RGB(1, 2, 3))
+        #expect(image.ppm() == Array("P6\n3 2\n255\n".utf8) + [1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3])
+    }
+}

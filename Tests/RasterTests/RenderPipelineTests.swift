@@ -1,0 +1,76 @@
+import Foundation
+import Raster
+import SceneModel
+import Testing
+
+/// A sink that records frame numbers, can be held shut, and can fail at a chosen frame.
+final class RecordingSink: FrameSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var numbers: [Int] = []
+    let gate = DispatchSemaphore(value: 0)
+    let gated: Bool
+    let failAt: Int?
+
+    init(gated: Bool = false, failAt: Int? = nil) {
+        self.gated = gated
+        self.failAt = failAt
+    }
+
+    var written: [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return numbers
+    }
+
+    func write(_ image: RGBImage, number: Int) throws(FrameWriteError) {
+        if gated { gate.wait() }
+        if number == failAt { throw FrameWriteError(target: "sink", reason: "failed on purpose") }
+        lock.lock()
+        numbers.append(number)
+        lock.unlock()
+    }
+}
+
+@Suite struct RenderPipelineTests {
+    static func job(_ step: Int) -> FrameJob {
+        let snapshot = WorldSnapshot(step: step, bodies: [])
+        return FrameJob(previous: snapshot, current: snapshot, alpha: 0)
+    }
+
+    static func renderer() -> FrameRenderer {
+        FrameRenderer(world: Vec2(10, 10), walls: [], width: 8, height: 8, colors: RenderDefaults())
+    }
+
+    @Test func everyAcceptedFrameIsWrittenInOrder() {
+        let sink = RecordingSink()
+        let pipeline = RenderPipeline(interpolate: true, sink: sink, makeRenderer: Self.renderer)
+        for step in 1...50 { #expect(pipeline.submit(Self.job(step), waitIfFull: true)) }
+        let stats = pipeline.finish()
+        #expect(sink.written == Array(1...50))
+        #expect(stats.framesWritten == 50 && stats.framesSkipped == 0 && stats.drawTimes.count == 50)
+    }
+
+    /// With the writer held, at most inFlight + 2 drawn + 1 being written frames fit; a real-time
+    /// submitter is then refused at once instead of waiting, and the refusals are counted.
+    @Test func aStalledWriterMakesRealTimeFramesSkipNotWait() {
+        let sink = RecordingSink(gated: true)
+        let pipeline = RenderPipeline(inFlight: 2, interpolate: false, sink: sink, makeRenderer: Self.renderer)
+        var accepted = 0
+        for step in 1...100 where pipeline.submit(Self.job(step), waitIfFull: false) { accepted += 1 }
+        #expect(accepted <= 2 + 2 + 1 + 1)
+        for _ in 0..<100 { sink.gate.signal() }
+        let stats = pipeline.finish()
+        #expect(stats.framesSkipped == 100 - accepted)
+        #expect(stats.framesWritten == accepted && sink.written == Array(1...accepted))
+    }
+
+    @Test func theFirstWriteErrorStopsThePipeline() {
+        let sink = RecordingSink(failAt: 3)
+        let pipeline = RenderPipeline(interpolate: false, sink: sink, makeRenderer: Self.renderer)
+        for step in 1...3 { pipeline.submit(Self.job(step), waitIfFull: true) }
+        let stats = pipeline.finish()
+        #expect(stats.failure == FrameWriteError(target: "sink", reason: "failed on purpose"))
+        #expect(stats.framesWritten == 2 && sink.written == [1, 2])
+        #expect(!pipeline.submit(Self.job(4), waitIfFull: true))
+    }
+}
