@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import Physics
+import Raster
 import SceneFile
 import SceneModel
 
@@ -17,15 +18,7 @@ enum ExitCodes {
 
 /// Writes a line to stderr, unbuffered, so diagnostics never mix into stdout's results.
 func printError(_ message: String) {
-    var bytes = Array(message.utf8)
-    bytes.append(UInt8(ascii: "\n"))
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes[offset...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-        if written < 0, errno == EINTR { continue }
-        guard written > 0 else { return }
-        offset += written
-    }
+    _ = FileDescriptorIO.writeAll(STDERR_FILENO, Array((message + "\n").utf8))
 }
 
 /// Loads a scene or ends the command with its problems on stderr and the matching exit code.

@@ -3,10 +3,10 @@ import Glibc
 #endif
 
 /// POSIX writes with the loops POSIX requires, reporting errno as text.
-enum FileDescriptorIO {
+public enum FileDescriptorIO {
     /// Writes all of `bytes` to `fd`, retrying partial writes and EINTR.
     /// - Returns: nil on success, else the error text ("Broken pipe", "No space left on device").
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> String? {
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> String? {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -19,5 +19,5 @@ enum FileDescriptorIO {
         return nil
     }
 
-    static func errnoText() -> String { String(cString: strerror(errno)) }
+    public static func errnoText() -> String { String(cString: strerror(errno)) }
 }
