@@ -20,12 +20,14 @@ let package = Package(
         .target(name: "SceneModel"),
         .target(name: "SceneFile", dependencies: ["SceneModel"]),
         .target(name: "Physics", dependencies: ["CChipmunk", "SceneModel"]),
-        .target(name: "Driver", dependencies: ["Physics", "SceneModel"]),
-        .target(name: "Raster", dependencies: ["SceneModel"]),
+        .target(name: "Driver", dependencies: ["Physics", "SceneModel", "Script"]),
+        .target(name: "Queues"),
+        .target(name: "Script", dependencies: ["SceneModel", "SceneFile", "Queues"]),
+        .target(name: "Raster", dependencies: ["SceneModel", "Queues"]),
         .executableTarget(
             name: "cratedrop",
             dependencies: [
-                "SceneModel", "SceneFile", "Physics", "Driver", "Raster",
+                "SceneModel", "SceneFile", "Physics", "Driver", "Raster", "Script",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -47,6 +49,7 @@ let package = Package(
             exclude: ["Golden"]
         ),
 
+        .testTarget(name: "ScriptTests", dependencies: ["Script", "SceneModel", "TestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "SceneModel", "TestSupport"]),
         .testTarget(name: "DriverTests", dependencies: ["Driver", "Physics", "SceneModel", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["cratedrop", "TestSupport"], exclude: ["Golden"]),

@@ -31,6 +31,8 @@ public final class FixedStepDriver {
     /// The state before the last step taken, and after it: the two ends the renderer interpolates.
     public private(set) var previous: WorldSnapshot
     public private(set) var current: WorldSnapshot
+    /// The simulation refused a step (its input failed); no more steps will be taken.
+    public private(set) var halted = false
 
     private var loadWindowSteps = 0
     private var loadWindowNanoseconds: Int64 = 0
@@ -68,7 +70,7 @@ public final class FixedStepDriver {
         let frameStart = stopwatch.nanoseconds()
         var stepped = 0
         var cap: FrameReport.Cap?
-        while stepped < owed {
+        while stepped < owed, !halted {
             if configuration.guardEnabled {
                 if stepped >= configuration.maxStepsPerFrame { cap = .steps; break }
                 if stepped > 0, stopwatch.nanoseconds() - frameStart >= configuration.budgetNanoseconds { cap = .budget; break }
@@ -76,6 +78,10 @@ public final class FixedStepDriver {
             // Copy out the state before the step foreseen as the frame's last: interpolation's start.
             if capturesSnapshots, stepped == owed - 1 || (configuration.guardEnabled && stepped == configuration.maxStepsPerFrame - 1) {
                 previous = simulation.snapshot()
+            }
+            guard simulation.prepareStep() else {
+                halted = true
+                break
             }
             let before = stopwatch.nanoseconds()
             simulation.step()

@@ -46,7 +46,7 @@ public final class RunLoop {
             let now = stopwatch.nanoseconds()
             if let lastFrameEnd { frameIntervals.record(now - lastFrameEnd) }
             lastFrameEnd = now
-            if isAtEnd(ticks) { break }
+            if isAtEnd(ticks) || driver.halted { break }
         }
         let final = simulation.snapshot()
         return RunResult(counters: driver.counters, stepRate: driver.configuration.stepRate,

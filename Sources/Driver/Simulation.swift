@@ -2,10 +2,18 @@ import Physics
 import SceneModel
 
 /// What the driver advances: a world that steps by one fixed step and copies its state out.
-/// `World` is the real one; tests use fakes whose steps cost a chosen amount of clock time.
+/// `World` is the real one; `GravityScriptedWorld` wraps it with a gravity stream; tests use
+/// fakes whose steps cost a chosen amount of clock time.
 public protocol Simulation: AnyObject {
+    /// Readies the next step (e.g. applies input due at it). Returns false if the simulation
+    /// cannot go on (its input failed); the driver then stops stepping for good.
+    func prepareStep() -> Bool
     func step()
     func snapshot() -> WorldSnapshot
+}
+
+extension Simulation {
+    public func prepareStep() -> Bool { true }
 }
 
 extension World: Simulation {}

@@ -28,6 +28,20 @@ public struct DecimalSeconds: Sendable, Equatable, CustomStringConvertible {
         return Int(product / DecimalSeconds.power(fractionDigits))
     }
 
+    /// The first step whose start time is at or after this time: ceil(seconds × rate).
+    public func stepsRoundedUp(atRate stepRate: Int) -> Int {
+        let p = DecimalSeconds.power(fractionDigits)
+        let (product, overflow) = scaled.multipliedReportingOverflow(by: Int64(stepRate))
+        precondition(!overflow, "duration \(self) at \(stepRate) steps/s overflows")
+        return Int((product + p - 1) / p)
+    }
+
+    /// Whether this duration is shorter than `other`, compared exactly.
+    public func isLess(than other: DecimalSeconds) -> Bool {
+        let digits = max(fractionDigits, other.fractionDigits)
+        return scaled * DecimalSeconds.power(digits - fractionDigits) < other.scaled * DecimalSeconds.power(digits - other.fractionDigits)
+    }
+
     /// Frames needed to reach this duration at `fps`: ceil(seconds × fps).
     public func frameCount(fps: Int) -> Int {
         let p = DecimalSeconds.power(fractionDigits)

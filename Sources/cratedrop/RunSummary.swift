@@ -10,6 +10,8 @@ struct RunSummary {
     var interpolation: Bool
     var result: RunResult
     var interrupted: String?
+    /// The `gravity` object (JSON), "null" without a gravity stream.
+    var gravity: String
     var render: RenderReport?
 
     /// What the render stage did, when frames were drawn.
@@ -59,6 +61,7 @@ struct RunSummary {
         } else {
             fields.append(("render", "null"))
         }
+        fields.append(("gravity", gravity))
         fields.append(("interrupted", interrupted.map(Self.quoted) ?? "null"))
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }

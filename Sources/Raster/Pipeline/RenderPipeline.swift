@@ -1,4 +1,5 @@
 import Foundation
+import Queues
 import SceneModel
 
 /// One frame to draw: the snapshots either side of the last step and the interpolation weight.

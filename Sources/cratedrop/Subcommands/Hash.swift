@@ -13,6 +13,7 @@ struct Hash: ParsableCommand {
 
             Example:
               cratedrop hash Scenes/book.json --seconds 10 --every 120
+              cratedrop hash Scenes/book.json --gravity Scenes/tilt.jsonl --seconds 8
             """
     )
 
@@ -31,6 +32,8 @@ struct Hash: ParsableCommand {
     @Flag(help: "Print the exact per-crate state behind each hash as JSON Lines.")
     var dump = false
 
+    @OptionGroup var gravityInput: GravityOptions
+
     func validate() throws {
         if seconds != nil, steps != nil { throw ValidationError("give --seconds or --steps, not both") }
         if let seconds, DecimalSeconds(seconds) == nil {
@@ -44,12 +47,15 @@ struct Hash: ParsableCommand {
         let scene = try loadSceneOrExit(self.scene)
         let total = steps ?? DecimalSeconds(seconds ?? "10")!.steps(atRate: scene.stepRate)
         let world = try makeWorld(scene)
+        let scripted = try gravityInput.scriptedWorld(world, scene: scene, waitsForInput: true)
         let interval = every ?? max(total, 1)
         for _ in 0..<total {
+            if let scripted, !scripted.prepareStep() { break }
             world.step()
             if world.stepCount % interval == 0, world.stepCount != total { report(world) }
         }
         report(world)
+        try GravityOptions.finish(scripted)
     }
 
     private func report(_ world: World) {

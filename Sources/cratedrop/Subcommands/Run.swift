@@ -18,12 +18,15 @@ struct Run: ParsableCommand {
             as binary PPM files on other threads while stepping goes on. Prints one JSON line on
             stdout (stderr with --out -); warnings go to stderr. Ctrl-C ends the run at the next
             frame, finishes the frames in flight and still prints the summary (exit 130; 143 for
-            SIGTERM). A write error (disk full, closed pipe) ends the run with exit 74.
+            SIGTERM). A write error (disk full, closed pipe) ends the run with exit 74; a malformed
+            gravity line with exit 65, after the frames and summary of what ran.
 
             Examples:
               cratedrop run Scenes/book.json --seconds 10 --out frames
               cratedrop run Scenes/book.json --out - | ffmpeg -f image2pipe -c:v ppm -i - crates.mp4
               cratedrop run Scenes/pile-5000.json --realtime --seconds 5
+              cratedrop run Scenes/book.json --gravity Scenes/tilt.jsonl --out frames
+              tilt-sensor | cratedrop run Scenes/book.json --realtime --gravity - --record tilt.rec
             """
     )
 
@@ -50,6 +53,8 @@ struct Run: ParsableCommand {
 
     @OptionGroup var output: FrameOutputOptions
 
+    @OptionGroup var gravityInput: GravityOptions
+
     func validate() throws {
         guard let duration = DecimalSeconds(seconds), duration.scaled > 0 else {
             throw ValidationError("--seconds must be a decimal number of seconds > 0 such as 10 or 2.5, got '\(seconds)'")
@@ -62,6 +67,7 @@ struct Run: ParsableCommand {
     func run() throws {
         let scene = try loadSceneOrExit(self.scene)
         let world = try makeWorld(scene)
+        let scripted = try gravityInput.scriptedWorld(world, scene: scene, waitsForInput: !realtime)
         let duration = DecimalSeconds(seconds)!
         var configuration = DriverConfiguration(stepRate: scene.stepRate, fps: fps, guardEnabled: realtime)
         configuration.maxStepsPerFrame = maxStepsPerFrame
@@ -74,7 +80,7 @@ struct Run: ParsableCommand {
 
         let stopwatch = MonotonicStopwatch()
         let clock: FrameClock = realtime ? WallFrameClock(fps: fps, stopwatch: stopwatch) : VirtualFrameClock(fps: fps)
-        let loop = RunLoop(simulation: world, configuration: configuration, clock: clock, stopwatch: stopwatch,
+        let loop = RunLoop(simulation: scripted ?? world, configuration: configuration, clock: clock, stopwatch: stopwatch,
                            duration: duration, capturesSnapshots: pipeline != nil)
         let progress = ProgressLine(total: pipeline == nil ? duration.frameCount(fps: fps) : expectedFrames, quiet: output.quiet)
 
@@ -92,10 +98,11 @@ struct Run: ParsableCommand {
         let interrupted = StopSignals.received
         let summary = RunSummary(
             scene: scene.name, mode: realtime ? "realtime" : "offline", fps: fps, interpolation: !noInterpolation,
-            result: result, interrupted: interrupted.map(StopSignals.name),
+            result: result, interrupted: interrupted.map(StopSignals.name), gravity: GravityOptions.summary(scripted),
             render: renderStats.map { .init(out: output.out!, width: width, height: height, every: output.every, stats: $0) })
         try emit(summary.json())
 
+        try GravityOptions.finish(scripted)
         if let failure = renderStats?.failure {
             printError("cratedrop: \(failure); \(renderStats!.framesWritten) complete frames were written before it")
             throw ExitCodes.ioError

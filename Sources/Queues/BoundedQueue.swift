@@ -5,14 +5,14 @@ import Foundation
 /// After `close()`, `take` drains what is left and then returns nil.
 ///
 /// All state is guarded by `condition`, hence `@unchecked Sendable`.
-final class BoundedQueue<Element>: @unchecked Sendable {
+public final class BoundedQueue<Element>: @unchecked Sendable {
     private let capacity: Int
     private let condition = NSCondition()
     private var items: [Element] = []
     private var head = 0
     private var closed = false
 
-    init(capacity: Int) {
+    public init(capacity: Int) {
         precondition(capacity > 0, "capacity must be > 0")
         self.capacity = capacity
     }
@@ -21,7 +21,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
 
     /// Waits for room, then appends. Returns false (and drops the item) if the queue is closed.
     @discardableResult
-    func put(_ item: Element) -> Bool {
+    public func put(_ item: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while count >= capacity, !closed { condition.wait() }
@@ -31,7 +31,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
     }
 
     /// Appends only if there is room now.
-    func offer(_ item: Element) -> Bool {
+    public func offer(_ item: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard count < capacity, !closed else { return false }
@@ -40,11 +40,32 @@ final class BoundedQueue<Element>: @unchecked Sendable {
     }
 
     /// Waits for an item; nil once the queue is closed and empty.
-    func take() -> Element? {
+    public func take() -> Element? {
         condition.lock()
         defer { condition.unlock() }
         while count == 0, !closed { condition.wait() }
         guard count > 0 else { return nil }
+        return removeFirst()
+    }
+
+    /// The next item if one is queued now; never waits.
+    public func poll() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard count > 0 else { return nil }
+        return removeFirst()
+    }
+
+    /// No more puts; takers drain what is queued. Wakes every waiter.
+    public func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Call with the lock held and an item queued.
+    private func removeFirst() -> Element {
         let item = items[head]
         head += 1
         if head > 64, head * 2 > items.count {
@@ -53,14 +74,6 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         }
         condition.broadcast()
         return item
-    }
-
-    /// No more puts; takers drain what is queued. Wakes every waiter.
-    func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
     }
 
     private func append(_ item: Element) {

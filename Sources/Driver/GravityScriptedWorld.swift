@@ -1,0 +1,111 @@
+import Physics
+import SceneModel
+import Script
+
+/// A world whose gravity follows a gravity stream, changed only at step boundaries.
+///
+/// Offline (`waitsForInput`), before each step it waits until it knows whether a change applies
+/// at that step (the next timed line is read, or the stream has ended), so the result never
+/// depends on read timing. In real time it never waits: it applies what has arrived — untimed
+/// lines and timed lines whose step has come — and steps on.
+public final class GravityScriptedWorld: Simulation {
+    public enum BadLinePolicy: String, Sendable, CaseIterable {
+        case stop, skip
+    }
+
+    public let world: World
+    private let stream: GravityStream
+    private let waitsForInput: Bool
+    private let policy: BadLinePolicy
+    private let recorder: GravityRecorder?
+    private let onSkip: (GravityLineError) -> Void
+    /// A timed command read but not yet due.
+    private var pending: GravityCommand?
+    private var ended = false
+
+    /// The line that stopped the run (policy `stop`), if any.
+    public private(set) var failure: GravityLineError?
+    public private(set) var linesSkipped = 0
+    public private(set) var changesApplied = 0
+    /// The stream could not be read to its end (the reason), if so.
+    public private(set) var readError: String?
+
+    public init(world: World, stream: GravityStream, waitsForInput: Bool, policy: BadLinePolicy,
+                recorder: GravityRecorder?, onSkip: @escaping (GravityLineError) -> Void) {
+        self.world = world
+        self.stream = stream
+        self.waitsForInput = waitsForInput
+        self.policy = policy
+        self.recorder = recorder
+        self.onSkip = onSkip
+    }
+
+    public func prepareStep() -> Bool {
+        guard failure == nil else { return false }
+        let step = world.stepCount
+        while true {
+            if let command = pending {
+                guard case let .step(due) = command.when, due > step else {
+                    apply(command, at: step)
+                    pending = nil
+                    continue
+                }
+                return true
+            }
+            guard !ended, let event = stream.next(wait: waitsForInput) else { return true }
+            switch event {
+            case let .command(command):
+                if command.when == .whenRead, waitsForInput {
+                    if !reject(GravityLineError(source: source, line: command.line,
+                                                message: "a line without \"t\" or \"step\" applies when read, which only a --realtime run can do")) {
+                        return false
+                    }
+                } else {
+                    pending = command
+                }
+            case let .badLine(error):
+                if !reject(error) { return false }
+            case let .end(readError):
+                ended = true
+                self.readError = readError
+            }
+        }
+    }
+
+    public func step() { world.step() }
+    public func snapshot() -> WorldSnapshot { world.snapshot() }
+
+    /// Skips the line (policy `skip`, returns true) or records it as the run's failure (false).
+    private func reject(_ error: GravityLineError) -> Bool {
+        switch policy {
+        case .skip:
+            linesSkipped += 1
+            onSkip(error)
+            return true
+        case .stop:
+            failure = error
+            return false
+        }
+    }
+
+    private func apply(_ command: GravityCommand, at step: Int) {
+        // The parser checked the range, so this cannot throw; a failure would still be reported.
+        do {
+            try world.setGravity(command.gravity)
+        } catch {
+            failure = GravityLineError(source: source, line: command.line, message: error.description)
+            return
+        }
+        changesApplied += 1
+        recorder?.record(step: step, gravity: command.gravity)
+    }
+
+    /// Flushes and closes the record file; returns `PATH: reason` if it could not be written.
+    public func closeRecord() -> String? {
+        guard let recorder else { return nil }
+        return recorder.close().map { "\(recorder.path): \($0)" }
+    }
+
+    /// The stream's name as used in messages.
+    public var source: String { stream.source }
+}

@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Queues
+
+/// Reads a gravity stream (a file, stdin or a named pipe) on a thread of its own, parsing each
+/// line as it arrives and queueing the results, so a slow or silent producer never blocks
+/// whoever consumes them unless that consumer chooses to wait.
+///
+/// The queue is bounded: a consumer that falls behind makes the reader wait, not memory grow.
+public final class GravityStream: @unchecked Sendable {
+    public enum Event: Sendable, Equatable {
+        case command(GravityCommand)
+        case badLine(GravityLineError)
+        /// The producer closed the stream (or it failed to read: `readError`).
+        case end(readError: String?)
+    }
+
+    private let events = BoundedQueue<Event>(capacity: 4096)
+    /// The stream's name in messages: its path, or "stdin".
+    public let source: String
+
+    /// Where the stream comes from, checked before the run starts.
+    public enum Source: Sendable {
+        case descriptor(Int32)
+        /// A named pipe: opened by the reader thread, which waits there for a writer (opening it
+        /// early without one would read as an immediate end of stream).
+        case fifo(String)
+    }
+
+    /// Opens `path` ("-" for stdin) now, so a missing or unreadable file is reported before any
+    /// step is taken.
+    /// - Throws: `GravityOpenError` naming the path and the reason.
+    public static func open(path: String) throws(GravityOpenError) -> Source {
+        if path == "-" { return .descriptor(STDIN_FILENO) }
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw GravityOpenError(path: path, reason: String(cString: strerror(errno))) }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: throw GravityOpenError(path: path, reason: "is a directory, expected a file")
+        case S_IFIFO:
+            guard access(path, R_OK) == 0 else { throw GravityOpenError(path: path, reason: String(cString: strerror(errno))) }
+            return .fifo(path)
+        default:
+            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw GravityOpenError(path: path, reason: String(cString: strerror(errno))) }
+            return .descriptor(fd)
+        }
+    }
+
+    /// Starts reading `source` (closed at the end unless it is stdin) with `parser`.
+    public init(source input: Source, parser: GravityLineParser) {
+        source = parser.source
+        let events = self.events
+        Thread {
+            var parser = parser
+            var splitter = LineSplitter()
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            var readError: String?
+            var fd: Int32 = -1
+            switch input {
+            case let .descriptor(descriptor): fd = descriptor
+            case let .fifo(path):
+                repeat { fd = Glibc.open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+                if fd < 0 { readError = String(cString: strerror(errno)) }
+            }
+            func handle(_ pieces: [LineSplitter.Piece]) {
+                for piece in pieces {
+                    switch piece {
+                    case let .line(number, bytes):
+                        switch parser.parse(bytes, line: number) {
+                        case let .success(command): events.put(.command(command))
+                        case let .failure(error): events.put(.badLine(error))
+                        }
+                    case let .tooLong(number):
+                        events.put(.badLine(GravityLineError(source: parser.source, line: number,
+                                                             message: "line longer than \(LineSplitter.defaultMaxLength >> 20) MiB")))
+                    }
+                }
+            }
+            while fd >= 0 {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    readError = String(cString: strerror(errno))
+                    break
+                }
+                if count == 0 { break }
+                handle(splitter.feed(buffer[0..<count]))
+            }
+            handle(splitter.finish())
+            if fd >= 0, fd != STDIN_FILENO { close(fd) }
+            events.put(.end(readError: readError))
+        }.start()
+    }
+
+    /// The next event; waits for one if `wait`, else returns nil when none is queued yet.
+    public func next(wait: Bool) -> Event? {
+        wait ? events.take() : events.poll()
+    }
+}
+
+/// A gravity source that cannot be opened.
+public struct GravityOpenError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "\(path): \(reason)" }
+}
