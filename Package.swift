@@ -51,7 +51,7 @@ let package = Package(
 
         .testTarget(name: "ScriptTests", dependencies: ["Script", "SceneModel", "TestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "SceneModel", "TestSupport"]),
-        .testTarget(name: "DriverTests", dependencies: ["Driver", "Physics", "SceneModel", "TestSupport"]),
+        .testTarget(name: "DriverTests", dependencies: ["Driver", "Physics", "SceneModel", "Script", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["cratedrop", "TestSupport"], exclude: ["Golden"]),
     ]
 )
