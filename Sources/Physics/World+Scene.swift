@@ -6,8 +6,9 @@ extension World {
     public convenience init(scene: Scene) throws(PhysicsError) {
         let problems = scene.problems()
         guard problems.isEmpty else { throw .invalidValue(what: "scene", problems: problems) }
-        try self.init(gravity: scene.gravity, stepRate: scene.stepRate, iterations: scene.iterations)
+        try self.init(gravity: scene.gravity, stepRate: scene.stepRate, iterations: scene.iterations, space: scene.space)
         for wall in scene.allWalls() { try addWall(wall) }
+        if let tumbler = scene.tumbler { try addTumbler(tumbler) }
         for crate in scene.allCrates() { try addCrate(crate) }
     }
 }

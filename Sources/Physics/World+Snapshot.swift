@@ -6,7 +6,7 @@ extension World {
         var bodies: [BodyState] = []
         bodies.reserveCapacity(crates.count)
         for crate in crates { bodies.append(crate.state) }
-        return WorldSnapshot(step: stepCount, bodies: bodies)
+        return WorldSnapshot(step: stepCount, bodies: bodies, movingWalls: tumblers.isEmpty ? [] : tumblers.flatMap(\.wallStates))
     }
 
     /// The walls as drawn; they change only when walls are added or removed.

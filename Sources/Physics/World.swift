@@ -13,6 +13,7 @@ public final class World {
     /// The crates in the world, in the order they were added (ascending `BodyID`).
     public private(set) var crates: [Crate] = []
     public private(set) var walls: [Wall] = []
+    public private(set) var tumblers: [Tumbler] = []
     /// Steps taken since the world was made.
     public private(set) var stepCount = 0
     private var nextBodyID: UInt64 = 1
@@ -22,13 +23,23 @@ public final class World {
     ///   - stepRate: steps per simulated second; each `step()` advances 1/stepRate s.
     ///   - iterations: solver iterations per step (`cpSpaceSetIterations`).
     /// - Throws: `PhysicsError.invalidValue` for values outside `Limits`.
-    public init(gravity: Vec2, stepRate: Int = Scene.defaultStepRate, iterations: Int = Scene.defaultIterations) throws(PhysicsError) {
+    ///   - space: index and sleeping settings (default: Chipmunk's tree, no sleeping).
+    public init(gravity: Vec2, stepRate: Int = Scene.defaultStepRate, iterations: Int = Scene.defaultIterations,
+                space options: SpaceOptions = SpaceOptions()) throws(PhysicsError) {
         var problems = World.gravityProblems(gravity)
         if !Limits.stepRate.contains(stepRate) { problems.append(FieldProblem("step_rate", "must be in \(Limits.stepRate), got \(stepRate)")) }
         if !Limits.iterations.contains(iterations) { problems.append(FieldProblem("iterations", "must be in \(Limits.iterations), got \(iterations)")) }
+        if let hash = options.spatialHash, !(hash.cellSize.isFinite && hash.cellSize > 0 && (1...10_000_000).contains(hash.cells)) {
+            problems.append(FieldProblem("spatial_hash", "cell size must be > 0 and cells in 1...10000000"))
+        }
+        if let sleep = options.sleepTimeThreshold, !(sleep.isFinite && sleep > 0) {
+            problems.append(FieldProblem("sleep_time", "must be > 0, got \(sleep)"))
+        }
         guard problems.isEmpty else { throw .invalidValue(what: "world", problems: problems) }
         self.stepRate = stepRate
         space = Chipmunk.spaceNew(gravity: gravity, iterations: iterations)
+        if let hash = options.spatialHash { Chipmunk.spaceUseSpatialHash(space, cellSize: hash.cellSize, cells: hash.cells) }
+        if let sleep = options.sleepTimeThreshold { Chipmunk.spaceSetSleepTimeThreshold(space, sleep) }
     }
 
     deinit {
@@ -36,7 +47,9 @@ public final class World {
         // into the space, so take them all out first: shapes, then bodies, then the space.
         for crate in crates { Chipmunk.spaceRemoveShape(space, crate.shape) }
         for wall in walls { Chipmunk.spaceRemoveShape(space, wall.shape) }
+        for tumbler in tumblers { for shape in tumbler.shapes { Chipmunk.spaceRemoveShape(space, shape) } }
         for crate in crates { Chipmunk.spaceRemoveBody(space, crate.body) }
+        for tumbler in tumblers { Chipmunk.spaceRemoveBody(space, tumbler.body) }
         Chipmunk.spaceFree(space)
         for crate in crates { crate.id = nil }
     }
@@ -98,6 +111,22 @@ public final class World {
         Chipmunk.spaceRemoveShape(space, wall.shape)
         walls.remove(at: index)
         wall.world = nil
+    }
+
+    // MARK: Tumblers
+
+    /// Adds a turning box of walls (its kinematic body, then its four shapes).
+    /// - Throws: `PhysicsError.invalidValue` for a bad spec.
+    @discardableResult
+    public func addTumbler(_ spec: TumblerSpec) throws(PhysicsError) -> Tumbler {
+        let problems = spec.problems()
+        guard problems.isEmpty else { throw .invalidValue(what: "tumbler", problems: problems) }
+        let tumbler = Tumbler(spec)
+        Chipmunk.spaceAddBody(space, tumbler.body)
+        for shape in tumbler.shapes { Chipmunk.spaceAddShape(space, shape) }
+        tumbler.world = self
+        tumblers.append(tumbler)
+        return tumbler
     }
 
     // MARK: Gravity and time

@@ -12,6 +12,7 @@ public final class FrameRenderer {
     public let viewport: Viewport
     private let staticLayer: RGBImage
     private let palette: CratePalette
+    private let wallColor: RGB
     private var styles: [Vec2: CrateStyle] = [:]
 
     /// - Parameters:
@@ -22,6 +23,7 @@ public final class FrameRenderer {
         self.height = height
         viewport = Viewport(world: world, imageWidth: width, imageHeight: height)
         palette = CratePalette(base: colors.crate)
+        wallColor = colors.wall
         var layer = RGBImage(width: width, height: height, fill: colors.background)
         for wall in walls {
             // Never thinner than about a pixel and a half, so walls stay visible in small images.
@@ -35,6 +37,10 @@ public final class FrameRenderer {
     /// Draws `snapshot` over the static layer.
     public func render(_ snapshot: WorldSnapshot) -> RGBImage {
         var image = staticLayer
+        for wall in snapshot.movingWalls {
+            Rasterizer.drawSegment(&image, from: viewport.imagePoint(wall.from), to: viewport.imagePoint(wall.to),
+                                   radius: max(wall.radius * viewport.scale, 0.75), color: wallColor)
+        }
         for body in snapshot.bodies {
             let style = self.style(for: body.size)
             Rasterizer.drawCrate(&image, center: viewport.imagePoint(body.position), angle: body.angle, style: style)

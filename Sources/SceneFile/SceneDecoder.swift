@@ -22,12 +22,17 @@ struct SceneDecoder {
         let walls = array(fields, "walls") { decoder, value, path in decoder.wall(value, path: path) }
         let crates = array(fields, "crates") { decoder, value, path in decoder.crate(value, path: path) }
         let generator = member(fields, "generator").flatMap { pileGenerator($0, path: "generator") }
+        let tumbler = member(fields, "tumbler").flatMap { tumblerSpec($0, path: "tumbler") }
+        let spatialHash = member(fields, "spatial_hash").flatMap { spatialHashSpec($0, path: "spatial_hash") }
+        let sleepTime = number(fields, "sleep_time")
         let render = member(fields, "render").flatMap { renderDefaults($0, path: "render") } ?? RenderDefaults()
-        finish(fields, allowed: ["name", "world", "gravity", "step_rate", "iterations", "bounds", "walls", "crates", "generator", "render"])
+        finish(fields, allowed: ["name", "world", "gravity", "step_rate", "iterations", "bounds", "walls", "crates", "generator",
+                                 "tumbler", "spatial_hash", "sleep_time", "render"])
 
         guard diagnostics.isEmpty, let worldSize, let gravity, let walls, let crates else { return nil }
         let scene = Scene(name: name, worldSize: worldSize, gravity: gravity, stepRate: stepRate, iterations: iterations,
-                          walls: walls, bounds: bounds, crates: crates, generator: generator, render: render)
+                          walls: walls, bounds: bounds, crates: crates, generator: generator, tumbler: tumbler,
+                          space: SpaceOptions(spatialHash: spatialHash, sleepTimeThreshold: sleepTime), render: render)
         for problem in scene.problems() {
             report(problem.field, problem.message)
         }
@@ -83,10 +88,40 @@ struct SceneDecoder {
         let friction = number(fields, "friction", required: true)
         let elasticity = number(fields, "elasticity", required: true)
         let gap = number(fields, "gap") ?? 1
-        finish(fields, allowed: ["count", "seed", "size", "density", "friction", "elasticity", "gap"])
+        var region: (min: Vec2, max: Vec2)?
+        if let regionValue = member(fields, "region"), let regionFields = object(regionValue, path: fields.childPath("region")) {
+            let min = vector(regionFields, "min", required: true)
+            let max = vector(regionFields, "max", required: true)
+            finish(regionFields, allowed: ["min", "max"])
+            if let min, let max { region = (min, max) }
+        }
+        finish(fields, allowed: ["count", "seed", "size", "density", "friction", "elasticity", "gap", "region"])
         guard let count, let seed, let size, let density, let friction, let elasticity else { return nil }
         return PileGenerator(count: count, seed: seed, minSize: size.x, maxSize: size.y, density: density,
-                             friction: friction, elasticity: elasticity, gap: gap)
+                             friction: friction, elasticity: elasticity, gap: gap, region: region)
+    }
+
+    private mutating func tumblerSpec(_ value: JSONValue, path: String) -> TumblerSpec? {
+        guard let fields = object(value, path: path) else { return nil }
+        let center = vector(fields, "center", required: true)
+        let size = vector(fields, "size", required: true)
+        let angularVelocity = number(fields, "angular_velocity", required: true)
+        let radius = number(fields, "radius", required: true)
+        let friction = number(fields, "friction", required: true)
+        let elasticity = number(fields, "elasticity", required: true)
+        finish(fields, allowed: ["center", "size", "angular_velocity", "radius", "friction", "elasticity"])
+        guard let center, let size, let angularVelocity, let radius, let friction, let elasticity else { return nil }
+        return TumblerSpec(center: center, size: size, angularVelocity: angularVelocity, radius: radius,
+                           friction: friction, elasticity: elasticity)
+    }
+
+    private mutating func spatialHashSpec(_ value: JSONValue, path: String) -> SpaceOptions.SpatialHash? {
+        guard let fields = object(value, path: path) else { return nil }
+        let cellSize = number(fields, "cell_size", required: true)
+        let cells = integer(fields, "cells", required: true)
+        finish(fields, allowed: ["cell_size", "cells"])
+        guard let cellSize, let cells else { return nil }
+        return SpaceOptions.SpatialHash(cellSize: cellSize, cells: cells)
     }
 
     private mutating func renderDefaults(_ value: JSONValue, path: String) -> RenderDefaults? {

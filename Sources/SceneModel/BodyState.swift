@@ -47,9 +47,13 @@ public struct WorldSnapshot: Sendable, Equatable, Codable {
     /// Steps taken since the world was built.
     public var step: Int
     public var bodies: [BodyState]
+    /// Walls that move (the tumbler's), where they are at this step; static walls are drawn once
+    /// from `World.wallStates()` and are not repeated here.
+    public var movingWalls: [WallState]
 
-    public init(step: Int, bodies: [BodyState]) {
+    public init(step: Int, bodies: [BodyState], movingWalls: [WallState] = []) {
         self.step = step
         self.bodies = bodies
+        self.movingWalls = movingWalls
     }
 }

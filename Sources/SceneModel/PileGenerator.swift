@@ -14,9 +14,11 @@ public struct PileGenerator: Sendable, Equatable {
     public var elasticity: Double
     /// Empty space between neighbouring cells and around the grid, in pixels.
     public var gap: Double
+    /// The rectangle the grid fills, in world coordinates; nil: the whole world.
+    public var region: (min: Vec2, max: Vec2)?
 
     public init(count: Int, seed: UInt64, minSize: Double, maxSize: Double, density: Double,
-                friction: Double, elasticity: Double, gap: Double = 1) {
+                friction: Double, elasticity: Double, gap: Double = 1, region: (min: Vec2, max: Vec2)? = nil) {
         self.count = count
         self.seed = seed
         self.minSize = minSize
@@ -25,19 +27,34 @@ public struct PileGenerator: Sendable, Equatable {
         self.friction = friction
         self.elasticity = elasticity
         self.gap = gap
+        self.region = region
+    }
+
+    public static func == (a: PileGenerator, b: PileGenerator) -> Bool {
+        a.count == b.count && a.seed == b.seed && a.minSize == b.minSize && a.maxSize == b.maxSize && a.density == b.density
+            && a.friction == b.friction && a.elasticity == b.elasticity && a.gap == b.gap
+            && a.region?.min == b.region?.min && a.region?.max == b.region?.max
+    }
+
+    /// The grid's rectangle in a world of `size`.
+    func area(in size: Vec2) -> (origin: Vec2, size: Vec2) {
+        guard let region else { return (.zero, size) }
+        return (region.min, region.max - region.min)
     }
 
     /// The side of one grid cell: the largest crate's diagonal plus the gap.
     public var cellSize: Double { (maxSize * 2.0.squareRoot()).rounded(.up) + gap }
 
-    /// How many crates fit in a world of `size`, leaving `gap` free along the walls.
-    public func capacity(in size: Vec2) -> Int {
+    /// How many crates fit in the region (in a world of `size`), leaving `gap` free along its edges.
+    public func capacity(in worldSize: Vec2) -> Int {
+        let size = area(in: worldSize).size
         let columns = Int(((size.x - gap) / cellSize).rounded(.down))
         let rows = Int(((size.y - gap) / cellSize).rounded(.down))
         return max(0, columns) * max(0, rows)
     }
 
-    public func crates(in size: Vec2) -> [CrateSpec] {
+    public func crates(in worldSize: Vec2) -> [CrateSpec] {
+        let (origin, size) = area(in: worldSize)
         let cell = cellSize
         let columns = max(1, Int(((size.x - gap) / cell).rounded(.down)))
         var random = SplitMix64(seed: seed)
@@ -47,7 +64,7 @@ public struct PileGenerator: Sendable, Equatable {
             let width = random.next(in: minSize...maxSize)
             let height = random.next(in: minSize...maxSize)
             let angle = random.nextUnit() * 2 * Double.pi
-            let center = Vec2(gap + (Double(i % columns) + 0.5) * cell, gap + (Double(i / columns) + 0.5) * cell)
+            let center = origin + Vec2(gap + (Double(i % columns) + 0.5) * cell, gap + (Double(i / columns) + 0.5) * cell)
             result.append(CrateSpec(center: center, size: Vec2(width, height), angle: angle,
                                     mass: density * width * height, friction: friction, elasticity: elasticity))
         }

@@ -107,6 +107,19 @@ extension WallSpec {
     }
 }
 
+extension TumblerSpec {
+    public func problems() -> [FieldProblem] {
+        var list = ProblemList()
+        list.check("center", center, magnitude: Limits.coordinate)
+        list.check("size", size, in: Limits.size)
+        list.check("angular_velocity", angularVelocity, magnitude: Limits.angularSpeed)
+        list.check("radius", radius, in: Limits.wallRadius)
+        list.check("friction", friction, in: Limits.friction)
+        list.check("elasticity", elasticity, in: Limits.elasticity)
+        return list.problems
+    }
+}
+
 extension BoundsWalls {
     public func problems() -> [FieldProblem] {
         var list = ProblemList()
@@ -131,6 +144,15 @@ extension PileGenerator {
         list.check("friction", friction, in: Limits.friction)
         list.check("elasticity", elasticity, in: Limits.elasticity)
         list.check("gap", gap, in: 0...1e4)
+        if let region {
+            list.check("region.min", region.min, in: 0...Limits.coordinate)
+            list.check("region.max", region.max, in: 0...Limits.coordinate)
+            if region.min.isFinite, region.max.isFinite, !(region.min.x < region.max.x && region.min.y < region.max.y) {
+                list.add("region", "min must be below and left of max")
+            } else if region.max.x > worldSize.x || region.max.y > worldSize.y {
+                list.add("region.max", "is outside the world")
+            }
+        }
         if list.problems.isEmpty, count > capacity(in: worldSize) {
             list.add("count", "\(count) crates of up to \(show(maxSize)) px do not fit in the "
                 + "\(show(worldSize.x))x\(show(worldSize.y)) world (at most \(capacity(in: worldSize)))")
@@ -174,6 +196,14 @@ extension Scene {
                 found.append(FieldProblem("generator.count", "\(crates.count + generator.count) crates in all; at most \(Limits.crateCount.upperBound)"))
             }
         }
+        for problem in tumbler?.problems() ?? [] { found.append(FieldProblem("tumbler.\(problem.field)", problem.message)) }
+        var spaceList = ProblemList()
+        if let hash = space.spatialHash {
+            spaceList.check("spatial_hash.cell_size", hash.cellSize, in: 0.01...1e5)
+            spaceList.check("spatial_hash.cells", hash.cells, in: 1...10_000_000)
+        }
+        if let sleep = space.sleepTimeThreshold { spaceList.check("sleep_time", sleep, in: 1e-6...1e6) }
+        found += spaceList.problems
         var renderList = ProblemList()
         renderList.check("size[0]", render.imageWidth, in: Limits.imageSide)
         renderList.check("size[1]", render.imageHeight, in: Limits.imageSide)

@@ -77,7 +77,7 @@ import Testing
          "Scenes/x.json:1: generator.seed: must be a whole number in 0...18446744073709551615"),
         (#""generator": {"count": 1000, "seed": 1, "size": [4, 8], "density": 1, "friction": 0.5, "elasticity": 0.1},"#,
          "Scenes/x.json:1: generator.count: 1000 crates of up to 8 px do not fit in the 100x100 world (at most 49)"),
-        (#""spin": true,"#, "Scenes/x.json:1: spin: unknown key (allowed: name, world, gravity, step_rate, iterations, bounds, walls, crates, generator, render)"),
+        (#""spin": true,"#, "Scenes/x.json:1: spin: unknown key (allowed: name, world, gravity, step_rate, iterations, bounds, walls, crates, generator, tumbler, spatial_hash, sleep_time, render)"),
     ])
     func badTopLevelValueIsReported(extra: String, expected: String) {
         #expect(Self.diagnostics(Self.sceneWith(crate: Self.crateLine, extra: extra)) == [expected])

@@ -25,6 +25,14 @@ enum Chipmunk {
     }
 
     static func spaceFree(_ space: OpaquePointer) { cpSpaceFree(space) }
+
+    static func spaceUseSpatialHash(_ space: OpaquePointer, cellSize: Double, cells: Int) {
+        cpSpaceUseSpatialHash(space, cellSize, Int32(cells))
+    }
+
+    static func spaceSetSleepTimeThreshold(_ space: OpaquePointer, _ seconds: Double) {
+        cpSpaceSetSleepTimeThreshold(space, seconds)
+    }
     static func spaceStep(_ space: OpaquePointer, dt: Double) { cpSpaceStep(space, dt) }
     static func spaceStaticBody(_ space: OpaquePointer) -> OpaquePointer { cpSpaceGetStaticBody(space) }
 
@@ -50,6 +58,14 @@ enum Chipmunk {
     }
 
     static func bodyFree(_ body: OpaquePointer) { cpBodyFree(body) }
+
+    /// A kinematic body (moved by its velocity, unaffected by collisions) turning at a constant rate.
+    static func kinematicBodyNew(position: Vec2, angularVelocity: Double) -> OpaquePointer {
+        let body = cpBodyNewKinematic()!
+        cpBodySetPosition(body, cpv(position.x, position.y))
+        cpBodySetAngularVelocity(body, angularVelocity)
+        return body
+    }
 
     static func bodySetState(_ body: OpaquePointer, position: Vec2, angle: Double, velocity: Vec2, angularVelocity: Double) {
         cpBodySetPosition(body, cpv(position.x, position.y))
