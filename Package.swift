@@ -24,10 +24,13 @@ let package = Package(
         .target(name: "Queues"),
         .target(name: "Script", dependencies: ["SceneModel", "SceneFile", "Queues"]),
         .target(name: "Raster", dependencies: ["SceneModel", "Queues"]),
+        // The benchmark's yardstick: the same scenes stepped by plain C against the same library.
+        .target(name: "CBaseline", linkerSettings: [.linkedLibrary("chipmunk")]),
+        .target(name: "Bench", dependencies: ["CBaseline", "Physics", "Driver", "Raster", "SceneModel"]),
         .executableTarget(
             name: "cratedrop",
             dependencies: [
-                "SceneModel", "SceneFile", "Physics", "Driver", "Raster", "Script",
+                "SceneModel", "SceneFile", "Physics", "Driver", "Raster", "Script", "Bench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -5,7 +5,8 @@ import SceneModel
 /// Each frame, the steps owed are floor(t × stepRate / ticksPerSecond) minus the steps already
 /// taken or dropped, computed in integers so no time is gained or lost to rounding. With the
 /// guard on, a frame takes at most `maxStepsPerFrame` steps and stops once its steps have used
-/// `budgetNanoseconds`; owed steps beyond `maxDebtSteps` are dropped and counted, never silently
+/// `budgetNanoseconds` (it never starts a step that recent step costs say would overrun the
+/// budget, so frames leave on time); owed steps beyond `maxDebtSteps` are dropped and counted, never silently
 /// lost. With the guard off (offline runs), every owed step is taken.
 ///
 ///     frame time t ──► owed = due(t) − taken − dropped
@@ -34,6 +35,8 @@ public final class FixedStepDriver {
     /// The simulation refused a step (its input failed); no more steps will be taken.
     public private(set) var halted = false
 
+    /// What the next step is expected to cost: a peak of recent step costs.
+    private var predictedStepCost: Int64 = 0
     private var loadWindowSteps = 0
     private var loadWindowNanoseconds: Int64 = 0
 
@@ -73,7 +76,11 @@ public final class FixedStepDriver {
         while stepped < owed, !halted {
             if configuration.guardEnabled {
                 if stepped >= configuration.maxStepsPerFrame { cap = .steps; break }
-                if stepped > 0, stopwatch.nanoseconds() - frameStart >= configuration.budgetNanoseconds { cap = .budget; break }
+                // A step predicted to end past the budget is not started.
+                if stepped > 0, stopwatch.nanoseconds() - frameStart + predictedStepCost > configuration.budgetNanoseconds {
+                    cap = .budget
+                    break
+                }
             }
             // Copy out the state before the step foreseen as the frame's last: interpolation's start.
             if capturesSnapshots, stepped == owed - 1 || (configuration.guardEnabled && stepped == configuration.maxStepsPerFrame - 1) {
@@ -86,6 +93,8 @@ public final class FixedStepDriver {
             let before = stopwatch.nanoseconds()
             simulation.step()
             let cost = stopwatch.nanoseconds() - before
+            // A decaying peak: quick to follow a costlier step, slow to trust a cheap one.
+            predictedStepCost = max(cost, predictedStepCost - predictedStepCost / 16)
             stepped += 1
             counters.stepsTaken += 1
             stepTimes.record(cost)

@@ -12,7 +12,9 @@ struct CrateStyle {
     let braceNormalX: Double
     let braceNormalY: Double
     let frame: (Double, Double, Double)
-    let planks: [(Double, Double, Double)]
+    let plank0: (Double, Double, Double)
+    let plank1: (Double, Double, Double)
+    let plank2: (Double, Double, Double)
     let brace: (Double, Double, Double)
 
     init(size: Vec2, scale: Double, palette: CratePalette) {
@@ -26,7 +28,7 @@ struct CrateStyle {
         braceNormalX = halfHeight / length
         braceNormalY = -halfWidth / length
         frame = palette.frame
-        planks = palette.planks
+        (plank0, plank1, plank2) = (palette.planks[0], palette.planks[1], palette.planks[2])
         brace = palette.brace
     }
 }

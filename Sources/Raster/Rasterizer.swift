@@ -33,37 +33,76 @@ enum Rasterizer {
 
     /// A wooden crate centred at image point `center`, turned by `angle` radians counter-clockwise
     /// on screen: dark frame, three planks in alternating shades, a diagonal brace.
+    ///
+    /// Each row visits only the span where the crate (grown by a pixel for the soft edge) can be,
+    /// and steps its crate coordinates by constant increments along the row.
     static func drawCrate(_ image: inout RGBImage, center: Vec2, angle: Double, style: CrateStyle) {
         let c = cos(angle), s = sin(angle)
         let hw = style.halfWidth, hh = style.halfHeight
-        let extentX = abs(c) * hw + abs(s) * hh + 1
         let extentY = abs(s) * hw + abs(c) * hh + 1
-        let minX = max(0, Int((center.x - extentX).rounded(.down)))
-        let maxX = min(image.width - 1, Int((center.x + extentX).rounded(.up)))
         let minY = max(0, Int((center.y - extentY).rounded(.down)))
         let maxY = min(image.height - 1, Int((center.y + extentY).rounded(.up)))
-        guard minX <= maxX, minY <= maxY else { return }
+        guard minY <= maxY else { return }
         let width = image.width
         image.pixels.withUnsafeMutableBufferPointer { buffer in
             for py in minY...maxY {
                 let dy = Double(py) + 0.5 - center.y
-                for px in minX...maxX {
-                    let dx = Double(px) + 0.5 - center.x
-                    // Crate coordinates: u along the crate's width, v along its height (v up).
-                    let u = dx * c - dy * s
-                    let v = -(dx * s + dy * c)
-                    let outside = max(abs(u) - hw, abs(v) - hh)
-                    let coverage = min(1, max(0, 0.5 - outside))
-                    if coverage <= 0 { continue }
-                    let depth = -outside
-                    let plank = min(2, max(0, Int(((v + hh - style.border) / style.plankHeight).rounded(.down))))
-                    var color = style.planks[plank]
-                    let braceDistance = abs(u * style.braceNormalX + v * style.braceNormalY)
-                    color = mix(color, style.brace, min(1, max(0, style.braceHalfWidth + 0.5 - braceDistance)))
-                    color = mix(color, style.frame, min(1, max(0, style.border + 0.5 - depth)))
-                    blend(buffer, (py * width + px) * 3, color, coverage)
+                // Crate coordinates along the row: u = c·dx − s·dy, v = −s·dx − c·dy. Solve
+                // |u| <= hw + 1 and |v| <= hh + 1 for dx to get the row's span.
+                var low = -Double.infinity, high = Double.infinity
+                clip(&low, &high, slope: c, offset: -s * dy, limit: hw + 1)
+                clip(&low, &high, slope: -s, offset: -c * dy, limit: hh + 1)
+                guard low <= high else { continue }
+                let minX = max(0, Int((center.x + low - 0.5).rounded(.down)))
+                let maxX = min(width - 1, Int((center.x + high - 0.5).rounded(.up)))
+                guard minX <= maxX else { continue }
+                let dx0 = Double(minX) + 0.5 - center.x
+                var u = dx0 * c - dy * s
+                var v = -(dx0 * s + dy * c)
+                var index = (py * width + minX) * 3
+                for _ in minX...maxX {
+                    shade(buffer, index, u: u, v: v, style: style)
+                    u += c
+                    v -= s
+                    index += 3
                 }
             }
+        }
+    }
+
+    /// Narrows [low, high] to the dx where |slope·dx + offset| <= limit.
+    @inline(__always)
+    private static func clip(_ low: inout Double, _ high: inout Double, slope: Double, offset: Double, limit: Double) {
+        if abs(slope) < 1e-12 {
+            if abs(offset) > limit { low = 1; high = 0 }
+            return
+        }
+        let a = (-limit - offset) / slope, b = (limit - offset) / slope
+        low = max(low, min(a, b))
+        high = min(high, max(a, b))
+    }
+
+    /// Colours one pixel of a crate from its crate coordinates (u, v).
+    @inline(__always)
+    private static func shade(_ buffer: UnsafeMutableBufferPointer<UInt8>, _ index: Int, u: Double, v: Double, style: CrateStyle) {
+        let hw = style.halfWidth, hh = style.halfHeight
+        let outside = max(abs(u) - hw, abs(v) - hh)
+        let coverage = min(1, max(0, 0.5 - outside))
+        if coverage <= 0 { return }
+        let depth = -outside
+        let plank = min(2, max(0, Int(((v + hh - style.border) / style.plankHeight).rounded(.down))))
+        var color = plank == 0 ? style.plank0 : plank == 1 ? style.plank1 : style.plank2
+        let braceDistance = abs(u * style.braceNormalX + v * style.braceNormalY)
+        let brace = style.braceHalfWidth + 0.5 - braceDistance
+        if brace > 0 { color = mix(color, style.brace, min(1, brace)) }
+        let frame = style.border + 0.5 - depth
+        if frame > 0 { color = mix(color, style.frame, min(1, frame)) }
+        if coverage >= 1 {
+            buffer[index] = UInt8(truncatingIfNeeded: Int(color.0 + 0.5))
+            buffer[index + 1] = UInt8(truncatingIfNeeded: Int(color.1 + 0.5))
+            buffer[index + 2] = UInt8(truncatingIfNeeded: Int(color.2 + 0.5))
+        } else {
+            blend(buffer, index, color, coverage)
         }
     }
 
@@ -74,9 +113,10 @@ enum Rasterizer {
 
     @inline(__always)
     private static func blend(_ buffer: UnsafeMutableBufferPointer<UInt8>, _ index: Int, _ color: (Double, Double, Double), _ coverage: Double) {
+        // Colours stay within 0...255, so the conversions cannot overflow.
         let r = Double(buffer[index]), g = Double(buffer[index + 1]), b = Double(buffer[index + 2])
-        buffer[index] = UInt8(r + (color.0 - r) * coverage + 0.5)
-        buffer[index + 1] = UInt8(g + (color.1 - g) * coverage + 0.5)
-        buffer[index + 2] = UInt8(b + (color.2 - b) * coverage + 0.5)
+        buffer[index] = UInt8(truncatingIfNeeded: Int(r + (color.0 - r) * coverage + 0.5))
+        buffer[index + 1] = UInt8(truncatingIfNeeded: Int(g + (color.1 - g) * coverage + 0.5))
+        buffer[index + 2] = UInt8(truncatingIfNeeded: Int(b + (color.2 - b) * coverage + 0.5))
     }
 }

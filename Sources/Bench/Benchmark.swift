@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Driver
+import Foundation
+import Physics
+import Raster
+import SceneModel
+
+/// What to measure and how hard.
+public struct BenchSettings: Sendable {
+    /// Untimed steps before measuring, so piles have formed and caches are warm.
+    public var warmupSteps: Int
+    public var repetitions: Int
+    /// Each repetition's stepping aims at about this much time per side.
+    public var secondsPerRepetition: Double
+    public var renderWidth = 1280
+    public var renderHeight = 720
+    public var renderRepetitions: Int
+
+    public static let standard = BenchSettings(warmupSteps: 240, repetitions: 7, secondsPerRepetition: 0.25, renderRepetitions: 15)
+    public static let quick = BenchSettings(warmupSteps: 10, repetitions: 3, secondsPerRepetition: 0.01, renderRepetitions: 3)
+}
+
+/// One scene's figures. Times are per step or per frame; spreads are over repetitions.
+public struct SceneBenchmark: Sendable {
+    public var scene: String
+    public var crates: Int
+    public var stepsPerRepetition: Int
+    /// CrateDrop's `World.step()`, µs per step.
+    public var swiftStep: Spread
+    /// One snapshot copy out of the world, µs.
+    public var snapshot: Spread
+    /// Plain C `cpSpaceStep`, µs per step.
+    public var cStep: Spread
+    /// Both sides' state hashes after the same steps; equal when the comparison is like for like.
+    public var swiftHash: StateHash
+    public var cHash: StateHash
+    /// Drawing one frame at the render size, ms.
+    public var draw: Spread
+    /// Writing one frame file (temporary name, rename), ms.
+    public var fileWrite: Spread
+    /// Writing frames into a pipe that a reader drains, MB/s.
+    public var streamThroughput: Spread
+
+    public var hashesMatch: Bool { swiftHash == cHash }
+    /// (step + snapshot) / C step, medians: the cost of going through CrateDrop.
+    public var ratioWithSnapshot: Double { (swiftStep.median + snapshot.median) / cStep.median }
+    public var ratioStepOnly: Double { swiftStep.median / cStep.median }
+    /// The snapshot copy as a share of the step time.
+    public var snapshotShare: Double { snapshot.median / swiftStep.median }
+    public var stepsPerSecond: Double { 1e6 / swiftStep.median }
+}
+
+/// Measures scenes side by side: CrateDrop's world and the plain C baseline in the same process,
+/// alternating repetitions so drift on a shared machine hits both alike.
+public enum Benchmark {
+    public static func run(scene: Scene, settings: BenchSettings) throws -> SceneBenchmark {
+        let clock = MonotonicStopwatch()
+        // The Swift world first: it silences Chipmunk's stdout banner for the whole process.
+        let world = try World(scene: scene)
+        let baseline = BaselineWorld(scene: scene)
+        _ = measuredSwiftStepLoop(world, steps: settings.warmupSteps, snapshots: false)
+        baseline.step(settings.warmupSteps)
+
+        // Size repetitions from the C side's cost now.
+        let probeStart = clock.nanoseconds()
+        baseline.step(3)
+        _ = measuredSwiftStepLoop(world, steps: 3, snapshots: false)
+        let perStep = Double(clock.nanoseconds() - probeStart) / 6e9
+        let steps = max(3, min(240, Int(settings.secondsPerRepetition / max(perStep, 1e-7))))
+
+        var swift: [Double] = [], c: [Double] = [], snapshot: [Double] = []
+        for _ in 0..<settings.repetitions {
+            var start = clock.nanoseconds()
+            _ = measuredSwiftStepLoop(world, steps: steps, snapshots: false)
+            swift.append(Double(clock.nanoseconds() - start) / 1000 / Double(steps))
+            start = clock.nanoseconds()
+            baseline.step(steps)
+            c.append(Double(clock.nanoseconds() - start) / 1000 / Double(steps))
+            start = clock.nanoseconds()
+            _ = measuredSnapshotLoop(world, count: steps)
+            snapshot.append(Double(clock.nanoseconds() - start) / 1000 / Double(steps))
+        }
+
+        let render = try RenderBenchmark.run(scene: scene, world: world, settings: settings)
+        return SceneBenchmark(
+            scene: scene.name, crates: world.crates.count, stepsPerRepetition: steps,
+            swiftStep: Spread(swift), snapshot: Spread(snapshot), cStep: Spread(c),
+            swiftHash: world.stateHash, cHash: baseline.stateHash,
+            draw: render.draw, fileWrite: render.fileWrite, streamThroughput: render.stream)
+    }
+
+    /// Peak resident memory of this process so far, in MiB.
+    public static func peakMemoryMiB() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_maxrss) / 1024
+    }
+}

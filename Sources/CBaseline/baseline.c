@@ -1,0 +1,131 @@
+#include "cbaseline.h"
+
+#include <chipmunk/chipmunk.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cbaseline_world {
+    cpSpace *space;
+    cpFloat dt;
+    int wall_count;
+    cpShape **walls;
+    cpBody *tumbler_body;
+    cpShape *tumbler_shapes[4];
+    int crate_count;
+    cpBody **bodies;
+    cpShape **shapes;
+};
+
+cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaseline_wall *walls, int wall_count,
+                                  const cbaseline_crate *crates, int crate_count) {
+    cbaseline_world *world = calloc(1, sizeof *world);
+    world->space = cpSpaceNew();
+    world->dt = 1.0 / (cpFloat)config->step_rate;
+    cpSpaceSetGravity(world->space, cpv(config->gravity_x, config->gravity_y));
+    cpSpaceSetIterations(world->space, config->iterations);
+    if (config->hash_cells > 0) cpSpaceUseSpatialHash(world->space, config->hash_cell_size, config->hash_cells);
+    if (config->sleep_time > 0) cpSpaceSetSleepTimeThreshold(world->space, config->sleep_time);
+
+    cpBody *ground = cpSpaceGetStaticBody(world->space);
+    world->wall_count = wall_count;
+    world->walls = calloc((size_t)wall_count + 1, sizeof *world->walls);
+    for (int i = 0; i < wall_count; i++) {
+        const cbaseline_wall *w = &walls[i];
+        cpShape *shape = cpSegmentShapeNew(ground, cpv(w->ax, w->ay), cpv(w->bx, w->by), w->radius);
+        cpShapeSetFriction(shape, w->friction);
+        cpShapeSetElasticity(shape, w->elasticity);
+        cpSpaceAddShape(world->space, shape);
+        world->walls[i] = shape;
+    }
+
+    if (config->has_tumbler) {
+        cpBody *body = cpBodyNewKinematic();
+        cpBodySetPosition(body, cpv(config->tumbler_cx, config->tumbler_cy));
+        cpBodySetAngularVelocity(body, config->tumbler_omega);
+        double hw = config->tumbler_width / 2, hh = config->tumbler_height / 2;
+        cpVect corners[4] = {cpv(-hw, -hh), cpv(hw, -hh), cpv(hw, hh), cpv(-hw, hh)};
+        for (int i = 0; i < 4; i++) {
+            cpShape *shape = cpSegmentShapeNew(body, corners[i], corners[(i + 1) % 4], config->tumbler_radius);
+            cpShapeSetFriction(shape, config->tumbler_friction);
+            cpShapeSetElasticity(shape, config->tumbler_elasticity);
+            world->tumbler_shapes[i] = shape;
+        }
+        cpSpaceAddBody(world->space, body);
+        for (int i = 0; i < 4; i++) cpSpaceAddShape(world->space, world->tumbler_shapes[i]);
+        world->tumbler_body = body;
+    }
+
+    world->crate_count = crate_count;
+    world->bodies = calloc((size_t)crate_count + 1, sizeof *world->bodies);
+    world->shapes = calloc((size_t)crate_count + 1, sizeof *world->shapes);
+    for (int i = 0; i < crate_count; i++) {
+        const cbaseline_crate *c = &crates[i];
+        cpBody *body = cpBodyNew(c->mass, cpMomentForBox(c->mass, c->width, c->height));
+        cpBodySetPosition(body, cpv(c->cx, c->cy));
+        cpBodySetAngle(body, c->angle);
+        cpBodySetVelocity(body, cpv(c->vx, c->vy));
+        cpBodySetAngularVelocity(body, c->angular_velocity);
+        cpShape *shape = cpBoxShapeNew(body, c->width, c->height, 0);
+        cpShapeSetFriction(shape, c->friction);
+        cpShapeSetElasticity(shape, c->elasticity);
+        cpSpaceAddBody(world->space, body);
+        cpSpaceAddShape(world->space, shape);
+        world->bodies[i] = body;
+        world->shapes[i] = shape;
+    }
+    return world;
+}
+
+void cbaseline_step(cbaseline_world *world, int steps) {
+    for (int i = 0; i < steps; i++) cpSpaceStep(world->space, world->dt);
+}
+
+static uint64_t fnv_double(uint64_t hash, double value) {
+    uint64_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    for (int i = 0; i < 8; i++) {
+        hash ^= (bits >> (8 * i)) & 0xff;
+        hash *= 0x100000001b3ULL;
+    }
+    return hash;
+}
+
+unsigned long long cbaseline_state_hash(const cbaseline_world *world) {
+    uint64_t hash = 0xcbf29ce484222325ULL;
+    for (int i = 0; i < world->crate_count; i++) {
+        cpBody *body = world->bodies[i];
+        cpVect p = cpBodyGetPosition(body), v = cpBodyGetVelocity(body);
+        hash = fnv_double(hash, p.x);
+        hash = fnv_double(hash, p.y);
+        hash = fnv_double(hash, cpBodyGetAngle(body));
+        hash = fnv_double(hash, v.x);
+        hash = fnv_double(hash, v.y);
+        hash = fnv_double(hash, cpBodyGetAngularVelocity(body));
+    }
+    return hash;
+}
+
+void cbaseline_destroy(cbaseline_world *world) {
+    for (int i = 0; i < world->crate_count; i++) cpSpaceRemoveShape(world->space, world->shapes[i]);
+    for (int i = 0; i < world->wall_count; i++) cpSpaceRemoveShape(world->space, world->walls[i]);
+    if (world->tumbler_body) {
+        for (int i = 0; i < 4; i++) cpSpaceRemoveShape(world->space, world->tumbler_shapes[i]);
+    }
+    for (int i = 0; i < world->crate_count; i++) cpSpaceRemoveBody(world->space, world->bodies[i]);
+    if (world->tumbler_body) cpSpaceRemoveBody(world->space, world->tumbler_body);
+    cpSpaceFree(world->space);
+    for (int i = 0; i < world->crate_count; i++) {
+        cpShapeFree(world->shapes[i]);
+        cpBodyFree(world->bodies[i]);
+    }
+    for (int i = 0; i < world->wall_count; i++) cpShapeFree(world->walls[i]);
+    if (world->tumbler_body) {
+        for (int i = 0; i < 4; i++) cpShapeFree(world->tumbler_shapes[i]);
+        cpBodyFree(world->tumbler_body);
+    }
+    free(world->walls);
+    free(world->bodies);
+    free(world->shapes);
+    free(world);
+}

@@ -1,0 +1,46 @@
+#ifndef CBASELINE_H
+#define CBASELINE_H
+
+// The benchmark's baseline: a scene built and stepped by plain C against the same libchipmunk,
+// with no Swift in the loop. It mirrors Physics' creation order exactly so both sides reach the
+// same state hash. No Chipmunk type appears here: the world is opaque.
+
+typedef struct {
+    double cx, cy, width, height, angle, vx, vy, angular_velocity, mass, friction, elasticity;
+} cbaseline_crate;
+
+typedef struct {
+    double ax, ay, bx, by, radius, friction, elasticity;
+} cbaseline_wall;
+
+typedef struct {
+    double gravity_x, gravity_y;
+    int iterations;
+    int step_rate;
+    /* Chipmunk's spatial hash when cells > 0. */
+    double hash_cell_size;
+    int hash_cells;
+    /* Sleeping when > 0. */
+    double sleep_time;
+    /* A tumbler when has_tumbler != 0: a box of walls on a kinematic body turning at omega. */
+    int has_tumbler;
+    double tumbler_cx, tumbler_cy, tumbler_width, tumbler_height, tumbler_omega;
+    double tumbler_radius, tumbler_friction, tumbler_elasticity;
+} cbaseline_config;
+
+typedef struct cbaseline_world cbaseline_world;
+
+/* Builds the world: walls, then the tumbler, then crates, in the given order. */
+cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaseline_wall *walls, int wall_count,
+                                  const cbaseline_crate *crates, int crate_count);
+
+/* Takes `steps` fixed steps of 1/step_rate s. */
+void cbaseline_step(cbaseline_world *world, int steps);
+
+/* The documented state hash (FNV-1a 64 over x, y, angle, vx, vy, w of each crate in creation
+   order, little-endian IEEE-754 bits), computed independently of the Swift implementation. */
+unsigned long long cbaseline_state_hash(const cbaseline_world *world);
+
+void cbaseline_destroy(cbaseline_world *world);
+
+#endif
