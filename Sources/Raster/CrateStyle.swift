@@ -16,6 +16,10 @@ struct CrateStyle {
     let plank1: (Double, Double, Double)
     let plank2: (Double, Double, Double)
     let brace: (Double, Double, Double)
+    /// The plank colours rounded to bytes, for pixels that need no blending.
+    let plankBytes0: (UInt8, UInt8, UInt8)
+    let plankBytes1: (UInt8, UInt8, UInt8)
+    let plankBytes2: (UInt8, UInt8, UInt8)
 
     init(size: Vec2, scale: Double, palette: CratePalette) {
         halfWidth = size.x * scale / 2
@@ -30,6 +34,10 @@ struct CrateStyle {
         frame = palette.frame
         (plank0, plank1, plank2) = (palette.planks[0], palette.planks[1], palette.planks[2])
         brace = palette.brace
+        func bytes(_ c: (Double, Double, Double)) -> (UInt8, UInt8, UInt8) {
+            (UInt8(c.0 + 0.5), UInt8(c.1 + 0.5), UInt8(c.2 + 0.5))
+        }
+        (plankBytes0, plankBytes1, plankBytes2) = (bytes(plank0), bytes(plank1), bytes(plank2))
     }
 }
 

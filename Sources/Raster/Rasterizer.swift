@@ -90,12 +90,21 @@ enum Rasterizer {
         let coverage = min(1, max(0, 0.5 - outside))
         if coverage <= 0 { return }
         let depth = -outside
-        let plank = min(2, max(0, Int(((v + hh - style.border) / style.plankHeight).rounded(.down))))
-        var color = plank == 0 ? style.plank0 : plank == 1 ? style.plank1 : style.plank2
-        let braceDistance = abs(u * style.braceNormalX + v * style.braceNormalY)
-        let brace = style.braceHalfWidth + 0.5 - braceDistance
-        if brace > 0 { color = mix(color, style.brace, min(1, brace)) }
+        // Which plank: three bands of plankHeight above the bottom border.
+        let height = v + hh - style.border
+        let plank = height < style.plankHeight ? 0 : height < 2 * style.plankHeight ? 1 : 2
+        let brace = style.braceHalfWidth + 0.5 - abs(u * style.braceNormalX + v * style.braceNormalY)
         let frame = style.border + 0.5 - depth
+        if coverage >= 1, brace <= 0, frame <= 0 {
+            // Most pixels: inside a plank, away from every edge: a ready-made colour.
+            let bytes = plank == 0 ? style.plankBytes0 : plank == 1 ? style.plankBytes1 : style.plankBytes2
+            buffer[index] = bytes.0
+            buffer[index + 1] = bytes.1
+            buffer[index + 2] = bytes.2
+            return
+        }
+        var color = plank == 0 ? style.plank0 : plank == 1 ? style.plank1 : style.plank2
+        if brace > 0 { color = mix(color, style.brace, min(1, brace)) }
         if frame > 0 { color = mix(color, style.frame, min(1, frame)) }
         if coverage >= 1 {
             buffer[index] = UInt8(truncatingIfNeeded: Int(color.0 + 0.5))
