@@ -21,6 +21,8 @@ struct RunSummary {
         var height: Int
         var every: Int
         var stats: RenderStats
+        /// Real time: intervals between frames sent to the render stage on the frame schedule.
+        var presentedIntervals: LatencyHistogram?
     }
 
     func json() -> String {
@@ -50,14 +52,17 @@ struct RunSummary {
         ]
         if let render {
             let s = render.stats
-            fields.append(("render", "{" + [
+            let presented: String = render.presentedIntervals.map(Self.micros) ?? "null"
+            let error: String = s.failure.map { Self.quoted($0.description) } ?? "null"
+            let renderFields: [(String, String)] = [
                 ("out", Self.quoted(render.out)), ("size", Self.quoted("\(render.width)x\(render.height)")),
                 ("every", String(render.every)), ("frames_written", String(s.framesWritten)),
-                ("frames_skipped", String(s.framesSkipped)), ("draw_us", Self.micros(s.drawTimes)),
-                ("write_us", Self.micros(s.writeTimes)),
+                ("frames_skipped", String(s.framesSkipped)), ("presented_interval_us", presented),
+                ("draw_us", Self.micros(s.drawTimes)), ("write_us", Self.micros(s.writeTimes)),
                 ("draw_seconds", String(Double(s.drawTimes.total) / 1e9)), ("write_seconds", String(Double(s.writeTimes.total) / 1e9)),
-                ("error", s.failure.map { Self.quoted($0.description) } ?? "null"),
-            ].map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"))
+                ("error", error),
+            ]
+            fields.append(("render", "{" + renderFields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"))
         } else {
             fields.append(("render", "null"))
         }

@@ -82,16 +82,21 @@ struct Run: ParsableCommand {
         let clock: FrameClock = realtime ? WallFrameClock(fps: fps, stopwatch: stopwatch) : VirtualFrameClock(fps: fps)
         let loop = RunLoop(simulation: scripted ?? world, configuration: configuration, clock: clock, stopwatch: stopwatch,
                            duration: duration, capturesSnapshots: pipeline != nil)
+        // Real time: frames leave on the clock's schedule from a thread of their own.
+        let presenter = realtime ? pipeline.map { RealtimePresenter(fps: fps, every: output.every, pipeline: $0) } : nil
         let progress = ProgressLine(total: pipeline == nil ? duration.frameCount(fps: fps) : expectedFrames, quiet: output.quiet)
 
         StopSignals.install()
         let result = loop.run(shouldStop: { StopSignals.received != nil || pipeline?.failure != nil }) { report, driver in
             if let warning = report.loadWarning { printError("cratedrop: warning: \(warning)") }
-            if let pipeline, report.frame % output.every == 0 {
-                pipeline.submit(FrameJob(previous: driver.previous, current: driver.current, alpha: report.alpha), waitIfFull: !realtime)
+            if let presenter {
+                presenter.post(FrameJob(previous: driver.previous, current: driver.current, alpha: report.alpha))
+            } else if let pipeline, report.frame % output.every == 0 {
+                pipeline.submit(FrameJob(previous: driver.previous, current: driver.current, alpha: report.alpha), waitIfFull: true)
             }
             if progress.enabled { progress.update(done: pipeline?.framesWritten ?? report.frame) }
         }
+        let presented = presenter?.stop()
         let renderStats = pipeline?.finish()
         progress.finish(done: renderStats?.framesWritten ?? result.counters.frames)
 
@@ -99,7 +104,8 @@ struct Run: ParsableCommand {
         let summary = RunSummary(
             scene: scene.name, mode: realtime ? "realtime" : "offline", fps: fps, interpolation: !noInterpolation,
             result: result, interrupted: interrupted.map(StopSignals.name), gravity: GravityOptions.summary(scripted),
-            render: renderStats.map { .init(out: output.out!, width: width, height: height, every: output.every, stats: $0) })
+            render: renderStats.map { .init(out: output.out!, width: width, height: height, every: output.every, stats: $0,
+                                            presentedIntervals: presented?.intervals) })
         try emit(summary.json())
 
         try GravityOptions.finish(scripted)
