@@ -69,6 +69,13 @@ struct ProblemList {
         check("\(field)[1]", vector.y, in: range)
     }
 
+    /// The surface every wall and crate has: friction and elasticity (and a radius for walls).
+    mutating func checkSurface(radius: Double? = nil, friction: Double, elasticity: Double) {
+        if let radius { check("radius", radius, in: Limits.wallRadius) }
+        check("friction", friction, in: Limits.friction)
+        check("elasticity", elasticity, in: Limits.elasticity)
+    }
+
     mutating func check(_ field: String, _ value: Int, in range: ClosedRange<Int>) {
         if !range.contains(value) {
             add(field, "must be in \(range.lowerBound)...\(range.upperBound), got \(value)")
@@ -86,8 +93,7 @@ extension CrateSpec {
         list.check("velocity", velocity, magnitude: Limits.speed)
         list.check("angular_velocity", angularVelocity, magnitude: Limits.angularSpeed)
         list.check("mass", mass, in: Limits.mass)
-        list.check("friction", friction, in: Limits.friction)
-        list.check("elasticity", elasticity, in: Limits.elasticity)
+        list.checkSurface(friction: friction, elasticity: elasticity)
         return list.problems
     }
 }
@@ -97,9 +103,7 @@ extension WallSpec {
         var list = ProblemList()
         list.check("from", from, magnitude: Limits.coordinate)
         list.check("to", to, magnitude: Limits.coordinate)
-        list.check("radius", radius, in: Limits.wallRadius)
-        list.check("friction", friction, in: Limits.friction)
-        list.check("elasticity", elasticity, in: Limits.elasticity)
+        list.checkSurface(radius: radius, friction: friction, elasticity: elasticity)
         if from.isFinite, to.isFinite, from == to {
             list.add("to", "a wall must have a length > 0, but from and to are both [\(show(from.x)), \(show(from.y))]")
         }
@@ -113,9 +117,7 @@ extension TumblerSpec {
         list.check("center", center, magnitude: Limits.coordinate)
         list.check("size", size, in: Limits.size)
         list.check("angular_velocity", angularVelocity, magnitude: Limits.angularSpeed)
-        list.check("radius", radius, in: Limits.wallRadius)
-        list.check("friction", friction, in: Limits.friction)
-        list.check("elasticity", elasticity, in: Limits.elasticity)
+        list.checkSurface(radius: radius, friction: friction, elasticity: elasticity)
         return list.problems
     }
 }
@@ -123,9 +125,7 @@ extension TumblerSpec {
 extension BoundsWalls {
     public func problems() -> [FieldProblem] {
         var list = ProblemList()
-        list.check("radius", radius, in: Limits.wallRadius)
-        list.check("friction", friction, in: Limits.friction)
-        list.check("elasticity", elasticity, in: Limits.elasticity)
+        list.checkSurface(radius: radius, friction: friction, elasticity: elasticity)
         return list.problems
     }
 }
@@ -141,8 +141,7 @@ extension PileGenerator {
             list.add("size", "minimum \(show(minSize)) is larger than maximum \(show(maxSize))")
         }
         list.check("density", density, in: Limits.density)
-        list.check("friction", friction, in: Limits.friction)
-        list.check("elasticity", elasticity, in: Limits.elasticity)
+        list.checkSurface(friction: friction, elasticity: elasticity)
         list.check("gap", gap, in: 0...1e4)
         if let region {
             list.check("region.min", region.min, in: 0...Limits.coordinate)
