@@ -1,7 +1,8 @@
 // Exercises every ownership path of the physics layer once, for a leak checker to watch:
 //   valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 .build/debug/leak-check
 // Crates are added, stepped, removed, re-added to a second world; a world is dropped while its
-// crates and a wall are still referenced; a shipped scene is built and stepped.
+// crates and a wall are still referenced; a tumbler (kinematic body) world is dropped; a shipped
+// scene is built and stepped.
 import Physics
 import SceneFile
 import SceneModel
@@ -22,6 +23,13 @@ do {
         world.step()
     }
     if let wall = world.walls.last { try world.remove(wall) }
+}
+do {
+    let tumbling = try World(gravity: Vec2(0, -1000))
+    try tumbling.addTumbler(TumblerSpec(center: Vec2(200, 200), size: Vec2(300, 300), angularVelocity: 1, radius: 2,
+                                        friction: 0.5, elasticity: 0.1))
+    for i in 0..<20 { try tumbling.addCrate(crate(Double(100 + i * 10))) }
+    for _ in 0..<60 { tumbling.step() }
 }
 let second = try World(gravity: Vec2(0, -10))
 for c in survivors { try second.add(c) }

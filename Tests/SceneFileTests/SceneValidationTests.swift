@@ -77,6 +77,14 @@ import Testing
          "Scenes/x.json:1: generator.seed: must be a whole number in 0...18446744073709551615"),
         (#""generator": {"count": 1000, "seed": 1, "size": [4, 8], "density": 1, "friction": 0.5, "elasticity": 0.1},"#,
          "Scenes/x.json:1: generator.count: 1000 crates of up to 8 px do not fit in the 100x100 world (at most 49)"),
+        (#""tumbler": {"center": [50, 50], "size": [0, 40], "angular_velocity": 1, "radius": 1, "friction": 0.5, "elasticity": 0.1},"#,
+         "Scenes/x.json:1: tumbler.size[0]: must be > 0, got 0"),
+        (#""tumbler": {"center": [50, 50], "size": [40, 40], "radius": 1, "friction": 0.5, "elasticity": 0.1},"#,
+         "Scenes/x.json:1: tumbler.angular_velocity: is missing"),
+        (#""spatial_hash": {"cell_size": 10, "cells": 0},"#, "Scenes/x.json:1: spatial_hash.cells: must be in 1...10000000, got 0"),
+        (#""sleep_time": -1,"#, "Scenes/x.json:1: sleep_time: must be > 0, got -1"),
+        (#""generator": {"count": 1, "seed": 1, "size": [4, 8], "density": 1, "friction": 0.5, "elasticity": 0.1, "region": {"min": [10, 10], "max": [200, 50]}},"#,
+         "Scenes/x.json:1: generator.region.max: is outside the world"),
         (#""spin": true,"#, "Scenes/x.json:1: spin: unknown key (allowed: name, world, gravity, step_rate, iterations, bounds, walls, crates, generator, tumbler, spatial_hash, sleep_time, render)"),
     ])
     func badTopLevelValueIsReported(extra: String, expected: String) {
