@@ -125,7 +125,7 @@ public final class FixedStepDriver {
         let atLimit = stepLimit.map { due >= $0 } ?? false
         let alpha = atLimit ? 0 : Double(remainder) / Double(ticksPerSecond)
         return FrameReport(frame: counters.frames, stepsTaken: stepped, stepsDropped: dropped, cap: cap,
-                           alpha: alpha, loadWarning: warning, frameNanoseconds: stopwatch.nanoseconds() - frameStart)
+                           alpha: alpha, loadWarning: warning)
     }
 
     /// Seconds of simulated time dropped so far: exactly droppedSteps / stepRate.
@@ -195,8 +195,6 @@ public struct FrameReport: Sendable, Equatable {
     public var alpha: Double
     /// Set on the one frame where the load warning fires.
     public var loadWarning: LoadWarning?
-    /// Stopwatch time the frame's stepping took.
-    public var frameNanoseconds: Int64
 }
 
 /// The rule of thumb from the design: physics above 50% of its time budget needs a bigger step or

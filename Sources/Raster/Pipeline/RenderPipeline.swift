@@ -17,7 +17,6 @@ public struct FrameJob: Sendable {
 
 /// What the render stage did, for the run summary.
 public struct RenderStats: Sendable {
-    public var framesSubmitted = 0
     /// Frames a real-time run skipped because the render stage was behind.
     public var framesSkipped = 0
     public var framesWritten = 0
@@ -99,7 +98,6 @@ public final class RenderPipeline: @unchecked Sendable {
     public func submit(_ job: FrameJob, waitIfFull: Bool) -> Bool {
         let accepted = waitIfFull ? jobs.put(job) : jobs.offer(job)
         record {
-            $0.framesSubmitted += 1
             if !accepted, $0.failure == nil { $0.framesSkipped += 1 }
         }
         return accepted
