@@ -19,6 +19,8 @@ public final class GravityScriptedWorld: Simulation {
     private let policy: BadLinePolicy
     private let recorder: GravityRecorder?
     private let onSkip: (GravityLineError) -> Void
+    /// Ends an offline wait for input (Ctrl-C): the next step is then refused, cleanly.
+    private let shouldStop: () -> Bool
     /// A timed command read but not yet due.
     private var pending: GravityCommand?
     private var ended = false
@@ -31,7 +33,9 @@ public final class GravityScriptedWorld: Simulation {
     public private(set) var readError: String?
 
     public init(world: World, stream: GravityStream, waitsForInput: Bool, policy: BadLinePolicy,
-                recorder: GravityRecorder?, onSkip: @escaping (GravityLineError) -> Void) {
+                recorder: GravityRecorder?, shouldStop: @escaping () -> Bool = { false },
+                onSkip: @escaping (GravityLineError) -> Void) {
+        self.shouldStop = shouldStop
         self.world = world
         self.stream = stream
         self.waitsForInput = waitsForInput
@@ -52,7 +56,8 @@ public final class GravityScriptedWorld: Simulation {
                 }
                 return true
             }
-            guard !ended, let event = stream.next(wait: waitsForInput) else { return true }
+            guard !ended else { return true }
+            guard let event = stream.next(wait: waitsForInput, giveUp: shouldStop) else { return !waitsForInput }
             switch event {
             case let .command(command):
                 if command.when == .whenRead, waitsForInput {

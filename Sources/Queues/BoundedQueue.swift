@@ -48,6 +48,18 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
         return removeFirst()
     }
 
+    /// Waits up to `seconds` for an item; nil if none came (or the queue is closed and empty).
+    public func take(waitingAtMost seconds: Double) -> Element? {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while count == 0, !closed {
+            if !condition.wait(until: deadline) { break }
+        }
+        guard count > 0 else { return nil }
+        return removeFirst()
+    }
+
     /// The next item if one is queued now; never waits.
     public func poll() -> Element? {
         condition.lock()

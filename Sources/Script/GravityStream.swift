@@ -94,9 +94,14 @@ public final class GravityStream: @unchecked Sendable {
         }.start()
     }
 
-    /// The next event; waits for one if `wait`, else returns nil when none is queued yet.
-    public func next(wait: Bool) -> Event? {
-        wait ? events.take() : events.poll()
+    /// The next event; waits for one if `wait` (until `giveUp` says stop, checked every 50 ms),
+    /// else returns nil when none is queued yet.
+    public func next(wait: Bool, giveUp: () -> Bool = { false }) -> Event? {
+        guard wait else { return events.poll() }
+        while true {
+            if let event = events.take(waitingAtMost: 0.05) { return event }
+            if giveUp() { return nil }
+        }
     }
 }
 

@@ -48,7 +48,7 @@ struct GravityOptions: ParsableArguments {
         let parser = GravityLineParser(source: path == "-" ? "stdin" : path, stepRate: scene.stepRate,
                                        gravityMagnitude: scene.gravity.length, axes: axes)
         return GravityScriptedWorld(world: world, stream: GravityStream(source: source, parser: parser), waitsForInput: waitsForInput,
-                                    policy: onBadLine, recorder: recorder) { error in
+                                    policy: onBadLine, recorder: recorder, shouldStop: { StopSignals.received != nil }) { error in
             printError("cratedrop: warning: skipped \(error)")
         }
     }

@@ -147,6 +147,34 @@ import Testing
         #expect(ys.count == 5 && ys.allSatisfy { $0 > 200 })
     }
 
+    /// An offline run waiting for a silent producer still ends cleanly on Ctrl-C.
+    @Test func ctrlCEndsAnOfflineRunWaitingForInput() throws {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["run", "Scenes/book.json", "--gravity", "-"]
+        process.currentDirectoryURL = Repository.root
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try process.run()
+        input.fileHandleForWriting.write(Data("{\"step\": 30, \"gravity\": [0, 1000]}\n".utf8))
+        var ready = false
+        for _ in 0..<2000 where !ready {
+            ready = RunCommandTests.catchesSIGINT(pid: process.processIdentifier)
+            if !ready { usleep(5000) }
+        }
+        kill(process.processIdentifier, SIGINT)
+        let summary = try JSONFields(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .newlines))
+        process.waitUntilExit()
+        try input.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 130)
+        #expect(summary.string("interrupted") == "SIGINT")
+        // It had stepped up to the line it knew about and was waiting for the next.
+        #expect(summary.number("steps").map { $0 >= 30 && $0 < 1200 } == true)
+    }
+
     @Test func aMissingGravityFileExits66() throws {
         let result = try CLI.run(["run", "Scenes/book.json", "--gravity", "Scenes/none.jsonl"])
         #expect(result.status == 66 && result.stderr == "cratedrop: Scenes/none.jsonl: No such file or directory\n")
