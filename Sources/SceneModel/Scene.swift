@@ -90,58 +90,6 @@ public struct CrateSpec: Sendable, Equatable {
     }
 }
 
-/// A rectangular box of four walls around `center`, on a kinematic body turning at
-/// `angularVelocity` rad/s (counter-clockwise for positive values): crates inside tumble.
-public struct TumblerSpec: Sendable, Equatable {
-    public var center: Vec2
-    public var size: Vec2
-    public var angularVelocity: Double
-    public var radius: Double
-    public var friction: Double
-    public var elasticity: Double
-
-    public init(center: Vec2, size: Vec2, angularVelocity: Double, radius: Double, friction: Double, elasticity: Double) {
-        self.center = center
-        self.size = size
-        self.angularVelocity = angularVelocity
-        self.radius = radius
-        self.friction = friction
-        self.elasticity = elasticity
-    }
-
-    /// The four walls in the body's own coordinates (centred on it): bottom, right, top, left.
-    public var localWalls: [(from: Vec2, to: Vec2)] {
-        let w = size.x / 2, h = size.y / 2
-        let corners = [Vec2(-w, -h), Vec2(w, -h), Vec2(w, h), Vec2(-w, h)]
-        return (0..<4).map { (corners[$0], corners[($0 + 1) % 4]) }
-    }
-}
-
-/// Chipmunk space settings, all off by default (the default tree index, no sleeping).
-public struct SpaceOptions: Sendable, Equatable {
-    /// Use Chipmunk's spatial hash instead of its bounding-box tree (`cpSpaceUseSpatialHash`).
-    public var spatialHash: SpatialHash?
-    /// Bodies at rest this long (seconds) fall asleep (`cpSpaceSetSleepTimeThreshold`); nil: never.
-    public var sleepTimeThreshold: Double?
-
-    public struct SpatialHash: Sendable, Equatable {
-        /// Cell side in pixels; about the size of a typical crate works best.
-        public var cellSize: Double
-        /// Number of hash buckets; about the number of shapes works best.
-        public var cells: Int
-
-        public init(cellSize: Double, cells: Int) {
-            self.cellSize = cellSize
-            self.cells = cells
-        }
-    }
-
-    public init(spatialHash: SpatialHash? = nil, sleepTimeThreshold: Double? = nil) {
-        self.spatialHash = spatialHash
-        self.sleepTimeThreshold = sleepTimeThreshold
-    }
-}
-
 /// A static segment with rounded ends; `radius` is half its thickness.
 public struct WallSpec: Sendable, Equatable {
     public var from: Vec2
