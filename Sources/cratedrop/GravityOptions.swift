@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import Driver
 import Physics
@@ -23,6 +26,16 @@ struct GravityOptions: ParsableArguments {
 
     func validate() throws {
         if gravity == nil, record != nil { throw ValidationError("--record needs --gravity") }
+        if let gravity, let record, gravity != "-", Self.sameFile(gravity, record) {
+            throw ValidationError("--record \(record) would overwrite the --gravity input it reads")
+        }
+    }
+
+    /// Whether two paths name one existing file (so writing one would truncate the other).
+    private static func sameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat(), second = stat()
+        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 
     /// The world wrapped with the gravity stream, or nil without --gravity. Opens the stream and

@@ -175,6 +175,15 @@ import Testing
         #expect(summary.number("steps").map { $0 >= 30 && $0 < 1200 } == true)
     }
 
+    @Test func recordingOverTheInputIsRefused() throws {
+        let path = Self.temporaryPath(".jsonl")
+        try Self.tiltBytes().write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try CLI.run(["run", "Scenes/book.json", "--gravity", path, "--record", path])
+        #expect(result.status == 64 && result.stderr.contains("would overwrite the --gravity input it reads"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Self.tiltBytes())
+    }
+
     @Test func aMissingGravityFileExits66() throws {
         let result = try CLI.run(["run", "Scenes/book.json", "--gravity", "Scenes/none.jsonl"])
         #expect(result.status == 66 && result.stderr == "cratedrop: Scenes/none.jsonl: No such file or directory\n")

@@ -84,6 +84,16 @@ import Testing
         #expect(summary.number("steps") == 12)
     }
 
+    @Test func writingOverEarlierFramesWarns() throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let arguments = ["run", "Scenes/book.json", "--seconds", "0.1", "--size", "8x8", "--out", directory]
+        #expect(try CLI.run(arguments).stderr.isEmpty)
+        let again = try CLI.run(arguments)
+        #expect(again.status == 0)
+        #expect(again.stderr == "cratedrop: warning: \(directory) already holds 6 frame files; each new frame replaces the one of its name, others stay as they are\n")
+    }
+
     @Test func aMissingParentDirectoryExits73() throws {
         let result = try CLI.run(["run", "Scenes/book.json", "--out", "/nonexistent/frames"])
         #expect(result.status == 73)

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import Driver
+import Foundation
 import Physics
 import Raster
 import SceneModel
@@ -130,6 +131,12 @@ struct Run: ParsableCommand {
         } else {
             do {
                 sink = try DirectoryFrameWriter(directory: out, expectedFrames: expectedFrames)
+                let earlier = (try? FileManager.default.contentsOfDirectory(atPath: out))?
+                    .filter { $0.hasPrefix("frame-") && $0.hasSuffix(".ppm") }.count ?? 0
+                if earlier > 0 {
+                    printError("cratedrop: warning: \(out) already holds \(earlier) frame files; each new frame replaces the one "
+                        + "of its name, others stay as they are")
+                }
             } catch {
                 printError("cratedrop: \(error)")
                 throw ExitCodes.cannotCreate
