@@ -36,13 +36,7 @@ public final class DirectoryFrameWriter: FrameSink, @unchecked Sendable {
     public func write(_ image: RGBImage, number: Int) throws(FrameWriteError) {
         let final = "\(directory)/\(fileName(number))"
         let temporary = "\(directory)/.\(fileName(number)).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw FrameWriteError(target: temporary, reason: FileDescriptorIO.errnoText()) }
-        var failure = FileDescriptorIO.writeAll(fd, image.ppmHeader) ?? FileDescriptorIO.writeAll(fd, image.pixels)
-        if close(fd) != 0, failure == nil { failure = FileDescriptorIO.errnoText() }
-        if failure == nil, rename(temporary, final) != 0 { failure = FileDescriptorIO.errnoText() }
-        if let failure {
-            unlink(temporary)
+        if let failure = FileDescriptorIO.writeWhole([image.ppmHeader, image.pixels], to: final, via: temporary) {
             throw FrameWriteError(target: final, reason: failure)
         }
     }

@@ -19,5 +19,19 @@ public enum FileDescriptorIO {
         return nil
     }
 
+    /// Writes `parts` one after another into `temporary`, then renames it to `path`, so `path`
+    /// only ever holds a complete file; on failure the temporary file is removed.
+    /// - Returns: nil on success, else the error text.
+    public static func writeWhole(_ parts: [[UInt8]], to path: String, via temporary: String) -> String? {
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return errnoText() }
+        var failure: String?
+        for part in parts where failure == nil { failure = writeAll(fd, part) }
+        if close(fd) != 0, failure == nil { failure = errnoText() }
+        if failure == nil, rename(temporary, path) != 0 { failure = errnoText() }
+        if failure != nil { unlink(temporary) }
+        return failure
+    }
+
     public static func errnoText() -> String { String(cString: strerror(errno)) }
 }
