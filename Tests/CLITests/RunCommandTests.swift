@@ -42,8 +42,9 @@ import Testing
         #expect(result.status == 66 && result.stderr == "Scenes/none.json: No such file or directory\n")
     }
 
-    /// Ctrl-C ends a real-time run at a frame boundary: exit 130, the summary still printed.
-    @Test func sigintEndsTheRunCleanlyWithASummary() throws {
+    /// Ctrl-C (or SIGTERM) ends a real-time run at a frame boundary: exit 128 + signal, the summary still printed.
+    @Test(arguments: [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")])
+    func aSignalEndsTheRunCleanlyWithASummary(signal: Int32, name: String) throws {
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = ["run", "Scenes/book.json", "--realtime", "--seconds", "60"]
@@ -59,15 +60,15 @@ import Testing
             if !ready { usleep(5000) }
         }
         #expect(ready)
-        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, signal)
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         let errors = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 128 + signal)
         let summary = try JSONFields(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .newlines))
-        #expect(summary.string("interrupted") == "SIGINT")
+        #expect(summary.string("interrupted") == name)
         #expect(summary.number("steps")! < 60 * 120)
-        #expect(String(decoding: errors, as: UTF8.self).hasPrefix("cratedrop: stopped by SIGINT after "))
+        #expect(String(decoding: errors, as: UTF8.self).hasPrefix("cratedrop: stopped by \(name) after "))
     }
 
     /// Reads the caught-signals mask of a process from /proc.
