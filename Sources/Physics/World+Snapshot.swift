@@ -4,8 +4,12 @@ extension World {
     /// The state of every crate, copied out at this step boundary, in creation order.
     public func snapshot() -> WorldSnapshot {
         var bodies: [BodyState] = []
-        bodies.reserveCapacity(crates.count)
-        for crate in crates { bodies.append(crate.state) }
+        bodies.reserveCapacity(snapshotRows.count)
+        for row in snapshotRows {
+            let s = Chipmunk.bodyState(row.body)
+            bodies.append(BodyState(id: row.id, position: s.position, angle: s.angle, velocity: s.velocity,
+                                    angularVelocity: s.angularVelocity, size: row.size))
+        }
         return WorldSnapshot(step: stepCount, bodies: bodies, movingWalls: tumblers.isEmpty ? [] : tumblers.flatMap(\.wallStates))
     }
 

@@ -12,6 +12,9 @@ public final class World {
     public let stepRate: Int
     /// The crates in the world, in the order they were added (ascending `BodyID`).
     public private(set) var crates: [Crate] = []
+    /// What a snapshot reads of each crate, parallel to `crates`: copying state out walks plain
+    /// values instead of class instances (no reference counting in the per-step copy).
+    var snapshotRows: [(body: OpaquePointer, id: BodyID, size: Vec2)] = []
     public private(set) var walls: [Wall] = []
     public private(set) var tumblers: [Tumbler] = []
     /// Steps taken since the world was made.
@@ -69,6 +72,7 @@ public final class World {
         crate.id = BodyID(nextBodyID)
         nextBodyID += 1
         crates.append(crate)
+        snapshotRows.append((crate.body, crate.id!, crate.size))
     }
 
     /// Makes a crate from `spec` and adds it.
@@ -86,6 +90,7 @@ public final class World {
         Chipmunk.spaceRemoveShape(space, crate.shape)
         Chipmunk.spaceRemoveBody(space, crate.body)
         crates.remove(at: index)
+        snapshotRows.remove(at: index)
         crate.world = nil
         crate.id = nil
     }
