@@ -68,7 +68,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: record) }
         let process = Process()
         process.executableURL = CLI.executable
-        process.arguments = ["run", "Scenes/book.json", "--realtime", "--seconds", "1.5", "--gravity", "-", "--record", record]
+        // 3 s of run for 0.6 s of input: room for a loaded machine.
+        process.arguments = ["run", "Scenes/book.json", "--realtime", "--seconds", "3", "--gravity", "-", "--record", record]
         process.currentDirectoryURL = Repository.root
         let input = Pipe(), output = Pipe()
         process.standardInput = input
@@ -171,8 +172,9 @@ import Testing
         try input.fileHandleForWriting.close()
         #expect(process.terminationStatus == 130)
         #expect(summary.string("interrupted") == "SIGINT")
-        // It had stepped up to the line it knew about and was waiting for the next.
-        #expect(summary.number("steps").map { $0 >= 30 && $0 < 1200 } == true)
+        // However far it got when the signal came, it never passes step 30: there it applies the
+        // line it has and waits for the next one, which never comes.
+        #expect(summary.number("steps").map { $0 <= 30 } == true)
     }
 
     @Test func recordingOverTheInputIsRefused() throws {
