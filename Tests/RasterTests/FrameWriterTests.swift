@@ -29,7 +29,7 @@ import Testing
             try DirectoryFrameWriter(directory: "/nonexistent/frames", expectedFrames: 1)
         }
         let file = Self.temporaryDirectory()
-        FileManager.default.createFile(atPath: file, contents: Data())
+        try #require(FileManager.default.createFile(atPath: file, contents: Data()))
         defer { try? FileManager.default.removeItem(atPath: file) }
         #expect(throws: FrameWriteError(target: file, reason: "exists and is not a directory")) {
             try DirectoryFrameWriter(directory: file, expectedFrames: 1)
