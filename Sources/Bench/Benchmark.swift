@@ -55,6 +55,7 @@ public struct SceneBenchmark: Sendable {
 /// Measures scenes side by side: CrateDrop's world and the plain C baseline in the same process,
 /// alternating repetitions so drift on a shared machine hits both alike.
 public enum Benchmark {
+    /// Measures one scene on both sides; both end on the same step count, so their hashes must agree.
     public static func run(scene: Scene, settings: BenchSettings) throws -> SceneBenchmark {
         let clock = MonotonicStopwatch()
         // The Swift world first: it silences Chipmunk's stdout banner for the whole process.

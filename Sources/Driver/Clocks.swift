@@ -21,6 +21,7 @@ public protocol FrameClock: AnyObject {
 public final class MonotonicStopwatch: Stopwatch {
     public init() {}
 
+    /// Nanoseconds since an arbitrary fixed point (boot).
     public func nanoseconds() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)

@@ -32,6 +32,10 @@ public final class GravityScriptedWorld: Simulation {
     /// The stream could not be read to its end (the reason), if so.
     public private(set) var readError: String?
 
+    /// - Parameters:
+    ///   - waitsForInput: offline runs wait for the input that decides each step; real-time runs never wait.
+    ///   - recorder: receives every change applied, with its step.
+    ///   - onSkip: told of each line skipped under policy `skip`.
     public init(world: World, stream: GravityStream, waitsForInput: Bool, policy: BadLinePolicy,
                 recorder: GravityRecorder?, shouldStop: @escaping () -> Bool = { false },
                 onSkip: @escaping (GravityLineError) -> Void) {
@@ -44,6 +48,7 @@ public final class GravityScriptedWorld: Simulation {
         self.onSkip = onSkip
     }
 
+    /// Applies every change due at the next step; false if the stream failed (policy `stop`) or a stop was requested while waiting.
     public func prepareStep() -> Bool {
         guard failure == nil else { return false }
         let step = world.stepCount

@@ -11,6 +11,9 @@ public final class RunLoop {
     private let stopwatch: Stopwatch
     private let duration: DecimalSeconds
 
+    /// - Parameters:
+    ///   - duration: simulated time to run; no more than floor(duration × stepRate) steps are taken.
+    ///   - capturesSnapshots: copy snapshots out every frame (when frames are drawn).
     public init(simulation: Simulation, configuration: DriverConfiguration, clock: FrameClock,
                 stopwatch: Stopwatch, duration: DecimalSeconds, capturesSnapshots: Bool) {
         self.simulation = simulation

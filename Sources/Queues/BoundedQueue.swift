@@ -12,6 +12,7 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
     private var head = 0
     private var closed = false
 
+    /// - Parameter capacity: the most items held at once (> 0).
     public init(capacity: Int) {
         precondition(capacity > 0, "capacity must be > 0")
         self.capacity = capacity

@@ -6,6 +6,7 @@ public struct RGBImage: Sendable, Equatable {
     public let height: Int
     public var pixels: [UInt8]
 
+    /// An image of one colour.
     public init(width: Int, height: Int, fill: RGB) {
         precondition(width > 0 && height > 0, "image size must be positive")
         self.width = width

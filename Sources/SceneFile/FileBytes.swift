@@ -4,10 +4,12 @@ import Glibc
 
 /// Reads a whole file with POSIX calls, reporting errno as text ("No such file or directory").
 public enum FileBytes {
+    /// Why a file could not be read, as text (`strerror`).
     public struct ReadError: Error, Sendable, CustomStringConvertible {
         public var description: String
     }
 
+    /// The whole file, refusing directories and files over `limit` bytes.
     public static func read(path: String, limit: Int) throws(ReadError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ReadError(description: errnoText()) }

@@ -19,6 +19,7 @@ public struct JSONParser {
         return value
     }
 
+    /// Parses one complete JSON document from text.
     public static func parse(_ text: String, firstLine: Int = 1) throws(JSONSyntaxError) -> JSONValue {
         try parse(Array(text.utf8), firstLine: firstLine)
     }

@@ -9,6 +9,8 @@ public enum SceneLoader {
     /// Scene files larger than this are refused before parsing.
     public static let maxFileSize = 64 << 20
 
+    /// Reads and checks the scene file at `path`.
+    /// - Throws: `.unreadable` (missing, a directory, too large) or `.invalid` with every problem found.
     public static func load(path: String) throws(SceneLoadError) -> Scene {
         let bytes: [UInt8]
         do {

@@ -19,6 +19,9 @@ public struct GravityLineParser: Sendable {
     private var lastStep = 0
     private var lastTime: DecimalSeconds?
 
+    /// - Parameters:
+    ///   - source: the stream's name in messages (a path or "stdin").
+    ///   - stepRate: the scene's steps per second, to turn `t` into a step.
     public init(source: String, stepRate: Int, gravityMagnitude: Double, axes: AxisPreset) {
         self.source = source
         self.stepRate = stepRate

@@ -21,6 +21,7 @@ public final class GravityRecorder {
 
     deinit { _ = close() }
 
+    /// Appends one applied change; write errors are kept and reported by `close()`.
     public func record(step: Int, gravity: Vec2) {
         guard failure == nil, !isClosed else { return }
         let line = "{\"step\":\(step),\"gravity\":[\(gravity.x),\(gravity.y)]}\n"
