@@ -52,6 +52,7 @@ let package = Package(
             exclude: ["Golden"]
         ),
 
+        .testTarget(name: "QueuesTests", dependencies: ["Queues"]),
         .testTarget(name: "ScriptTests", dependencies: ["Script", "SceneModel", "TestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "SceneModel", "TestSupport"]),
         .testTarget(name: "DriverTests", dependencies: ["Driver", "Physics", "SceneModel", "Script", "TestSupport"]),

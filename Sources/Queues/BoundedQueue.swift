@@ -8,7 +8,9 @@ import Foundation
 public final class BoundedQueue<Element>: @unchecked Sendable {
     private let capacity: Int
     private let condition = NSCondition()
-    private var items: [Element] = []
+    /// Taken slots are set to nil at once, so the queue never keeps a consumed item alive
+    /// (a drawn frame is megabytes); the array is compacted now and then.
+    private var items: [Element?] = []
     private var head = 0
     private var closed = false
 
@@ -79,7 +81,8 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
 
     /// Call with the lock held and an item queued.
     private func removeFirst() -> Element {
-        let item = items[head]
+        let item = items[head]!
+        items[head] = nil
         head += 1
         if head > 64, head * 2 > items.count {
             items.removeFirst(head)
