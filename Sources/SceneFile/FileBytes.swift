@@ -33,7 +33,8 @@ public enum FileBytes {
         return result
     }
 
-    static func errnoText() -> String {
+    /// The current `errno` as text ("No such file or directory").
+    public static func errnoText() -> String {
         String(cString: strerror(errno))
     }
 }

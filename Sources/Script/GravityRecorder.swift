@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SceneFile
 import SceneModel
 
 /// Writes every gravity change actually applied as `{"step":N,"gravity":[x,y]}` lines, the
@@ -14,7 +15,7 @@ public final class GravityRecorder {
 
     /// - Throws: the reason text if the file cannot be created.
     public init(path: String) throws(GravityOpenError) {
-        guard let file = fopen(path, "w") else { throw GravityOpenError(path: path, reason: String(cString: strerror(errno))) }
+        guard let file = fopen(path, "w") else { throw GravityOpenError(path: path, reason: FileBytes.errnoText()) }
         self.path = path
         self.file = file
     }
@@ -25,15 +26,15 @@ public final class GravityRecorder {
     public func record(step: Int, gravity: Vec2) {
         guard failure == nil, !isClosed else { return }
         let line = "{\"step\":\(step),\"gravity\":[\(gravity.x),\(gravity.y)]}\n"
-        if fputs(line, file) < 0 { failure = String(cString: strerror(errno)) }
+        if fputs(line, file) < 0 { failure = FileBytes.errnoText() }
     }
 
     /// Flushes and closes (once; later calls only repeat the answer); returns the first write error, if any.
     public func close() -> String? {
         if !isClosed {
             isClosed = true
-            if failure == nil, fflush(file) != 0 { failure = String(cString: strerror(errno)) }
-            if fclose(file) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+            if failure == nil, fflush(file) != 0 { failure = FileBytes.errnoText() }
+            if fclose(file) != 0, failure == nil { failure = FileBytes.errnoText() }
         }
         return failure
     }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Queues
+import SceneFile
 
 /// Reads a gravity stream (a file, stdin or a named pipe) on a thread of its own, parsing each
 /// line as it arrives and queueing the results, so a slow or silent producer never blocks
@@ -35,15 +36,15 @@ public final class GravityStream: @unchecked Sendable {
     public static func open(path: String) throws(GravityOpenError) -> Source {
         if path == "-" { return .descriptor(STDIN_FILENO) }
         var info = stat()
-        guard stat(path, &info) == 0 else { throw GravityOpenError(path: path, reason: String(cString: strerror(errno))) }
+        guard stat(path, &info) == 0 else { throw GravityOpenError(path: path, reason: FileBytes.errnoText()) }
         switch info.st_mode & S_IFMT {
         case S_IFDIR: throw GravityOpenError(path: path, reason: "is a directory, expected a file")
         case S_IFIFO:
-            guard access(path, R_OK) == 0 else { throw GravityOpenError(path: path, reason: String(cString: strerror(errno))) }
+            guard access(path, R_OK) == 0 else { throw GravityOpenError(path: path, reason: FileBytes.errnoText()) }
             return .fifo(path)
         default:
             let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw GravityOpenError(path: path, reason: String(cString: strerror(errno))) }
+            guard fd >= 0 else { throw GravityOpenError(path: path, reason: FileBytes.errnoText()) }
             return .descriptor(fd)
         }
     }
@@ -62,7 +63,7 @@ public final class GravityStream: @unchecked Sendable {
             case let .descriptor(descriptor): fd = descriptor
             case let .fifo(path):
                 repeat { fd = Glibc.open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
-                if fd < 0 { readError = String(cString: strerror(errno)) }
+                if fd < 0 { readError = FileBytes.errnoText() }
             }
             func handle(_ pieces: [LineSplitter.Piece]) {
                 for piece in pieces {
@@ -82,7 +83,7 @@ public final class GravityStream: @unchecked Sendable {
                 let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if count < 0 {
                     if errno == EINTR { continue }
-                    readError = String(cString: strerror(errno))
+                    readError = FileBytes.errnoText()
                     break
                 }
                 if count == 0 { break }

@@ -75,7 +75,8 @@ struct Run: ParsableCommand {
         configuration.maxDebtSteps = maxStepsPerFrame
         if let budgetMs { configuration.budgetNanoseconds = Int64(budgetMs * 1e6) }
 
-        let expectedFrames = (duration.frameCount(fps: fps) + output.every - 1) / output.every
+        let frames = duration.frameCount(fps: fps)
+        let expectedFrames = (frames + output.every - 1) / output.every
         let (width, height) = output.parsedSize ?? (scene.render.imageWidth, scene.render.imageHeight)
         let pipeline = try makePipeline(scene: scene, world: world, width: width, height: height, expectedFrames: expectedFrames)
 
@@ -85,7 +86,7 @@ struct Run: ParsableCommand {
                            duration: duration, capturesSnapshots: pipeline != nil)
         // Real time: frames leave on the clock's schedule from a thread of their own.
         let presenter = realtime ? pipeline.map { RealtimePresenter(fps: fps, every: output.every, pipeline: $0) } : nil
-        let progress = ProgressLine(total: pipeline == nil ? duration.frameCount(fps: fps) : expectedFrames, quiet: output.quiet)
+        let progress = ProgressLine(total: pipeline == nil ? frames : expectedFrames, quiet: output.quiet)
 
         StopSignals.install()
         let result = loop.run(shouldStop: { StopSignals.received != nil || pipeline?.failure != nil }) { report, driver in
