@@ -74,6 +74,14 @@ enum Chipmunk {
         cpBodySetAngularVelocity(body, angularVelocity)
     }
 
+    /// Sets `body`'s angle (`cpBodySetAngle`, which computes its rotation with the library's cos and
+    /// sin, as every step does) and returns that rotation (`cpBodyGetRotation`: cos, sin).
+    static func bodyRotation(_ body: OpaquePointer, settingAngle angle: Double) -> Vec2 {
+        cpBodySetAngle(body, angle)
+        let rotation = cpBodyGetRotation(body)
+        return Vec2(rotation.x, rotation.y)
+    }
+
     /// Position, angle, velocity and angular velocity of `body`, read in one call.
     static func bodyState(_ body: OpaquePointer) -> (position: Vec2, angle: Double, velocity: Vec2, angularVelocity: Double) {
         let p = cpBodyGetPosition(body)

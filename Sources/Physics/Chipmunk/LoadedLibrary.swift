@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Which libchipmunk the dynamic linker bound this process to, read from the process's own
+/// memory map and symbol table.
+enum LoadedLibrary {
+    /// The path of the libchipmunk file mapped into this process, as /proc/self/maps names it.
+    static var chipmunkPath: String? {
+        guard let file = fopen("/proc/self/maps", "r") else { return nil }
+        defer { fclose(file) }
+        var maps: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count == 0 { break }
+            maps += chunk[0..<count]
+        }
+        for line in String(decoding: maps, as: UTF8.self).split(separator: "\n") {
+            guard let slash = line.firstIndex(of: "/") else { continue }
+            let path = line[slash...]
+            if path.split(separator: "/").last?.hasPrefix("libchipmunk") == true { return String(path) }
+        }
+        return nil
+    }
+
+    /// The portable backend's description (Backends/portable/backend_marker.c), or nil when the
+    /// loaded libchipmunk is not that build.
+    static var portableBackendDescription: String? {
+        guard let marker = dlsym(nil, "cratedrop_portable_backend") else { return nil }
+        return String(cString: marker.assumingMemoryBound(to: CChar.self))
+    }
+
+    /// The C library's version, e.g. "glibc 2.36" (`confstr(_CS_GNU_LIBC_VERSION)`).
+    static var libcVersion: String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count) > 0 else { return "unknown" }
+        return String(cString: buffer)
+    }
+}

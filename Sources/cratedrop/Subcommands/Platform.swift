@@ -1,0 +1,45 @@
+import ArgumentParser
+import Physics
+import SceneFile
+
+struct Platform: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Prints the physics backend this process loaded and its determinism class.",
+        discussion: """
+            Runs of the same scene and inputs give the same state hash, bit for bit, within one
+            determinism class. The class is measured by a probe (a few milliseconds) that reaches
+            the Chipmunk library the way a simulation does; see README, "Determinism". Build with
+            scripts/portable for the portable backend, whose class is the same on every CPU.
+
+            Example:
+              cratedrop platform
+              cratedrop platform --json
+            """
+    )
+
+    @Flag(help: "Print one JSON object instead of lines of text.")
+    var json = false
+
+    func run() throws {
+        let backend = PhysicsBackend.current
+        let probe = DeterminismClass.current
+        if json {
+            print(JSONText.object([
+                "architecture": JSONText.string(backend.architecture),
+                "backend": JSONText.string(backend.kind.rawValue),
+                "library": JSONText.string(backend.libraryPath),
+                "build": JSONText.string(backend.buildDescription),
+                "libc": JSONText.string(backend.libcVersion),
+                "determinism_class": JSONText.string(probe.id),
+                "angle_digest": JSONText.string(probe.angleDigest.description),
+                "contact_digest": JSONText.string(probe.contactDigest.description),
+            ]))
+            return
+        }
+        let kind = backend.buildDescription.map { "portable backend: \($0)" } ?? "system library"
+        print("architecture: \(backend.architecture)")
+        print("libchipmunk: \(backend.libraryPath ?? "unknown") (\(kind))")
+        print("libc: \(backend.libcVersion)")
+        print("determinism class: \(probe.id) (angles \(probe.angleDigest), contacts \(probe.contactDigest))")
+    }
+}
