@@ -1,4 +1,5 @@
 import Driver
+import Physics
 import Raster
 import SceneFile
 import SceneModel
@@ -50,6 +51,7 @@ struct RunSummary {
             ("frame_interval_us", Self.micros(result.frameIntervals)),
             ("wall_seconds", String(Double(result.wallNanoseconds) / 1e9)),
             ("state_hash", Self.quoted(result.stateHash.description)),
+            ("determinism_class", Self.quoted(DeterminismClass.current.id)),
         ]
         if let render {
             let s = render.stats

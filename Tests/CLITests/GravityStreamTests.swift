@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 @Suite struct GravityStreamTests {
-    static let goldenPath = Repository.path("Tests/CLITests/Golden/tilt-hashes.txt")
+    static let goldenDirectory = Repository.path("Tests/CLITests/Golden")
     static let tiltArguments = ["hash", "Scenes/book.json", "--seconds", "8", "--every", "240"]
 
     static func tiltBytes() throws -> Data { try Data(contentsOf: URL(fileURLWithPath: Repository.path("Scenes/tilt.jsonl"))) }
@@ -20,10 +20,11 @@ import Testing
             let parts = line.split(separator: " ")
             return (key: String(parts[0]), value: String(parts[1]))
         }
-        let golden = try GoldenFile(path: Self.goldenPath)
+        let golden = try GoldenFile(directory: Self.goldenDirectory, determinismClass: CLI.determinismClass,
+                                    name: "tilt-hashes.txt")
         if GoldenFile.isRecording {
             try golden.record(found)
-            Issue.record("Recorded \(Self.goldenPath); run again without RECORD_GOLDEN")
+            Issue.record("Recorded \(golden.path); run again without RECORD_GOLDEN")
             return
         }
         #expect(found.count == 4 && golden.values.count == 4)

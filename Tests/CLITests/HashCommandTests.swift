@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func lastLineMatchesTheGoldenHashAndEveryPrintsTheLastStepToo() throws {
-        let golden = try GoldenFile(path: Repository.path("Tests/PhysicsTests/Golden/book-hashes.txt"))
+        let golden = try GoldenFile(directory: Repository.path("Tests/PhysicsTests/Golden"), determinismClass: CLI.determinismClass, name: "book-hashes.txt")
         let result = try CLI.run(["hash", "Scenes/book.json", "--steps", "1200", "--every", "500"])
         #expect(result.stdout.split(separator: "\n").map { String($0.prefix(4)) } == ["500 ", "1000", "1200"])
         #expect(result.stdout.hasSuffix("1200 \(golden.value("1200")!)\n"))
@@ -33,6 +33,7 @@ import Testing
             let value = try JSONParser.parse(String(line))
             guard case let .object(members) = value.kind,
                   case let .string(printed)? = members.first(where: { $0.key == "hash" })?.value.kind,
+                  case .string(CLI.determinismClass)? = members.first(where: { $0.key == "class" })?.value.kind,
                   case let .array(bodies)? = members.first(where: { $0.key == "bodies" })?.value.kind
             else {
                 Issue.record("unexpected dump line: \(line)")

@@ -27,11 +27,17 @@ import Testing
         #expect(result.status == 0)
         for frame in ["frame-00001.ppm", "frame-00060.ppm"] {
             let rendered = try Self.bytes("\(directory)/\(frame)")
-            let goldenPath = "\(Self.goldenDirectory)/book-120x120-\(frame)"
+            let goldenPath = GoldenFile.path(directory: Self.goldenDirectory, determinismClass: CLI.determinismClass,
+                                             name: "book-120x120-\(frame)")
             if GoldenFile.isRecording {
+                try FileManager.default.createDirectory(atPath: (goldenPath as NSString).deletingLastPathComponent,
+                                                        withIntermediateDirectories: true)
                 try Data(rendered).write(to: URL(fileURLWithPath: goldenPath))
                 Issue.record("Recorded \(goldenPath); run again without RECORD_GOLDEN")
                 continue
+            }
+            guard FileManager.default.fileExists(atPath: goldenPath) else {
+                throw GoldenFile.MissingGolden(path: goldenPath, determinismClass: CLI.determinismClass)
             }
             let golden = try Self.bytes(goldenPath)
             #expect(Self.fnv(rendered) == Self.fnv(golden), "\(frame) differs from \(goldenPath)")

@@ -6,7 +6,7 @@ import Testing
     static let summaryKeys = ["scene", "mode", "fps", "step_rate", "interpolation", "frames", "steps", "simulated_seconds",
                               "dropped_steps", "dropped_seconds", "debt_steps", "frames_capped", "running_slowly", "ran_slowly",
                               "peak_physics_load", "load_warning", "step_time_us", "physics_seconds", "frame_interval_us", "wall_seconds",
-                              "state_hash", "render", "gravity", "interrupted"]
+                              "state_hash", "determinism_class", "render", "gravity", "interrupted"]
 
     @Test(arguments: [24, 60, 1000])
     func offlineRunPrintsOneSummaryLineWithTheSameHashAsHash(fps: Int) throws {
@@ -21,6 +21,7 @@ import Testing
         #expect(summary.number("steps") == 1200 && summary.number("frames") == Double(10 * fps))
         #expect(summary.number("simulated_seconds") == 10 && summary.number("dropped_seconds") == 0)
         #expect(summary.isNull("interrupted") && summary.isNull("render"))
+        #expect(summary.string("determinism_class") == CLI.determinismClass)
         let hash = try CLI.run(["hash", "Scenes/book.json", "--seconds", "10"])
         #expect(hash.stdout == "1200 \(summary.string("state_hash")!)\n")
     }

@@ -8,7 +8,7 @@ import Testing
 /// the same step count and state hash as `cratedrop hash --seconds 10` (the golden 1200-step hash).
 @Suite struct FrameRateInvarianceTests {
     static func goldenHashAfter10Seconds() throws -> String {
-        try #require(GoldenFile(path: Repository.path("Tests/PhysicsTests/Golden/book-hashes.txt")).value("1200"))
+        try #require(GoldenFile(directory: Repository.path("Tests/PhysicsTests/Golden"), determinismClass: DeterminismClass.current.id, name: "book-hashes.txt").value("1200"))
     }
 
     static func runBook(clock: FrameClock) throws -> RunResult {

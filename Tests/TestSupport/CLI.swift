@@ -46,4 +46,12 @@ public enum CLI {
                       stderr: String(decoding: errorData, as: UTF8.self),
                       stdoutBytes: outputData)
     }
+
+    /// The determinism class of the `cratedrop` binary under test (`cratedrop platform --json`).
+    public static let determinismClass: String = {
+        guard let result = try? run(["platform", "--json"]), result.status == 0,
+              let fields = try? JSONFields(result.stdout.trimmingCharacters(in: .newlines)),
+              let id = fields.string("determinism_class") else { return "unknown" }
+        return id
+    }()
 }

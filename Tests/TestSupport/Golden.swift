@@ -12,6 +12,46 @@ public struct GoldenFile {
 
     public static var isRecording: Bool { ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" }
 
+    /// Golden values that depend on the physics give one file per determinism class:
+    /// `DIRECTORY/CLASS/NAME`. A class with no file yet fails with how to record one; recording
+    /// starts it from the header of the same file in another class.
+    public init(directory: String, determinismClass: String, name: String) throws {
+        let path = Self.path(directory: directory, determinismClass: determinismClass, name: name)
+        if FileManager.default.fileExists(atPath: path) {
+            try self.init(path: path)
+            return
+        }
+        guard Self.isRecording else { throw MissingGolden(path: path, determinismClass: determinismClass) }
+        let siblings = (try? FileManager.default.contentsOfDirectory(atPath: directory).sorted()) ?? []
+        let template = siblings.map { "\(directory)/\($0)/\(name)" }.first { FileManager.default.fileExists(atPath: $0) }
+        self.init(path: path, header: try template.map { try GoldenFile(path: $0).header } ?? [], values: [])
+    }
+
+    private init(path: String, header: [String], values: [(key: String, value: String)]) {
+        self.path = path
+        self.header = header
+        self.values = values
+    }
+
+    /// Where the golden `name` of `determinismClass` lives (file or image).
+    public static func path(directory: String, determinismClass: String, name: String) -> String {
+        "\(directory)/\(determinismClass)/\(name)"
+    }
+
+    /// No golden values recorded for the class this machine runs in.
+    public struct MissingGolden: Error, CustomStringConvertible {
+        public let path: String
+        public let determinismClass: String
+        public init(path: String, determinismClass: String) {
+            self.path = path
+            self.determinismClass = determinismClass
+        }
+        public var description: String {
+            "no golden values for determinism class \(determinismClass) (see `cratedrop platform`): \(path) does not exist. "
+                + "Record them with RECORD_GOLDEN=1 (the same file of another class says how), and say in the commit which machine and backend made them."
+        }
+    }
+
     public init(path: String) throws {
         self.path = path
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -34,6 +74,7 @@ public struct GoldenFile {
     /// Rewrites the file with the same header and `newValues`.
     public func record(_ newValues: [(key: String, value: String)]) throws {
         let lines = header + newValues.map { "\($0.key) \($0.value)" }
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
 }
