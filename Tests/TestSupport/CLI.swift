@@ -17,10 +17,14 @@ public enum CLI {
         return Repository.root.appendingPathComponent(".build/debug/cratedrop")
     }
 
-    /// Runs `cratedrop ARGUMENTS` in the repository root, with `input` on stdin (empty if nil).
-    public static func run(_ arguments: [String], input: Data? = nil) throws -> Result {
+    /// Runs `cratedrop ARGUMENTS` in the repository root, with `input` on stdin (empty if nil) and
+    /// `environment` added to this process's environment.
+    public static func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.arguments = arguments
         process.currentDirectoryURL = Repository.root
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
