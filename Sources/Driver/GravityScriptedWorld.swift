@@ -17,7 +17,7 @@ public final class GravityScriptedWorld: Simulation {
     private let stream: GravityStream
     private let waitsForInput: Bool
     private let policy: BadLinePolicy
-    private let recorder: GravityRecorder?
+    private let recorder: RunRecorder?
     private let onSkip: (GravityLineError) -> Void
     /// Ends an offline wait for input (Ctrl-C): the next step is then refused, cleanly.
     private let shouldStop: () -> Bool
@@ -34,10 +34,10 @@ public final class GravityScriptedWorld: Simulation {
 
     /// - Parameters:
     ///   - waitsForInput: offline runs wait for the input that decides each step; real-time runs never wait.
-    ///   - recorder: receives every change applied, with its step.
+    ///   - recorder: receives every change applied, with its step (the caller closes it).
     ///   - onSkip: told of each line skipped under policy `skip`.
     public init(world: World, stream: GravityStream, waitsForInput: Bool, policy: BadLinePolicy,
-                recorder: GravityRecorder?, shouldStop: @escaping () -> Bool = { false },
+                recorder: RunRecorder?, shouldStop: @escaping () -> Bool = { false },
                 onSkip: @escaping (GravityLineError) -> Void) {
         self.shouldStop = shouldStop
         self.world = world
@@ -108,12 +108,6 @@ public final class GravityScriptedWorld: Simulation {
         }
         changesApplied += 1
         recorder?.record(step: step, gravity: command.gravity)
-    }
-
-    /// Flushes and closes the record file; returns `PATH: reason` if it could not be written.
-    public func closeRecord() -> String? {
-        guard let recorder else { return nil }
-        return recorder.close().map { "\(recorder.path): \($0)" }
     }
 
     /// The stream's name as used in messages.

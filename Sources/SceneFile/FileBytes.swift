@@ -33,6 +33,28 @@ public enum FileBytes {
         return result
     }
 
+    /// Up to the first `limit` bytes of a regular file (nil-safe for pipes: anything but a regular
+    /// file is refused without reading, so nothing is consumed from a FIFO or a device).
+    public static func readPrefix(path: String, limit: Int) throws(ReadError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw ReadError(description: errnoText()) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw ReadError(description: "not a regular file")
+        }
+        var result = [UInt8](repeating: 0, count: limit)
+        var filled = 0
+        while filled < limit {
+            let count = result.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, limit - filled) }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { throw ReadError(description: errnoText()) }
+            if count == 0 { break }
+            filled += count
+        }
+        return Array(result[0..<filled])
+    }
+
     /// The current `errno` as text ("No such file or directory").
     public static func errnoText() -> String {
         String(cString: strerror(errno))

@@ -12,13 +12,19 @@ public enum SceneLoader {
     /// Reads and checks the scene file at `path`.
     /// - Throws: `.unreadable` (missing, a directory, too large) or `.invalid` with every problem found.
     public static func load(path: String) throws(SceneLoadError) -> Scene {
+        try loadWithText(path: path).scene
+    }
+
+    /// Reads and checks the scene file at `path`, returning the file's bytes too (a run record
+    /// embeds them, so the scene travels exactly as written).
+    public static func loadWithText(path: String) throws(SceneLoadError) -> (scene: Scene, text: [UInt8]) {
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.read(path: path, limit: maxFileSize)
         } catch {
             throw .unreadable(file: path, reason: error.description)
         }
-        return try parse(bytes, file: path)
+        return (try parse(bytes, file: path), bytes)
     }
 
     /// Parses `bytes` as the scene file `file` (the name is used in messages and as the default scene name).

@@ -21,6 +21,17 @@ public struct DecimalSeconds: Sendable, Equatable, CustomStringConvertible {
         fractionDigits = fraction.count
     }
 
+    /// The shortest duration with 9 decimals that holds exactly `steps` steps at `stepRate`:
+    /// ceil(steps / rate) to the nanosecond, so that `steps(atRate:)` gives `steps` back. Nil past
+    /// 10^9 s.
+    public static func covering(steps: Int, atRate stepRate: Int) -> DecimalSeconds? {
+        guard steps >= 0, stepRate > 0 else { return nil }
+        let nanoseconds = (Int128(steps) * 1_000_000_000 + Int128(stepRate) - 1) / Int128(stepRate)
+        guard nanoseconds <= 1_000_000_000 * 1_000_000_000 else { return nil }
+        let whole = nanoseconds / 1_000_000_000, fraction = String(nanoseconds % 1_000_000_000)
+        return DecimalSeconds("\(whole).\(String(repeating: "0", count: 9 - fraction.count))\(fraction)")
+    }
+
     /// Whole steps that fit in this duration at `stepRate` steps per second: floor(seconds × rate).
     public func steps(atRate stepRate: Int) -> Int {
         let (product, overflow) = scaled.multipliedReportingOverflow(by: Int64(stepRate))

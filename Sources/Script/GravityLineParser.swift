@@ -18,6 +18,8 @@ public struct GravityLineParser: Sendable {
     public let axes: AxisPreset
     private var lastStep = 0
     private var lastTime: DecimalSeconds?
+    /// Line 1 was a run record's header: the record's own lines are passed over.
+    public private(set) var isRecord = false
 
     /// - Parameters:
     ///   - source: the stream's name in messages (a path or "stdin").
@@ -31,16 +33,46 @@ public struct GravityLineParser: Sendable {
 
     /// Parses one line; a failed line leaves the ordering state as it was.
     public mutating func parse(_ bytes: [UInt8], line: Int) -> Result<GravityCommand, GravityLineError> {
-        func fail(_ message: String) -> Result<GravityCommand, GravityLineError> {
-            .failure(GravityLineError(source: source, line: line, message: message))
+        switch object(bytes, line: line) {
+        case let .success(members): command(members, line: line)
+        case let .failure(error): .failure(error)
         }
+    }
+
+    /// Parses one line of a gravity stream or of a run record (README, "Records"): a record's own
+    /// lines (its header, scene, checkpoints and end line) give nil. They are recognised only after
+    /// a record header on line 1, so a plain stream stays strict.
+    public mutating func read(_ bytes: [UInt8], line: Int) -> Result<GravityCommand?, GravityLineError> {
+        let members: [(key: String, value: JSONValue)]
+        switch object(bytes, line: line) {
+        case let .success(object): members = object
+        case let .failure(error): return .failure(error)
+        }
+        if line == 1, members.contains(where: { $0.key == "record" && $0.value.kind == .string("cratedrop") }) {
+            isRecord = true
+            return .success(nil)
+        }
+        if isRecord, members.contains(where: { ["scene", "hash"].contains($0.key) }) { return .success(nil) }
+        return command(members, line: line).map { $0 }
+    }
+
+    private func object(_ bytes: [UInt8], line: Int) -> Result<[(key: String, value: JSONValue)], GravityLineError> {
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes, firstLine: line)
         } catch {
-            return fail("invalid JSON at column \(error.column): \(error.message)")
+            return .failure(GravityLineError(source: source, line: line, message: "invalid JSON at column \(error.column): \(error.message)"))
         }
-        guard case let .object(members) = value.kind else { return fail("must be a JSON object, got \(value.typeName)") }
+        guard case let .object(members) = value.kind else {
+            return .failure(GravityLineError(source: source, line: line, message: "must be a JSON object, got \(value.typeName)"))
+        }
+        return .success(members)
+    }
+
+    private mutating func command(_ members: [(key: String, value: JSONValue)], line: Int) -> Result<GravityCommand, GravityLineError> {
+        func fail(_ message: String) -> Result<GravityCommand, GravityLineError> {
+            .failure(GravityLineError(source: source, line: line, message: message))
+        }
         for (key, _) in members where !["t", "step", "gravity", "accel"].contains(key) {
             return fail("unknown key \"\(key)\" (allowed: t, step, gravity, accel)")
         }

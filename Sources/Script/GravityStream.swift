@@ -69,11 +69,14 @@ public final class GravityStream: @unchecked Sendable {
                 for piece in pieces {
                     switch piece {
                     case let .line(number, bytes):
-                        switch parser.parse(bytes, line: number) {
-                        case let .success(command): events.put(.command(command))
+                        switch parser.read(bytes, line: number) {
+                        case let .success(command?): events.put(.command(command))
+                        case .success(nil): break
                         case let .failure(error): events.put(.badLine(error))
                         }
                     case let .tooLong(number):
+                        // A record's scene and full-state lines may be long; its gravity lines never are.
+                        if parser.isRecord { continue }
                         events.put(.badLine(GravityLineError(source: parser.source, line: number,
                                                              message: "line longer than \(LineSplitter.defaultMaxLength >> 20) MiB")))
                     }

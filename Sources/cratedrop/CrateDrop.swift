@@ -13,6 +13,6 @@ struct CrateDrop: ParsableCommand {
             output, 74 I/O error, 130/143 stopped by SIGINT/SIGTERM.
             """,
         version: version,
-        subcommands: [Run.self, Hash.self, Validate.self, Platform.self, Bench.self]
+        subcommands: [Run.self, Hash.self, Replay.self, Diff.self, Validate.self, Platform.self, Bench.self]
     )
 }

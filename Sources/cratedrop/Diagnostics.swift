@@ -6,6 +6,7 @@ import Physics
 import Raster
 import SceneFile
 import SceneModel
+import Script
 
 /// sysexits(3) codes the CLI promises (see `cratedrop --help`).
 enum ExitCodes {
@@ -14,6 +15,8 @@ enum ExitCodes {
     static let noInput = ExitCode(66)
     static let cannotCreate = ExitCode(73)
     static let ioError = ExitCode(74)
+    /// `replay --verify` and `diff`: the two runs part (like cmp's 1, but distinct from any error).
+    static let diverged = ExitCode(3)
 }
 
 /// Writes a line to stderr, unbuffered, so diagnostics never mix into stdout's results.
@@ -23,8 +26,13 @@ func printError(_ message: String) {
 
 /// Loads a scene or ends the command with its problems on stderr and the matching exit code.
 func loadSceneOrExit(_ path: String) throws -> Scene {
+    try loadSceneWithTextOrExit(path).scene
+}
+
+/// Loads a scene and the file's bytes (for a run record), or ends the command as `loadSceneOrExit`.
+func loadSceneWithTextOrExit(_ path: String) throws -> (scene: Scene, text: [UInt8]) {
     do {
-        return try SceneLoader.load(path: path)
+        return try SceneLoader.loadWithText(path: path)
     } catch {
         printError(error.description)
         switch error {
@@ -41,5 +49,18 @@ func makeWorld(_ scene: Scene) throws -> World {
     } catch {
         printError("cratedrop: \(error)")
         throw ExitCodes.dataError
+    }
+}
+
+/// Loads a run record or ends the command: exit 66 if it cannot be read, 65 if it is malformed.
+func loadRecordOrExit(_ path: String) throws -> RunRecord {
+    do {
+        return try RunRecord.load(path: path)
+    } catch {
+        printError("cratedrop: \(error)")
+        switch error {
+        case .unreadable: throw ExitCodes.noInput
+        case .invalid: throw ExitCodes.dataError
+        }
     }
 }

@@ -18,14 +18,13 @@ struct GravityOptions: ParsableArguments {
     @Option(help: ArgumentHelp("How accel readings map to gravity: portrait or landscape (x and y swapped).", valueName: "PRESET"))
     var axes: AxisPreset = .portrait
 
-    @Option(help: ArgumentHelp("Write every gravity change applied, with its exact step, to FILE (replayable with --gravity).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Write a run record to FILE: the scene, every gravity change applied with its exact step, and state checkpoints (replay and verify with `cratedrop replay FILE --verify`).", valueName: "FILE"))
     var record: String?
 
     @Option(help: ArgumentHelp("On a malformed gravity line: stop (the default) or skip it with a warning.", valueName: "stop|skip"))
     var onBadLine: GravityScriptedWorld.BadLinePolicy = .stop
 
     func validate() throws {
-        if gravity == nil, record != nil { throw ValidationError("--record needs --gravity") }
         if let gravity, let record, gravity != "-", Self.sameFile(gravity, record) {
             throw ValidationError("--record \(record) would overwrite the --gravity input it reads")
         }
@@ -38,10 +37,33 @@ struct GravityOptions: ParsableArguments {
         return first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 
-    /// The world wrapped with the gravity stream, or nil without --gravity. Opens the stream and
+    /// The world wrapped with the gravity stream and the record, as asked. Opens the stream and
     /// the record file now, so a missing file ends the command before any step.
-    func scriptedWorld(_ world: World, scene: Scene, waitsForInput: Bool) throws -> GravityScriptedWorld? {
-        guard let path = gravity else { return nil }
+    /// - Parameter gravityPath: the gravity input; default `--gravity` (a replayed record names itself).
+    func drivenWorld(_ world: World, scene: Scene, sceneFile: String, sceneText: [UInt8], waitsForInput: Bool,
+                     gravityPath: String? = nil) throws -> DrivenWorld {
+        var recorder: RunRecorder?
+        if let record {
+            do {
+                recorder = try RunRecorder(path: record, header: .thisProcess(sceneFile: sceneFile), sceneText: sceneText,
+                                           schedule: TrailSchedule(bodies: world.crates.count, stepRate: scene.stepRate))
+            } catch {
+                printError("cratedrop: \(error)")
+                throw ExitCodes.cannotCreate
+            }
+        }
+        let scripted = try (gravityPath ?? gravity).map { path in
+            try Self.scriptedWorld(world, path: path, scene: scene, axes: axes, policy: onBadLine, waitsForInput: waitsForInput,
+                                   recorder: recorder)
+        }
+        let recording = recorder.map { RecordingSimulation(scripted ?? world, recorder: $0) }
+        return DrivenWorld(world: world, scripted: scripted, recording: recording)
+    }
+
+    /// The world driven by the gravity stream at `path` ('-' for stdin); a record made in another
+    /// determinism class gets one warning.
+    static func scriptedWorld(_ world: World, path: String, scene: Scene, axes: AxisPreset, policy: GravityScriptedWorld.BadLinePolicy,
+                              waitsForInput: Bool, recorder: RunRecorder?) throws -> GravityScriptedWorld {
         let source: GravityStream.Source
         do {
             source = try GravityStream.open(path: path)
@@ -49,35 +71,31 @@ struct GravityOptions: ParsableArguments {
             printError("cratedrop: \(error)")
             throw ExitCodes.noInput
         }
-        var recorder: GravityRecorder?
-        if let record {
-            do {
-                recorder = try GravityRecorder(path: record)
-            } catch {
-                printError("cratedrop: \(error)")
-                throw ExitCodes.cannotCreate
-            }
+        if path != "-", let warning = RunRecord.header(atPath: path)?.crossClassWarning {
+            printError("cratedrop: warning: \(path): \(warning)")
         }
         let parser = GravityLineParser(source: path == "-" ? "stdin" : path, stepRate: scene.stepRate,
                                        gravityMagnitude: scene.gravity.length, axes: axes)
         return GravityScriptedWorld(world: world, stream: GravityStream(source: source, parser: parser), waitsForInput: waitsForInput,
-                                    policy: onBadLine, recorder: recorder, shouldStop: { StopSignals.received != nil }) { error in
+                                    policy: policy, recorder: recorder, shouldStop: { StopSignals.received != nil }) { error in
             printError("cratedrop: warning: skipped \(error)")
         }
     }
 
-    /// Reports how the gravity input ended: throws the exit code for a bad line, a read error or a
-    /// record that could not be written (after the caller has printed its results).
-    static func finish(_ scripted: GravityScriptedWorld?) throws {
-        guard let scripted else { return }
-        let recordFailure = scripted.closeRecord()
-        if let failure = scripted.failure {
-            printError("cratedrop: \(failure)")
-            throw ExitCodes.dataError
-        }
-        if let readError = scripted.readError {
-            printError("cratedrop: \(scripted.source): \(readError)")
-            throw ExitCodes.ioError
+    /// Reports how the inputs and the record ended: finishes the record (end line), then throws
+    /// the exit code for a bad line, a read error or a record that could not be written (after
+    /// the caller has printed its results).
+    static func finish(_ driven: DrivenWorld) throws {
+        let recordFailure = driven.recording?.finish()
+        if let scripted = driven.scripted {
+            if let failure = scripted.failure {
+                printError("cratedrop: \(failure)")
+                throw ExitCodes.dataError
+            }
+            if let readError = scripted.readError {
+                printError("cratedrop: \(scripted.source): \(readError)")
+                throw ExitCodes.ioError
+            }
         }
         if let recordFailure {
             printError("cratedrop: \(recordFailure)")
@@ -91,5 +109,19 @@ struct GravityOptions: ParsableArguments {
         let error = scripted.failure.map { RunSummary.quoted($0.description) } ?? "null"
         return "{\"source\":\(RunSummary.quoted(scripted.source)),\"changes_applied\":\(scripted.changesApplied),"
             + "\"lines_skipped\":\(scripted.linesSkipped),\"error\":\(error)}"
+    }
+}
+
+/// The world as a command drives it: wrapped with the gravity stream and the record, as asked.
+struct DrivenWorld {
+    let world: World
+    let scripted: GravityScriptedWorld?
+    let recording: RecordingSimulation?
+
+    /// What the driver steps: the outermost wrapper.
+    var simulation: Simulation {
+        if let recording { return recording }
+        if let scripted { return scripted }
+        return world
     }
 }

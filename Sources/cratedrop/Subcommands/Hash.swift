@@ -44,18 +44,20 @@ struct Hash: ParsableCommand {
     }
 
     func run() throws {
-        let scene = try loadSceneOrExit(self.scene)
+        let (scene, sceneText) = try loadSceneWithTextOrExit(self.scene)
         let total = steps ?? DecimalSeconds(seconds ?? "10")!.steps(atRate: scene.stepRate)
         let world = try makeWorld(scene)
-        let scripted = try gravityInput.scriptedWorld(world, scene: scene, waitsForInput: true)
+        let driven = try gravityInput.drivenWorld(world, scene: scene, sceneFile: self.scene, sceneText: sceneText,
+                                                  waitsForInput: true)
+        let simulation = driven.simulation
         let interval = every ?? max(total, 1)
         for _ in 0..<total {
-            if let scripted, !scripted.prepareStep() { break }
-            world.step()
+            if !simulation.prepareStep() { break }
+            simulation.step()
             if world.stepCount % interval == 0, world.stepCount != total { report(world) }
         }
         report(world)
-        try GravityOptions.finish(scripted)
+        try GravityOptions.finish(driven)
     }
 
     private func report(_ world: World) {

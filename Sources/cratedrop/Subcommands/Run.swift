@@ -31,11 +31,14 @@ struct Run: ParsableCommand {
             """
     )
 
-    @Argument(help: "Scene file (JSON).")
+    @Argument(help: "Scene file (JSON), or a run record (made with --record) to run again.")
     var scene: String
 
-    @Option(help: ArgumentHelp("Simulated seconds to run (decimal).", valueName: "S"))
-    var seconds: String = "10"
+    @Option(help: ArgumentHelp("Simulated seconds to run (decimal; default 10, or a record's own length).", valueName: "S"))
+    var seconds: String?
+
+    @Flag(help: "With a run record as SCENE: check the run against the record's checkpoints as it goes and stop at the first difference (exit 3).")
+    var verify = false
 
     @Option(help: ArgumentHelp("Frames per second of the frame clock.", valueName: "F"))
     var fps: Int = 60
@@ -57,8 +60,10 @@ struct Run: ParsableCommand {
     @OptionGroup var gravityInput: GravityOptions
 
     func validate() throws {
-        guard let duration = DecimalSeconds(seconds), duration.scaled > 0 else {
-            throw ValidationError("--seconds must be a decimal number of seconds > 0 such as 10 or 2.5, got '\(seconds)'")
+        if let seconds {
+            guard let duration = DecimalSeconds(seconds), duration.scaled > 0 else {
+                throw ValidationError("--seconds must be a decimal number of seconds > 0 such as 10 or 2.5, got '\(seconds)'")
+            }
         }
         if !(1...10_000).contains(fps) { throw ValidationError("--fps must be in 1...10000, got \(fps)") }
         if !(1...1_000).contains(maxStepsPerFrame) { throw ValidationError("--max-steps-per-frame must be in 1...1000, got \(maxStepsPerFrame)") }
@@ -66,10 +71,13 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let scene = try loadSceneOrExit(self.scene)
+        let source = try RunSource.open(self.scene, seconds: seconds, gravity: gravityInput.gravity)
+        if verify, source.record == nil { throw ValidationError("--verify needs a run record as SCENE") }
+        let scene = source.scene, duration = source.duration
         let world = try makeWorld(scene)
-        let scripted = try gravityInput.scriptedWorld(world, scene: scene, waitsForInput: !realtime)
-        let duration = DecimalSeconds(seconds)!
+        let driven = try gravityInput.drivenWorld(world, scene: scene, sceneFile: source.sceneFile, sceneText: source.sceneText,
+                                                  waitsForInput: !realtime, gravityPath: source.gravityPath)
+        let verifier = verify ? VerifyingSimulation(driven.simulation, checkpoints: source.checkpointsToVerify) : nil
         var configuration = DriverConfiguration(stepRate: scene.stepRate, fps: fps, guardEnabled: realtime)
         configuration.maxStepsPerFrame = maxStepsPerFrame
         configuration.maxDebtSteps = maxStepsPerFrame
@@ -82,7 +90,7 @@ struct Run: ParsableCommand {
 
         let stopwatch = MonotonicStopwatch()
         let clock: FrameClock = realtime ? WallFrameClock(fps: fps, stopwatch: stopwatch) : VirtualFrameClock(fps: fps)
-        let loop = RunLoop(simulation: scripted ?? world, configuration: configuration, clock: clock, stopwatch: stopwatch,
+        let loop = RunLoop(simulation: verifier ?? driven.simulation, configuration: configuration, clock: clock, stopwatch: stopwatch,
                            duration: duration, capturesSnapshots: pipeline != nil)
         // Real time: frames leave on the clock's schedule from a thread of their own.
         let presenter = realtime ? pipeline.map { RealtimePresenter(fps: fps, every: output.every, pipeline: $0) } : nil
@@ -105,12 +113,16 @@ struct Run: ParsableCommand {
         let interrupted = StopSignals.received
         let summary = RunSummary(
             scene: scene.name, mode: realtime ? "realtime" : "offline", fps: fps, interpolation: !noInterpolation,
-            result: result, interrupted: interrupted.map(StopSignals.name), gravity: GravityOptions.summary(scripted),
+            result: result, interrupted: interrupted.map(StopSignals.name), gravity: GravityOptions.summary(driven.scripted),
             render: renderStats.map { .init(out: output.out!, width: width, height: height, every: output.every, stats: $0,
                                             presentedIntervals: presented?.intervals) })
         try emit(summary.json())
 
-        try GravityOptions.finish(scripted)
+        try GravityOptions.finish(driven)
+        if let divergence = verifier?.divergence {
+            printError("cratedrop: the run parts from the record: \(divergence)")
+            throw ExitCodes.diverged
+        }
         if let failure = renderStats?.failure {
             printError("cratedrop: \(failure); \(renderStats!.framesWritten) complete frames were written before it")
             throw ExitCodes.ioError

@@ -1,0 +1,36 @@
+import SceneModel
+import Script
+
+/// A simulation whose run is written to a run record: after each step the record's schedule
+/// names, a checkpoint (state hash, and the full state early on). Gravity changes reach the same
+/// recorder through `GravityScriptedWorld`.
+public final class RecordingSimulation: Simulation {
+    public let inner: Simulation
+    public let recorder: RunRecorder
+    private var stepsTaken: Int
+
+    /// - Parameter inner: the simulation as it stands, `stepsTaken` steps in (normally 0).
+    public init(_ inner: Simulation, recorder: RunRecorder, stepsTaken: Int = 0) {
+        self.inner = inner
+        self.recorder = recorder
+        self.stepsTaken = stepsTaken
+    }
+
+    public func prepareStep() -> Bool { inner.prepareStep() }
+
+    public func step() {
+        inner.step()
+        stepsTaken += 1
+        if recorder.schedule.wantsHash(afterStep: stepsTaken) { recorder.checkpoint(inner.snapshot()) }
+    }
+
+    public func snapshot() -> WorldSnapshot { inner.snapshot() }
+
+    /// Writes the end line (steps taken, final hash) and closes the record; returns
+    /// `PATH: reason` if it could not be written.
+    public func finish() -> String? {
+        let final = inner.snapshot()
+        recorder.finish(steps: final.step, hash: StateHash(final))
+        return recorder.close().map { "\(recorder.path): \($0)" }
+    }
+}

@@ -1,0 +1,231 @@
+import SceneFile
+import SceneModel
+
+/// A run record read back: everything needed to re-run a run elsewhere and check it (README,
+/// "Records"). Line by line:
+///
+///     {"record":"cratedrop","version":1,"scene_file":…,"determinism_class":…,"backend":…,"architecture":…,"libc":…,"state_rows":…}
+///     {"scene":"…the scene file's text…"}
+///     {"step":N,"gravity":[x,y]}                      a change acting on step N (counted from 0)
+///     {"step":N,"hash":"…"[,"state":[[id,x,y,angle,vx,vy,w],…]]}   after N steps
+///     {"end":true,"steps":N,"hash":"…"}
+public struct RunRecord: Sendable {
+    /// Where and how the record was made.
+    public struct Header: Sendable, Equatable {
+        public static let formatVersion = 1
+        public var sceneFile: String
+        public var determinismClass: String
+        public var backend: String
+        public var architecture: String
+        public var libc: String
+
+        public init(sceneFile: String, determinismClass: String, backend: String, architecture: String, libc: String) {
+            self.sceneFile = sceneFile
+            self.determinismClass = determinismClass
+            self.backend = backend
+            self.architecture = architecture
+            self.libc = libc
+        }
+
+        /// The record's first line.
+        func jsonLine(stateRows: Int) -> String {
+            JSONText.object([
+                "record": JSONText.string("cratedrop"), "version": String(Self.formatVersion),
+                "scene_file": JSONText.string(sceneFile), "determinism_class": JSONText.string(determinismClass),
+                "backend": JSONText.string(backend), "architecture": JSONText.string(architecture),
+                "libc": JSONText.string(libc), "state_rows": String(stateRows),
+            ])
+        }
+
+        /// "class 69213486605c (system library, x86_64, glibc 2.36)".
+        public var origin: String { "class \(determinismClass) (\(backend) backend, \(architecture), \(libc))" }
+    }
+
+    public var header: Header
+    public var scene: Scene
+    /// The scene file's text, as embedded.
+    public var sceneText: [UInt8]
+    /// The changes applied, in order; each `.step(n)`.
+    public var gravityChanges: [GravityCommand]
+    public var checkpoints: [Checkpoint]
+    /// Steps taken and the final hash; nil if the run that wrote it never finished the file.
+    public var end: (steps: Int, hash: StateHash)?
+
+    /// Steps to replay: those the run took, else up to the last checkpoint.
+    public var steps: Int { end?.steps ?? checkpoints.last?.step ?? 0 }
+
+    /// Records up to this size are read.
+    public static let maxFileSize = 1 << 30
+
+    /// Reads the record at `path`.
+    /// - Throws: `RecordError` naming the file and line of the first problem.
+    public static func load(path: String) throws(RecordError) -> RunRecord {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path: path, limit: maxFileSize)
+        } catch {
+            throw .unreadable("\(path): \(error.description)")
+        }
+        return try parse(bytes, source: path)
+    }
+
+    /// Whether the first line of `bytes` is a record header (rather than a plain gravity stream).
+    public static func startsWithHeader(_ bytes: [UInt8]) -> Bool {
+        let firstLine = Array(bytes.prefix { $0 != UInt8(ascii: "\n") })
+        guard case let .object(members)? = try? JSONParser.parse(firstLine).kind else { return false }
+        return members.contains { $0.key == "record" && $0.value.kind == .string("cratedrop") }
+    }
+
+    public static func parse(_ bytes: [UInt8], source: String) throws(RecordError) -> RunRecord {
+        var reader = Reader(source: source)
+        var lineNumber = 0
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            var line = Array(bytes[start..<end])
+            if line.last == UInt8(ascii: "\r") { line.removeLast() }
+            lineNumber += 1
+            start = end + 1
+            if line.isEmpty { continue }
+            try reader.read(line, number: lineNumber)
+        }
+        return try reader.finish()
+    }
+}
+
+/// A record that cannot be read or used: `FILE:LINE: reason`, or an unreadable file.
+public enum RecordError: Error, Sendable, CustomStringConvertible {
+    case unreadable(String)
+    case invalid(String)
+
+    public var description: String {
+        switch self {
+        case let .unreadable(text), let .invalid(text): text
+        }
+    }
+}
+
+/// Reads a record's lines in order, checking each.
+private struct Reader {
+    let source: String
+    var header: RunRecord.Header?
+    var scene: Scene?
+    var sceneText: [UInt8] = []
+    var gravityParser: GravityLineParser?
+    var gravityChanges: [GravityCommand] = []
+    var checkpoints: [Checkpoint] = []
+    var end: (steps: Int, hash: StateHash)?
+
+    init(source: String) { self.source = source }
+
+    mutating func read(_ bytes: [UInt8], number: Int) throws(RecordError) {
+        func fail(_ message: String) -> RecordError { .invalid("\(source):\(number): \(message)") }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes, firstLine: number)
+        } catch {
+            throw fail("invalid JSON at column \(error.column): \(error.message)")
+        }
+        guard case let .object(members) = value.kind else { throw fail("must be a JSON object, got \(value.typeName)") }
+        let field = { (key: String) in members.first { $0.key == key }?.value.kind }
+
+        guard let header else {
+            guard case .string("cratedrop")? = field("record") else {
+                throw fail("not a CrateDrop record (no {\"record\":\"cratedrop\",…} header line); a gravity-only record "
+                    + "replays with `cratedrop hash SCENE --gravity \(source) --steps N`")
+            }
+            guard case let .number(version, _)? = field("version"), version == Double(RunRecord.Header.formatVersion) else {
+                throw fail("record format version must be \(RunRecord.Header.formatVersion)")
+            }
+            func text(_ key: String) throws(RecordError) -> String {
+                guard case let .string(value)? = field(key) else { throw fail("header needs \"\(key)\" (a string)") }
+                return value
+            }
+            self.header = RunRecord.Header(sceneFile: try text("scene_file"), determinismClass: try text("determinism_class"),
+                                           backend: try text("backend"), architecture: try text("architecture"),
+                                           libc: try text("libc"))
+            return
+        }
+        guard let scene else {
+            guard case let .string(text)? = field("scene") else { throw fail("expected the {\"scene\":\"…\"} line after the header") }
+            sceneText = Array(text.utf8)
+            do {
+                let parsed = try SceneLoader.parse(sceneText, file: header.sceneFile)
+                self.scene = parsed
+                gravityParser = GravityLineParser(source: source, stepRate: parsed.stepRate,
+                                                  gravityMagnitude: parsed.gravity.length, axes: .portrait)
+            } catch {
+                throw fail("embedded scene: \(error.description)")
+            }
+            return
+        }
+        if end != nil { throw fail("nothing may follow the end line") }
+        if field("gravity") != nil {
+            switch gravityParser!.parse(bytes, line: number) {
+            case let .success(command):
+                guard case .step = command.when else { throw fail("a recorded gravity change needs \"step\"") }
+                gravityChanges.append(command)
+            case let .failure(error):
+                throw .invalid(error.description)
+            }
+            return
+        }
+        guard case let .string(hashText)? = field("hash"), let hash = StateHash(hex: hashText) else {
+            throw fail("expected a gravity change, a checkpoint {\"step\":N,\"hash\":\"…\"} or the end line")
+        }
+        if case .bool(true)? = field("end") {
+            guard let steps = Self.count(field("steps")) else { throw fail("end line needs \"steps\" (a whole number >= 0)") }
+            end = (steps, hash)
+            return
+        }
+        guard let step = Self.count(field("step")), step >= 1 else { throw fail("checkpoint needs \"step\" (a whole number >= 1)") }
+        if let last = checkpoints.last, step <= last.step { throw fail("checkpoint step \(step) is not after step \(last.step)") }
+        var state: [BodyValues]?
+        if let rows = field("state") {
+            guard case let .array(values) = rows, let bodies = Self.bodies(values) else {
+                throw fail("state must be an array of [id, x, y, angle, vx, vy, angular_velocity] rows")
+            }
+            state = bodies
+        }
+        checkpoints.append(Checkpoint(step: step, hash: hash, state: state))
+    }
+
+    func finish() throws(RecordError) -> RunRecord {
+        guard let header, let scene else { throw .invalid("\(source): incomplete record: no header and scene lines") }
+        return RunRecord(header: header, scene: scene, sceneText: sceneText, gravityChanges: gravityChanges,
+                         checkpoints: checkpoints, end: end)
+    }
+
+    private static func count(_ kind: JSONValue.Kind?) -> Int? {
+        guard case let .number(_, literal)? = kind, let value = Int(literal), value >= 0 else { return nil }
+        return value
+    }
+
+    private static func bodies(_ rows: [JSONValue]) -> [BodyValues]? {
+        var result: [BodyValues] = []
+        for row in rows {
+            guard case let .array(cells) = row.kind, cells.count == 7,
+                  case let .number(_, idLiteral) = cells[0].kind, let id = UInt64(idLiteral) else { return nil }
+            var values: [Double] = []
+            for cell in cells.dropFirst() {
+                guard case let .number(value, _) = cell.kind else { return nil }
+                values.append(value)
+            }
+            result.append(BodyValues(id: BodyID(id), values: values))
+        }
+        return result
+    }
+}
+
+extension RunRecord {
+    /// The header of the record at `path` if it is a regular file that starts with one (a plain
+    /// gravity stream, a pipe or an unreadable file give nil). Reads only the first line.
+    public static func header(atPath path: String) -> Header? {
+        guard let bytes = try? FileBytes.readPrefix(path: path, limit: 1 << 16),
+              let firstLine = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false).first
+        else { return nil }
+        var reader = Reader(source: path)
+        guard (try? reader.read(Array(firstLine), number: 1)) != nil else { return nil }
+        return reader.header
+    }
+}

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SceneFile
+import SceneModel
+
+/// Writes a run record (README, "Records"): a header line, the scene, every gravity change
+/// applied with its exact step, checkpoints after the steps `schedule` names and an end line.
+///
+/// Gravity lines are the stream format itself (`{"step":N,"gravity":[x,y]}`), so a record also
+/// replays as `--gravity` input; numbers print as the shortest decimal that reads back to the
+/// same double. Write errors are kept and reported by `close()`.
+public final class RunRecorder {
+    public let path: String
+    public let schedule: TrailSchedule
+    private let file: UnsafeMutablePointer<FILE>
+    private var failure: String?
+    private var isClosed = false
+
+    /// Creates the record file and writes its header and scene lines.
+    /// - Throws: the reason if the file cannot be created.
+    public init(path: String, header: RunRecord.Header, sceneText: [UInt8], schedule: TrailSchedule) throws(GravityOpenError) {
+        guard let file = fopen(path, "w") else { throw GravityOpenError(path: path, reason: FileBytes.errnoText()) }
+        self.path = path
+        self.file = file
+        self.schedule = schedule
+        write(header.jsonLine(stateRows: schedule.stateRows))
+        write(JSONText.object(["scene": JSONText.string(String(decoding: sceneText, as: UTF8.self))]))
+    }
+
+    deinit { _ = close() }
+
+    /// Appends one applied change: it acts on step `step` (counted from 0).
+    public func record(step: Int, gravity: Vec2) {
+        write("{\"step\":\(step),\"gravity\":[\(gravity.x),\(gravity.y)]}")
+    }
+
+    /// Appends the checkpoint after `snapshot.step` steps, if the schedule wants one.
+    public func checkpoint(_ snapshot: WorldSnapshot) {
+        let step = snapshot.step
+        guard schedule.wantsHash(afterStep: step) else { return }
+        var line = "{\"step\":\(step),\"hash\":\"\(StateHash(snapshot))\""
+        if schedule.wantsState(afterStep: step) {
+            line += ",\"state\":["
+            for (index, body) in snapshot.bodies.enumerated() {
+                if index > 0 { line += "," }
+                let values = BodyValues(body).values.map { JSONText.number($0) }
+                line += "[\(body.id)," + values.joined(separator: ",") + "]"
+            }
+            line += "]"
+        }
+        write(line + "}")
+    }
+
+    /// Appends the end line: how many steps the run took and the final state hash.
+    public func finish(steps: Int, hash: StateHash) {
+        write("{\"end\":true,\"steps\":\(steps),\"hash\":\"\(hash)\"}")
+    }
+
+    /// Flushes and closes (once; later calls only repeat the answer); returns the first write error, if any.
+    public func close() -> String? {
+        if !isClosed {
+            isClosed = true
+            if failure == nil, fflush(file) != 0 { failure = FileBytes.errnoText() }
+            if fclose(file) != 0, failure == nil { failure = FileBytes.errnoText() }
+        }
+        return failure
+    }
+
+    private func write(_ line: String) {
+        guard failure == nil, !isClosed else { return }
+        if fputs(line + "\n", file) < 0 { failure = FileBytes.errnoText() }
+    }
+}

@@ -1,0 +1,109 @@
+import SceneFile
+import SceneModel
+
+/// Where two runs of one scene part: the first checkpoint whose state differs, the last one
+/// before it that agrees, and, when both sides have the full state there, the first body and
+/// field that differ.
+///
+/// Steps are counted as `cratedrop hash` prints them: checkpoint N is the state after N steps.
+/// A change that acts on step N (counted from 0, as gravity lines count) first shows at
+/// checkpoint N + 1.
+public struct TrailDivergence: Sendable, Equatable, CustomStringConvertible {
+    /// The last checkpoint both sides have and agree on, if any.
+    public var lastMatchingStep: Int?
+    /// The first checkpoint both sides have that differs.
+    public var step: Int
+    public var expectedHash: StateHash
+    public var actualHash: StateHash
+    /// The first differing body and field, when both sides have the full state at `step`.
+    public var detail: StateDivergence?
+
+    public init(lastMatchingStep: Int?, step: Int, expectedHash: StateHash, actualHash: StateHash, detail: StateDivergence?) {
+        self.lastMatchingStep = lastMatchingStep
+        self.step = step
+        self.expectedHash = expectedHash
+        self.actualHash = actualHash
+        self.detail = detail
+    }
+
+    /// Whether `step` is exactly where they part: the state one step earlier is known to agree
+    /// (or `step` is the first step).
+    public var isExact: Bool { (lastMatchingStep ?? 0) == step - 1 }
+
+    public var description: String {
+        var text: String
+        if isExact {
+            text = "the states part during step \(step - 1) (counted from 0): they agree after \(step - 1) steps "
+                + "and differ after \(step) (hash \(expectedHash) vs \(actualHash))"
+        } else {
+            let agreed = lastMatchingStep.map { "they agree after \($0) steps" } ?? "no earlier checkpoint to compare"
+            text = "the states part between steps \(lastMatchingStep ?? 0) and \(step): \(agreed) and differ after \(step) "
+                + "(hash \(expectedHash) vs \(actualHash)); no checkpoint in between"
+        }
+        if let detail { text += "; first difference: \(detail)" }
+        return text
+    }
+
+    /// The report as one JSON object.
+    public var json: String {
+        var fields: [(String, String)] = [
+            ("step", String(step)), ("exact", String(isExact)),
+            ("last_matching_step", lastMatchingStep.map(String.init) ?? "null"),
+            ("expected_hash", JSONText.string(expectedHash.description)), ("actual_hash", JSONText.string(actualHash.description)),
+        ]
+        switch detail?.kind {
+        case let .value(id, field, expected, actual)?:
+            fields += [("body", String(id.rawValue)), ("field", JSONText.string(field)), ("expected", JSONText.number(expected)),
+                       ("actual", JSONText.number(actual)), ("ulps", String(StateDivergence.ulps(expected, actual)))]
+        case let .bodies(expected, actual)?:
+            fields += [("expected_bodies", String(expected.count)), ("actual_bodies", String(actual.count))]
+        case nil:
+            break
+        }
+        return JSONText.object(fields)
+    }
+
+    /// Compares two lists of checkpoints (each in ascending step order) on the steps both have.
+    /// - Returns: nil and the number of steps compared when they agree, else the divergence.
+    public static func compare(expected: [Checkpoint], actual: [Checkpoint]) -> (divergence: TrailDivergence?, compared: Int) {
+        var compared = 0
+        var lastMatch: Int?
+        var i = 0, j = 0
+        while i < expected.count, j < actual.count {
+            let a = expected[i], b = actual[j]
+            if a.step < b.step { i += 1; continue }
+            if b.step < a.step { j += 1; continue }
+            let detail: StateDivergence? = if let sa = a.state, let sb = b.state {
+                StateDivergence.first(expected: sa, actual: sb)
+            } else {
+                nil
+            }
+            if a.hash != b.hash || detail != nil {
+                return (TrailDivergence(lastMatchingStep: lastMatch, step: a.step, expectedHash: a.hash, actualHash: b.hash,
+                                        detail: detail), compared)
+            }
+            compared += 1
+            lastMatch = a.step
+            i += 1
+            j += 1
+        }
+        return (nil, compared)
+    }
+}
+
+/// The state after `step` steps: its hash and, where known, every body's values.
+public struct Checkpoint: Sendable, Equatable {
+    public var step: Int
+    public var hash: StateHash
+    public var state: [BodyValues]?
+
+    public init(step: Int, hash: StateHash, state: [BodyValues]?) {
+        self.step = step
+        self.hash = hash
+        self.state = state
+    }
+
+    public init(_ snapshot: WorldSnapshot) {
+        self.init(step: snapshot.step, hash: StateHash(snapshot), state: snapshot.bodies.map(BodyValues.init))
+    }
+}

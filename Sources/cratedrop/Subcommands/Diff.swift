@@ -1,0 +1,59 @@
+import ArgumentParser
+import SceneFile
+import Script
+
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Reports where two runs of a scene part, from their dumps, trails or records.",
+        discussion: """
+            Each file may be a run record (--record), a dump (`hash --dump`) or a trail (the
+            `STEP HASH` lines `hash` prints). The steps both files hold are compared in order; the
+            first that differs is reported with the last one that agrees, and, where both hold the
+            full state (dumps; a record's early steps), the first body and field that differ, both
+            values and how many ULPs apart. Prints one JSON line on stdout.
+            Exit codes: 0 the same on every common step, 3 they part, 65 bad file or no step in
+            common, 66 unreadable.
+
+            Examples:
+              cratedrop hash Scenes/pile-100.json --steps 200 --every 1 --dump > here.jsonl
+              cratedrop diff here.jsonl there.jsonl
+              cratedrop diff a.rec b.rec
+            """
+    )
+
+    @Argument(help: "The first run's file (its values are the 'expected' ones).")
+    var first: String
+
+    @Argument(help: "The second run's file.")
+    var second: String
+
+    func run() throws {
+        let expected = try load(first), actual = try load(second)
+        let (divergence, compared) = TrailDivergence.compare(expected: expected, actual: actual)
+        if divergence == nil, compared == 0 {
+            printError("cratedrop: \(first) and \(second) have no step in common")
+            throw ExitCodes.dataError
+        }
+        print(JSONText.object([
+            "first": JSONText.string(first), "second": JSONText.string(second),
+            "steps_compared": String(compared), "same": String(divergence == nil),
+            "divergence": divergence?.json ?? "null",
+        ]))
+        if let divergence {
+            printError("cratedrop: \(first) and \(second) part: \(divergence)")
+            throw ExitCodes.diverged
+        }
+    }
+
+    private func load(_ path: String) throws -> [Checkpoint] {
+        do {
+            return try CheckpointFile.load(path: path)
+        } catch {
+            printError("cratedrop: \(error)")
+            switch error {
+            case .unreadable: throw ExitCodes.noInput
+            case .invalid: throw ExitCodes.dataError
+            }
+        }
+    }
+}
