@@ -33,9 +33,15 @@ public enum FileBytes {
         return result
     }
 
-    /// Up to the first `limit` bytes of a regular file (nil-safe for pipes: anything but a regular
-    /// file is refused without reading, so nothing is consumed from a FIFO or a device).
+    /// Up to the first `limit` bytes of a regular file. Anything else is refused without being
+    /// opened, so nothing is consumed from a FIFO or a device.
     public static func readPrefix(path: String, limit: Int) throws(ReadError) -> [UInt8] {
+        // stat first: even a non-blocking open of a FIFO would count as a reader and could pair
+        // with a writer meant for the real reader.
+        var before = stat()
+        guard stat(path, &before) == 0, (before.st_mode & S_IFMT) == S_IFREG else {
+            throw ReadError(description: "not a regular file")
+        }
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw ReadError(description: errnoText()) }
         defer { close(fd) }

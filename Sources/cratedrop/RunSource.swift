@@ -28,6 +28,11 @@ struct RunSource {
             printError("cratedrop: \(path) is a run record, which carries its own gravity changes: drop --gravity")
             throw ExitCodes.usage
         }
+        return try record(path, seconds: seconds)
+    }
+
+    /// Opens the run record at `path` (which must be one).
+    static func record(_ path: String, seconds: String? = nil) throws -> RunSource {
         let record = try loadRecordOrExit(path)
         guard let duration = seconds.flatMap(DecimalSeconds.init)
             ?? DecimalSeconds.covering(steps: record.steps, atRate: record.scene.stepRate) else {

@@ -35,7 +35,7 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         if let out = output.out { return try render(out: out) }
-        let source = try RunSource.open(record, seconds: nil, gravity: nil)
+        let source = try RunSource.record(record)
         let world = try makeWorld(source.scene)
         let scripted = try GravityOptions.scriptedWorld(world, path: record, scene: source.scene, axes: .portrait, policy: .stop,
                                                         waitsForInput: true, recorder: nil)
@@ -65,6 +65,7 @@ struct Replay: ParsableCommand {
 
     /// `--out`: the record rendered by `run`, with the same output options.
     private func render(out: String) throws {
+        _ = try RunSource.record(record)
         var arguments = [record, "--out", out, "--every", String(output.every)]
         if verify { arguments.append("--verify") }
         if let size = output.size { arguments += ["--size", size] }
