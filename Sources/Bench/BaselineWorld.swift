@@ -10,37 +10,9 @@ final class BaselineWorld {
     private let world: OpaquePointer
 
     init(scene: Scene) {
-        var config = cbaseline_config()
-        config.gravity_x = scene.gravity.x
-        config.gravity_y = scene.gravity.y
-        config.iterations = Int32(scene.iterations)
-        config.step_rate = Int32(scene.stepRate)
-        if let hash = scene.space.spatialHash {
-            config.hash_cell_size = hash.cellSize
-            config.hash_cells = Int32(hash.cells)
-        }
-        config.sleep_time = scene.space.sleepTimeThreshold ?? 0
-        if let tumbler = scene.tumbler {
-            config.has_tumbler = 1
-            config.tumbler_cx = tumbler.center.x
-            config.tumbler_cy = tumbler.center.y
-            config.tumbler_width = tumbler.size.x
-            config.tumbler_height = tumbler.size.y
-            config.tumbler_omega = tumbler.angularVelocity
-            config.tumbler_radius = tumbler.radius
-            config.tumbler_friction = tumbler.friction
-            config.tumbler_elasticity = tumbler.elasticity
-        }
-        let walls = scene.allWalls().map {
-            cbaseline_wall(ax: $0.from.x, ay: $0.from.y, bx: $0.to.x, by: $0.to.y, radius: $0.radius,
-                           friction: $0.friction, elasticity: $0.elasticity)
-        }
-        let crates = scene.allCrates().map {
-            cbaseline_crate(cx: $0.center.x, cy: $0.center.y, width: $0.size.x, height: $0.size.y, angle: $0.angle,
-                            vx: $0.velocity.x, vy: $0.velocity.y, angular_velocity: $0.angularVelocity, mass: $0.mass,
-                            friction: $0.friction, elasticity: $0.elasticity)
-        }
-        world = cbaseline_create(&config, walls, Int32(walls.count), crates, Int32(crates.count))
+        var baseline = BaselineScene(scene)
+        world = cbaseline_create(&baseline.config, baseline.walls, Int32(baseline.walls.count), baseline.crates,
+                                 Int32(baseline.crates.count))
     }
 
     deinit { cbaseline_destroy(world) }

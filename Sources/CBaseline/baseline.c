@@ -77,6 +77,10 @@ cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaselin
     return world;
 }
 
+void cbaseline_set_gravity(cbaseline_world *world, double gravity_x, double gravity_y) {
+    cpSpaceSetGravity(world->space, cpv(gravity_x, gravity_y));
+}
+
 void cbaseline_step(cbaseline_world *world, int steps) {
     for (int i = 0; i < steps; i++) cpSpaceStep(world->space, world->dt);
 }

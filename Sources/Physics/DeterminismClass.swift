@@ -28,9 +28,9 @@ public struct DeterminismClass: Sendable, Equatable, CustomStringConvertible {
     /// This process's class, measured once (about 5 ms in a release build) on first use.
     public static let current: DeterminismClass = measure()
 
-    static let angleCount = 4096
-    static let angleSeed: UInt64 = 0x5EED_C1A5
-    static let contactSteps = 120
+    public static let angleCount = 4096
+    public static let angleSeed: UInt64 = 0x5EED_C1A5
+    public static let contactSteps = 120
 
     /// The contact probe's scene: fixed here so the probe never depends on a file.
     public static let probeScene = Scene(

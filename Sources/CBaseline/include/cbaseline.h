@@ -34,6 +34,9 @@ typedef struct cbaseline_world cbaseline_world;
 cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaseline_wall *walls, int wall_count,
                                   const cbaseline_crate *crates, int crate_count);
 
+/* Sets gravity for the following steps (a gravity stream's change, applied at a step boundary). */
+void cbaseline_set_gravity(cbaseline_world *world, double gravity_x, double gravity_y);
+
 /* Takes `steps` fixed steps of 1/step_rate s. */
 void cbaseline_step(cbaseline_world *world, int steps);
 

@@ -60,6 +60,12 @@ struct Bench: ParsableCommand {
     @Flag(help: "Count instructions per step of both sides with valgrind's callgrind.")
     var instructions = false
 
+    @Flag(help: "Print the first scene (or 'probe', the determinism probe) as the C baseline's text spec, for scripts/cross-arch.")
+    var baselineSpec = false
+
+    @Option(help: ArgumentHelp("With --baseline-spec: gravity changes (timed lines) to include.", valueName: "FILE"))
+    var gravity: String?
+
     func validate() throws {
         if let repetitions, !(1...1000).contains(repetitions) { throw ValidationError("--repetitions must be in 1...1000, got \(repetitions)") }
         if let warmup, !(0...1_000_000).contains(warmup) { throw ValidationError("--warmup must be in 0...1000000, got \(warmup)") }
@@ -75,6 +81,7 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
+        if baselineSpec { return try printBaselineSpec() }
         let paths = scenes.isEmpty ? (stepLoop || instructions ? ["Scenes/pile-1000.json"] : Self.defaultScenes) : scenes
         let loaded = try paths.map { try loadSceneOrExit($0) }
         if stepLoop { return try runStepLoop(loaded[0]) }
@@ -106,5 +113,19 @@ struct Bench: ParsableCommand {
             let hash = BaselineRunner.run(scene: scene, warmup: settings.warmupSteps, steps: steps)
             print("\(settings.warmupSteps + steps) \(hash)")
         }
+    }
+
+    /// `--baseline-spec`: the scene (and its gravity changes, or the probe's settings) as text.
+    private func printBaselineSpec() throws {
+        guard let path = scenes.first else { throw ValidationError("--baseline-spec needs a scene file or 'probe'") }
+        if path == "probe" {
+            print(BaselineSpec.text(scene: DeterminismClass.probeScene,
+                                    probe: (DeterminismClass.angleSeed, DeterminismClass.angleCount, DeterminismClass.contactSteps)),
+                  terminator: "")
+            return
+        }
+        let scene = try loadSceneOrExit(path)
+        let changes = try gravity.map { try GravityOptions.timedChanges(path: $0, scene: scene) } ?? []
+        print(BaselineSpec.text(scene: scene, gravityChanges: changes), terminator: "")
     }
 }

@@ -1,0 +1,40 @@
+import SceneModel
+
+/// A scene as text for the C baseline's cross-architecture harness (`Tests/CrossArch/trail.c`),
+/// which builds it with `cbaseline_create` on another CPU. Every double is written as its 64-bit
+/// pattern in 16 hex digits, so nothing is lost to decimal conversion. Lines:
+///
+///     config GX GY ITERATIONS STEP_RATE HASH_CELL_SIZE HASH_CELLS SLEEP_TIME HAS_TUMBLER TCX TCY TW TH TOMEGA TRADIUS TFRICTION TELASTICITY
+///     wall AX AY BX BY RADIUS FRICTION ELASTICITY
+///     crate CX CY W H ANGLE VX VY W MASS FRICTION ELASTICITY
+///     gravity STEP GX GY                    (acts on step STEP, counted from 0)
+///     probe SEED ANGLES CONTACT_STEPS       (the determinism probe: angle seed and count, contact steps)
+///
+/// Integers are decimal.
+public enum BaselineSpec {
+    public static func text(scene: Scene, gravityChanges: [(step: Int, gravity: Vec2)] = [],
+                            probe: (seed: UInt64, angles: Int, contactSteps: Int)? = nil) -> String {
+        let baseline = BaselineScene(scene)
+        let c = baseline.config
+        func bits(_ values: Double...) -> String { values.map(hex).joined(separator: " ") }
+        var lines = ["config \(bits(c.gravity_x, c.gravity_y)) \(c.iterations) \(c.step_rate) \(bits(c.hash_cell_size)) \(c.hash_cells) "
+            + "\(bits(c.sleep_time)) \(c.has_tumbler) \(bits(c.tumbler_cx, c.tumbler_cy, c.tumbler_width, c.tumbler_height))"
+            + " \(bits(c.tumbler_omega, c.tumbler_radius, c.tumbler_friction, c.tumbler_elasticity))"]
+        for w in baseline.walls {
+            lines.append("wall \(bits(w.ax, w.ay, w.bx, w.by, w.radius, w.friction, w.elasticity))")
+        }
+        for k in baseline.crates {
+            lines.append("crate \(bits(k.cx, k.cy, k.width, k.height, k.angle, k.vx, k.vy, k.angular_velocity, k.mass, k.friction, k.elasticity))")
+        }
+        for change in gravityChanges {
+            lines.append("gravity \(change.step) \(bits(change.gravity.x, change.gravity.y))")
+        }
+        if let probe { lines.append("probe \(probe.seed) \(probe.angles) \(probe.contactSteps)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func hex(_ value: Double) -> String {
+        let digits = String(value.bitPattern, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

@@ -1,0 +1,205 @@
+/* The cross-architecture harness: the C baseline (Sources/CBaseline) built for another CPU, fed a
+   scene spec that `cratedrop bench --baseline-spec` wrote on amd64 (doubles as bit patterns, so
+   every CPU builds the same scene), printing what CrateDrop prints for comparison.
+
+     trail SPEC STEPS     "STEP HASH" after every step, as `cratedrop hash --every 1` prints it
+     trail --probe SPEC   "CLASS ANGLE_DIGEST CONTACT_DIGEST": the determinism class, computed as
+                          Sources/Physics/DeterminismClass.swift computes it
+
+   Built by scripts/cross-arch with -ffp-contract=off (and SSE on i386), like the portable backend,
+   so its own arithmetic (the probe's angles) rounds alike everywhere. */
+#include "cbaseline.h"
+#include "shim.h"
+
+#include <chipmunk/chipmunk.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CHANGES 4096
+
+typedef struct {
+    cbaseline_config config;
+    cbaseline_wall *walls;
+    int wall_count;
+    cbaseline_crate *crates;
+    int crate_count;
+    int change_steps[MAX_CHANGES];
+    double change_gravity[MAX_CHANGES][2];
+    int change_count;
+    int has_probe;
+    unsigned long long probe_seed;
+    int probe_angles, probe_contact_steps;
+} spec;
+
+static double bits_to_double(const char *hex) {
+    uint64_t bits = strtoull(hex, NULL, 16);
+    double value;
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+/* Reads the next whitespace-separated word as a double's 16-hex-digit bit pattern. */
+static double next_double(char **cursor) {
+    char *word = strtok_r(NULL, " \n", cursor);
+    if (!word) { fprintf(stderr, "trail: spec line too short\n"); exit(65); }
+    return bits_to_double(word);
+}
+
+static long next_integer(char **cursor) {
+    char *word = strtok_r(NULL, " \n", cursor);
+    if (!word) { fprintf(stderr, "trail: spec line too short\n"); exit(65); }
+    return strtol(word, NULL, 10);
+}
+
+static void read_spec(const char *path, spec *s) {
+    FILE *file = fopen(path, "r");
+    if (!file) { perror(path); exit(66); }
+    memset(s, 0, sizeof *s);
+    s->walls = calloc(1024, sizeof *s->walls);
+    s->crates = calloc(200000, sizeof *s->crates);
+    char line[4096];
+    while (fgets(line, sizeof line, file)) {
+        char *cursor;
+        char *kind = strtok_r(line, " \n", &cursor);
+        if (!kind) continue;
+        if (strcmp(kind, "config") == 0) {
+            cbaseline_config *c = &s->config;
+            c->gravity_x = next_double(&cursor);
+            c->gravity_y = next_double(&cursor);
+            c->iterations = (int)next_integer(&cursor);
+            c->step_rate = (int)next_integer(&cursor);
+            c->hash_cell_size = next_double(&cursor);
+            c->hash_cells = (int)next_integer(&cursor);
+            c->sleep_time = next_double(&cursor);
+            c->has_tumbler = (int)next_integer(&cursor);
+            c->tumbler_cx = next_double(&cursor);
+            c->tumbler_cy = next_double(&cursor);
+            c->tumbler_width = next_double(&cursor);
+            c->tumbler_height = next_double(&cursor);
+            c->tumbler_omega = next_double(&cursor);
+            c->tumbler_radius = next_double(&cursor);
+            c->tumbler_friction = next_double(&cursor);
+            c->tumbler_elasticity = next_double(&cursor);
+        } else if (strcmp(kind, "wall") == 0 && s->wall_count < 1024) {
+            cbaseline_wall *w = &s->walls[s->wall_count++];
+            w->ax = next_double(&cursor);
+            w->ay = next_double(&cursor);
+            w->bx = next_double(&cursor);
+            w->by = next_double(&cursor);
+            w->radius = next_double(&cursor);
+            w->friction = next_double(&cursor);
+            w->elasticity = next_double(&cursor);
+        } else if (strcmp(kind, "crate") == 0 && s->crate_count < 200000) {
+            cbaseline_crate *k = &s->crates[s->crate_count++];
+            k->cx = next_double(&cursor);
+            k->cy = next_double(&cursor);
+            k->width = next_double(&cursor);
+            k->height = next_double(&cursor);
+            k->angle = next_double(&cursor);
+            k->vx = next_double(&cursor);
+            k->vy = next_double(&cursor);
+            k->angular_velocity = next_double(&cursor);
+            k->mass = next_double(&cursor);
+            k->friction = next_double(&cursor);
+            k->elasticity = next_double(&cursor);
+        } else if (strcmp(kind, "gravity") == 0 && s->change_count < MAX_CHANGES) {
+            s->change_steps[s->change_count] = (int)next_integer(&cursor);
+            s->change_gravity[s->change_count][0] = next_double(&cursor);
+            s->change_gravity[s->change_count][1] = next_double(&cursor);
+            s->change_count++;
+        } else if (strcmp(kind, "probe") == 0) {
+            char *word = strtok_r(NULL, " \n", &cursor);
+            s->probe_seed = word ? strtoull(word, NULL, 10) : 0;
+            s->probe_angles = (int)next_integer(&cursor);
+            s->probe_contact_steps = (int)next_integer(&cursor);
+            s->has_probe = 1;
+        } else {
+            fprintf(stderr, "trail: %s: unknown or surplus line '%s'\n", path, kind);
+            exit(65);
+        }
+    }
+    fclose(file);
+}
+
+static cbaseline_world *build(spec *s) {
+    return cbaseline_create(&s->config, s->walls, s->wall_count, s->crates, s->crate_count);
+}
+
+/* SplitMix64, as Sources/SceneModel/SplitMix64.swift. */
+static uint64_t splitmix_next(uint64_t *state) {
+    *state += 0x9e3779b97f4a7c15ULL;
+    uint64_t z = *state;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static uint64_t fnv_bytes(uint64_t hash, uint64_t bits) {
+    for (int i = 0; i < 8; i++) {
+        hash ^= (bits >> (8 * i)) & 0xff;
+        hash *= 0x100000001b3ULL;
+    }
+    return hash;
+}
+
+static uint64_t fnv_double(uint64_t hash, double value) {
+    uint64_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    return fnv_bytes(hash, bits);
+}
+
+static int probe(spec *s) {
+    cpBody *body = cpBodyNew(1, cpMomentForBox(1, 1, 1));
+    uint64_t random = s->probe_seed, angles = 0xcbf29ce484222325ULL;
+    double magnitude = 1;
+    for (int i = 0; i < s->probe_angles; i++) {
+        magnitude = i % 7 == 0 ? 1 : magnitude * 10;
+        double unit = (double)(splitmix_next(&random) >> 11) * 0x1.0p-53;
+        cpBodySetAngle(body, (2 * unit - 1) * magnitude);
+        cpVect rotation = cpBodyGetRotation(body);
+        angles = fnv_double(angles, rotation.x);
+        angles = fnv_double(angles, rotation.y);
+    }
+    cpBodyFree(body);
+    cbaseline_world *world = build(s);
+    cbaseline_step(world, s->probe_contact_steps);
+    uint64_t contacts = cbaseline_state_hash(world);
+    cbaseline_destroy(world);
+    uint64_t id = fnv_bytes(fnv_bytes(0xcbf29ce484222325ULL, angles), contacts);
+    char hex[17];
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)id);
+    hex[12] = 0;
+    printf("%s %016llx %016llx\n", hex, (unsigned long long)angles, (unsigned long long)contacts);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    /* Debian's debug build prints a banner on stdout at its first cpSpaceNew: keep stdout for results. */
+    cpSpaceFree(CChipmunk_SpaceNewQuietly());
+    spec s;
+    if (argc == 3 && strcmp(argv[1], "--probe") == 0) {
+        read_spec(argv[2], &s);
+        if (!s.has_probe) { fprintf(stderr, "trail: %s has no probe line\n", argv[2]); return 65; }
+        return probe(&s);
+    }
+    if (argc != 3) {
+        fprintf(stderr, "usage: trail SPEC STEPS | trail --probe SPEC\n");
+        return 64;
+    }
+    read_spec(argv[1], &s);
+    int steps = atoi(argv[2]);
+    cbaseline_world *world = build(&s);
+    int next_change = 0;
+    for (int step = 0; step < steps; step++) {
+        while (next_change < s.change_count && s.change_steps[next_change] <= step) {
+            cbaseline_set_gravity(world, s.change_gravity[next_change][0], s.change_gravity[next_change][1]);
+            next_change++;
+        }
+        cbaseline_step(world, 1);
+        printf("%d %016llx\n", step + 1, cbaseline_state_hash(world));
+    }
+    cbaseline_destroy(world);
+    return 0;
+}
