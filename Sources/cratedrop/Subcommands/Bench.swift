@@ -60,6 +60,9 @@ struct Bench: ParsableCommand {
     @Flag(help: "Count instructions per step of both sides with valgrind's callgrind.")
     var instructions = false
 
+    @Option(help: ArgumentHelp("With --instructions: also count another cratedrop binary built on the other physics backend and give the ratio (scripts/count-instructions --backends).", valueName: "BINARY"))
+    var compareWith: String?
+
     @Flag(help: "Print the first scene (or 'probe', the determinism probe) as the C baseline's text spec, for scripts/cross-arch.")
     var baselineSpec = false
 
@@ -71,6 +74,7 @@ struct Bench: ParsableCommand {
         if let warmup, !(0...1_000_000).contains(warmup) { throw ValidationError("--warmup must be in 0...1000000, got \(warmup)") }
         if !(1...1_000_000).contains(steps) { throw ValidationError("--steps must be in 1...1000000, got \(steps)") }
         if stepLoop, instructions { throw ValidationError("give --step-loop or --instructions, not both") }
+        if compareWith != nil, !instructions { throw ValidationError("--compare-with goes with --instructions") }
     }
 
     var settings: BenchSettings {
@@ -85,7 +89,8 @@ struct Bench: ParsableCommand {
         let paths = scenes.isEmpty ? (stepLoop || instructions ? ["Scenes/pile-1000.json"] : Self.defaultScenes) : scenes
         let loaded = try paths.map { try loadSceneOrExit($0) }
         if stepLoop { return try runStepLoop(loaded[0]) }
-        if instructions { return try InstructionCount.report(paths: paths, scenes: loaded, warmup: settings.warmupSteps, steps: steps, json: json) }
+        if instructions { return try InstructionCount.report(paths: paths, scenes: loaded, warmup: settings.warmupSteps, steps: steps, json: json,
+                                                             other: compareWith) }
 
         var results: [SceneBenchmark] = []
         for scene in loaded {
