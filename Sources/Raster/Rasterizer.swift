@@ -7,12 +7,20 @@ import SceneModel
 /// evaluated at pixel centres: clamp(0.5 − distance, 0, 1) blends one pixel wide along each edge.
 /// Work is limited to each shape's bounding box, so cost follows the pixels covered.
 enum Rasterizer {
+    /// An image coordinate as a pixel index, clamped so that a body far outside the view (or a
+    /// non-finite value) can never trap the conversion: off-image values land just outside it.
+    @inline(__always)
+    static func pixel(_ value: Double) -> Int {
+        guard value.isFinite else { return value > 0 ? 1 << 40 : -1 }
+        return Int(min(max(value, -1), 0x1p40))
+    }
+
     /// A thick segment with round ends (a capsule), `radius` in pixels.
     static func drawSegment(_ image: inout RGBImage, from a: Vec2, to b: Vec2, radius: Double, color: RGB) {
-        let minX = max(0, Int((min(a.x, b.x) - radius - 1).rounded(.down)))
-        let maxX = min(image.width - 1, Int((max(a.x, b.x) + radius + 1).rounded(.up)))
-        let minY = max(0, Int((min(a.y, b.y) - radius - 1).rounded(.down)))
-        let maxY = min(image.height - 1, Int((max(a.y, b.y) + radius + 1).rounded(.up)))
+        let minX = max(0, pixel((min(a.x, b.x) - radius - 1).rounded(.down)))
+        let maxX = min(image.width - 1, pixel((max(a.x, b.x) + radius + 1).rounded(.up)))
+        let minY = max(0, pixel((min(a.y, b.y) - radius - 1).rounded(.down)))
+        let maxY = min(image.height - 1, pixel((max(a.y, b.y) + radius + 1).rounded(.up)))
         guard minX <= maxX, minY <= maxY else { return }
         let dx = b.x - a.x, dy = b.y - a.y
         let lengthSquared = dx * dx + dy * dy
@@ -40,8 +48,8 @@ enum Rasterizer {
         let c = cos(angle), s = sin(angle)
         let hw = style.halfWidth, hh = style.halfHeight
         let extentY = abs(s) * hw + abs(c) * hh + 1
-        let minY = max(0, Int((center.y - extentY).rounded(.down)))
-        let maxY = min(image.height - 1, Int((center.y + extentY).rounded(.up)))
+        let minY = max(0, pixel((center.y - extentY).rounded(.down)))
+        let maxY = min(image.height - 1, pixel((center.y + extentY).rounded(.up)))
         guard minY <= maxY else { return }
         let width = image.width
         image.pixels.withUnsafeMutableBufferPointer { buffer in
@@ -53,8 +61,8 @@ enum Rasterizer {
                 clip(&low, &high, slope: c, offset: -s * dy, limit: hw + 1)
                 clip(&low, &high, slope: -s, offset: -c * dy, limit: hh + 1)
                 guard low <= high else { continue }
-                let minX = max(0, Int((center.x + low - 0.5).rounded(.down)))
-                let maxX = min(width - 1, Int((center.x + high - 0.5).rounded(.up)))
+                let minX = max(0, pixel((center.x + low - 0.5).rounded(.down)))
+                let maxX = min(width - 1, pixel((center.x + high - 0.5).rounded(.up)))
                 guard minX <= maxX else { continue }
                 let dx0 = Double(minX) + 0.5 - center.x
                 var u = dx0 * c - dy * s

@@ -12,11 +12,25 @@ public struct JSONParser {
     /// Parses one complete JSON document; `firstLine` numbers lines when parsing one line of a larger file.
     public static func parse(_ bytes: [UInt8], firstLine: Int = 1) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes, line: firstLine)
+        if let problem = encodingProblem(bytes) { throw parser.error(problem) }
         parser.skipWhitespace()
         let value = try parser.parseValue()
         parser.skipWhitespace()
         if parser.index < bytes.count { throw parser.error("unexpected \(parser.describeCurrent()) after the value") }
         return value
+    }
+
+    /// JSON text is UTF-8 without a byte order mark (RFC 8259 §8.1); name the usual mistakes
+    /// instead of reporting their first byte.
+    static func encodingProblem(_ bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0xef, 0xbb, 0xbf]) {
+            return "the text starts with a UTF-8 byte order mark (EF BB BF); JSON must be UTF-8 without one: save it as plain UTF-8"
+        }
+        if bytes.starts(with: [0xff, 0xfe]) || bytes.starts(with: [0xfe, 0xff])
+            || (bytes.count >= 2 && (bytes[0] == 0 || bytes[1] == 0)) {
+            return "the text looks like UTF-16 (byte order mark or zero bytes); JSON must be UTF-8: save it as UTF-8"
+        }
+        return nil
     }
 
     /// Parses one complete JSON document from text.
@@ -185,9 +199,10 @@ public struct JSONParser {
     }
 
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
-        guard index + 4 <= bytes.count,
+        // Exactly four hex digits: UInt32(_:radix:) alone would also take a sign ("+041").
+        guard index + 4 <= bytes.count, bytes[index..<index + 4].allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
               let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
-        else { throw error("invalid \\u escape") }
+        else { throw error("invalid \\u escape: needs four hex digits") }
         index += 4
         return code
     }

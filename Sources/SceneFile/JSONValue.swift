@@ -48,6 +48,23 @@ public struct JSONValue: Sendable, Equatable {
     }
 }
 
+extension JSONValue {
+    /// Echoed input is cut to this many characters in messages.
+    public static let excerptLength = 40
+
+    /// `text` as a message may echo it: whole if short, else its start and how long it was.
+    public static func excerpt(_ text: String) -> String {
+        guard text.count > excerptLength else { return text }
+        return "\(text.prefix(excerptLength))… (\(text.count) characters)"
+    }
+
+    /// Whether `literal` is a JSON integer (digits, optional minus) that is simply too large for `Int`.
+    public static func isOversizedInteger(_ literal: String) -> Bool {
+        let digits = literal.hasPrefix("-") ? literal.dropFirst() : Substring(literal)
+        return !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber) && Int(literal) == nil
+    }
+}
+
 /// A JSON syntax error at a line and column.
 public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     public var line: Int

@@ -5,7 +5,12 @@ import SceneModel
 /// collected, each with its JSON path and line.
 struct SceneDecoder {
     private let file: String
-    private(set) var diagnostics: [SceneDiagnostic] = []
+    /// Every problem found, in line order (stable within a line).
+    var diagnostics: [SceneDiagnostic] { (structural + range).enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }.map(\.element) }
+    /// Problems with the file's shape: syntax, types, missing and unknown keys.
+    private var structural: [SceneDiagnostic] = []
+    /// Values out of range, found part by part and for the scene as a whole.
+    private var range: [SceneDiagnostic] = []
     /// The line of every value visited, by JSON path, to place range problems found later.
     private var lines: [String: Int] = [:]
 
@@ -29,17 +34,25 @@ struct SceneDecoder {
         finish(fields, allowed: ["name", "world", "gravity", "step_rate", "iterations", "bounds", "walls", "crates", "generator",
                                  "tumbler", "spatial_hash", "sleep_time", "render"])
 
-        guard diagnostics.isEmpty, let worldSize, let gravity, let walls, let crates else { return nil }
+        // The scene as a whole can be checked only when every part of it could be read.
+        guard structural.isEmpty, let worldSize, let gravity, let walls, let crates else { return nil }
         let scene = Scene(name: name, worldSize: worldSize, gravity: gravity, stepRate: stepRate, iterations: iterations,
                           walls: walls, bounds: bounds, crates: crates, generator: generator, tumbler: tumbler,
                           space: SpaceOptions(spatialHash: spatialHash, sleepTimeThreshold: sleepTime), render: render)
-        for problem in scene.problems() {
-            report(problem.field, problem.message)
+        for problem in scene.sceneProblems() {
+            reportRange(problem.field, problem.message)
         }
         return diagnostics.isEmpty ? scene : nil
     }
 
     // MARK: Scene parts
+
+    /// A part as decoded, its own values range-checked now: reported in the same pass as any
+    /// structural problem elsewhere in the file.
+    private mutating func checked<Part>(_ part: Part, path: String, problems: (Part) -> [FieldProblem]) -> Part {
+        for problem in problems(part) { reportRange("\(path).\(problem.field)", problem.message) }
+        return part
+    }
 
     private mutating func crate(_ value: JSONValue, path: String) -> CrateSpec? {
         guard let fields = object(value, path: path) else { return nil }
@@ -53,8 +66,8 @@ struct SceneDecoder {
         let elasticity = number(fields, "elasticity", required: true)
         finish(fields, allowed: ["center", "size", "angle", "velocity", "angular_velocity", "mass", "friction", "elasticity"])
         guard let center, let size, let mass, let friction, let elasticity else { return nil }
-        return CrateSpec(center: center, size: size, angle: angle, velocity: velocity, angularVelocity: angularVelocity,
-                         mass: mass, friction: friction, elasticity: elasticity)
+        return checked(CrateSpec(center: center, size: size, angle: angle, velocity: velocity, angularVelocity: angularVelocity,
+                                 mass: mass, friction: friction, elasticity: elasticity), path: path, problems: { $0.problems() })
     }
 
     private mutating func wall(_ value: JSONValue, path: String) -> WallSpec? {
@@ -66,7 +79,8 @@ struct SceneDecoder {
         let elasticity = number(fields, "elasticity", required: true)
         finish(fields, allowed: ["from", "to", "radius", "friction", "elasticity"])
         guard let from, let to, let radius, let friction, let elasticity else { return nil }
-        return WallSpec(from: from, to: to, radius: radius, friction: friction, elasticity: elasticity)
+        return checked(WallSpec(from: from, to: to, radius: radius, friction: friction, elasticity: elasticity), path: path,
+                       problems: { $0.problems() })
     }
 
     private mutating func boundsWalls(_ value: JSONValue, path: String) -> BoundsWalls? {
@@ -76,7 +90,8 @@ struct SceneDecoder {
         let elasticity = number(fields, "elasticity", required: true)
         finish(fields, allowed: ["radius", "friction", "elasticity"])
         guard let radius, let friction, let elasticity else { return nil }
-        return BoundsWalls(radius: radius, friction: friction, elasticity: elasticity)
+        return checked(BoundsWalls(radius: radius, friction: friction, elasticity: elasticity), path: path,
+                       problems: { $0.problems() })
     }
 
     private mutating func pileGenerator(_ value: JSONValue, path: String) -> PileGenerator? {
@@ -111,8 +126,8 @@ struct SceneDecoder {
         let elasticity = number(fields, "elasticity", required: true)
         finish(fields, allowed: ["center", "size", "angular_velocity", "radius", "friction", "elasticity"])
         guard let center, let size, let angularVelocity, let radius, let friction, let elasticity else { return nil }
-        return TumblerSpec(center: center, size: size, angularVelocity: angularVelocity, radius: radius,
-                           friction: friction, elasticity: elasticity)
+        return checked(TumblerSpec(center: center, size: size, angularVelocity: angularVelocity, radius: radius,
+                           friction: friction, elasticity: elasticity), path: path, problems: { $0.problems() })
     }
 
     private mutating func spatialHashSpec(_ value: JSONValue, path: String) -> SpaceOptions.SpatialHash? {
@@ -149,7 +164,11 @@ struct SceneDecoder {
     }
 
     private mutating func report(_ path: String, line: Int? = nil, _ message: String) {
-        diagnostics.append(SceneDiagnostic(file: file, line: line ?? lineOf(path), path: path, message: message))
+        structural.append(SceneDiagnostic(file: file, line: line ?? lineOf(path), path: path, message: message))
+    }
+
+    private mutating func reportRange(_ path: String, _ message: String) {
+        range.append(SceneDiagnostic(file: file, line: lineOf(path), path: path, message: message))
     }
 
     /// The line of `path`, or of its nearest enclosing value that was written in the file.
@@ -198,7 +217,7 @@ struct SceneDecoder {
             return nil
         }
         if !number.isFinite {
-            report(path, line: value.line, "must be a finite number, got \(literal)")
+            report(path, line: value.line, "must be a finite number, got \(JSONValue.excerpt(literal))")
             return nil
         }
         return number
@@ -215,7 +234,9 @@ struct SceneDecoder {
             return nil
         }
         guard let integer = Int(literal) else {
-            report(path, line: value.line, "must be a whole number, got \(literal)")
+            let problem = JSONValue.isOversizedInteger(literal) ? "is too large: must be a whole number within ±\(Int.max)"
+                : "must be a whole number"
+            report(path, line: value.line, "\(problem), got \(JSONValue.excerpt(literal))")
             return nil
         }
         return integer

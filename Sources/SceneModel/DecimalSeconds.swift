@@ -15,9 +15,11 @@ public struct DecimalSeconds: Sendable, Equatable, CustomStringConvertible {
               whole.allSatisfy({ $0.isASCII && $0.isNumber }), fraction.allSatisfy({ $0.isASCII && $0.isNumber }),
               !(parts.count > 1 && fraction.isEmpty)
         else { return nil }
-        let value = Int64(whole.isEmpty ? "0" : whole)! * DecimalSeconds.power(fraction.count) + Int64(fraction.isEmpty ? "0" : fraction)!
-        guard value <= 1_000_000_000 * DecimalSeconds.power(fraction.count) else { return nil }
-        scaled = value
+        // Ten whole digits times 10^9 can pass Int64: compute wide, then check the 10^9 s limit.
+        let value = Int128(whole.isEmpty ? "0" : whole)! * Int128(DecimalSeconds.power(fraction.count))
+            + Int128(fraction.isEmpty ? "0" : fraction)!
+        guard value <= 1_000_000_000 * Int128(DecimalSeconds.power(fraction.count)) else { return nil }
+        scaled = Int64(value)
         fractionDigits = fraction.count
     }
 
@@ -33,30 +35,28 @@ public struct DecimalSeconds: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whole steps that fit in this duration at `stepRate` steps per second: floor(seconds × rate).
+    /// Exact for every duration this type holds (at most 10^9 s) at any rate up to 10^9 steps/s.
     public func steps(atRate stepRate: Int) -> Int {
-        let (product, overflow) = scaled.multipliedReportingOverflow(by: Int64(stepRate))
-        precondition(!overflow, "duration \(self) at \(stepRate) steps/s overflows")
-        return Int(product / DecimalSeconds.power(fractionDigits))
+        Int(Int128(scaled) * Int128(stepRate) / Int128(DecimalSeconds.power(fractionDigits)))
     }
 
     /// The first step whose start time is at or after this time: ceil(seconds × rate).
     public func stepsRoundedUp(atRate stepRate: Int) -> Int {
-        let p = DecimalSeconds.power(fractionDigits)
-        let (product, overflow) = scaled.multipliedReportingOverflow(by: Int64(stepRate))
-        precondition(!overflow, "duration \(self) at \(stepRate) steps/s overflows")
-        return Int((product + p - 1) / p)
+        let p = Int128(DecimalSeconds.power(fractionDigits))
+        return Int((Int128(scaled) * Int128(stepRate) + p - 1) / p)
     }
 
     /// Whether this duration is shorter than `other`, compared exactly.
     public func isLess(than other: DecimalSeconds) -> Bool {
         let digits = max(fractionDigits, other.fractionDigits)
-        return scaled * DecimalSeconds.power(digits - fractionDigits) < other.scaled * DecimalSeconds.power(digits - other.fractionDigits)
+        return Int128(scaled) * Int128(DecimalSeconds.power(digits - fractionDigits))
+            < Int128(other.scaled) * Int128(DecimalSeconds.power(digits - other.fractionDigits))
     }
 
     /// Frames needed to reach this duration at `fps`: ceil(seconds × fps).
     public func frameCount(fps: Int) -> Int {
-        let p = DecimalSeconds.power(fractionDigits)
-        return Int((scaled * Int64(fps) + p - 1) / p)
+        let p = Int128(DecimalSeconds.power(fractionDigits))
+        return Int((Int128(scaled) * Int128(fps) + p - 1) / p)
     }
 
     public var description: String {

@@ -30,6 +30,11 @@ public enum Limits {
     public static let stepRate = 1...100_000
     public static let iterations = 1...1_000
     public static let crateCount = 0...100_000
+    /// Crates a crate may start overlapping (sharing area with): see `CrateOverlaps`.
+    public static let overlapsPerCrate = 8
+    /// The spatial hash's cell may be at most this many times smaller than the largest crate:
+    /// Chipmunk puts each shape in every cell its bounding box covers.
+    public static let cellsPerCrateSide = 16
     public static let density = 1e-9...1e6
     public static let imageSide = 1...16_384
 }
@@ -165,8 +170,42 @@ extension PileGenerator {
 }
 
 extension Scene {
+    /// Crates that start overlapping too many others (`CrateOverlaps`), named by creation order.
+    func overlapProblems() -> [FieldProblem] {
+        let report = CrateOverlaps.check(allCrates())
+        if report.gaveUp {
+            return [FieldProblem("crates", "too many crates of too different sizes lie too close together to check for "
+                + "overlaps within \(CrateOverlaps.maxWork) tests; spread them out")]
+        }
+        func name(_ index: Int) -> String { index < crates.count ? "crates[\(index)]" : "generated crate \(index - crates.count)" }
+        return report.crowded.map { crowded in
+            let examples = crowded.examples.map(name).joined(separator: ", ")
+            return FieldProblem(crowded.index < crates.count ? "crates[\(crowded.index)]" : "generator",
+                                (crowded.index < crates.count ? "" : "\(name(crowded.index)) ") + "starts overlapping more than \(Limits.overlapsPerCrate) other crates "
+                                    + "(\(examples), …); at most \(Limits.overlapsPerCrate): every overlap is a contact Chipmunk "
+                                    + "resolves in every step, and a heap of them makes a step take minutes")
+        }
+    }
+
     /// Every problem in the scene, with paths in the scene file's terms (`crates[3].mass`).
     public func problems() -> [FieldProblem] {
+        var found: [FieldProblem] = []
+        for problem in bounds?.problems() ?? [] { found.append(FieldProblem("bounds.\(problem.field)", problem.message)) }
+        for (i, wall) in walls.enumerated() {
+            for problem in wall.problems() { found.append(FieldProblem("walls[\(i)].\(problem.field)", problem.message)) }
+        }
+        for (i, crate) in crates.enumerated() {
+            for problem in crate.problems() { found.append(FieldProblem("crates[\(i)].\(problem.field)", problem.message)) }
+        }
+        for problem in tumbler?.problems() ?? [] { found.append(FieldProblem("tumbler.\(problem.field)", problem.message)) }
+        return sceneProblems() + found
+    }
+
+    /// The problems of the scene as a whole: its own values, and its parts against the world and
+    /// each other (crates inside the world, counts, overlaps). The parts' own values are checked by
+    /// their `problems()`; a scene file decoder reports those as it reads each part, so that one
+    /// pass over a file reports range problems even where another part is malformed.
+    public func sceneProblems() -> [FieldProblem] {
         var list = ProblemList()
         list.check("world", worldSize, in: Limits.worldSize)
         // Checks against the world's extent only make sense once the extent itself is valid.
@@ -175,12 +214,7 @@ extension Scene {
         list.check("step_rate", stepRate, in: Limits.stepRate)
         list.check("iterations", iterations, in: Limits.iterations)
         var found = list.problems
-        for problem in bounds?.problems() ?? [] { found.append(FieldProblem("bounds.\(problem.field)", problem.message)) }
-        for (i, wall) in walls.enumerated() {
-            for problem in wall.problems() { found.append(FieldProblem("walls[\(i)].\(problem.field)", problem.message)) }
-        }
         for (i, crate) in crates.enumerated() {
-            for problem in crate.problems() { found.append(FieldProblem("crates[\(i)].\(problem.field)", problem.message)) }
             let c = crate.center
             if c.isFinite, worldIsValid, !(0...worldSize.x).contains(c.x) || !(0...worldSize.y).contains(c.y) {
                 found.append(FieldProblem("crates[\(i)].center", "[\(show(c.x)), \(show(c.y))] is outside the "
@@ -191,15 +225,27 @@ extension Scene {
             for problem in generator.problems(in: worldSize) {
                 found.append(FieldProblem("generator.\(problem.field)", problem.message))
             }
-            if crates.count + generator.count > Limits.crateCount.upperBound {
-                found.append(FieldProblem("generator.count", "\(crates.count + generator.count) crates in all; at most \(Limits.crateCount.upperBound)"))
-            }
         }
-        for problem in tumbler?.problems() ?? [] { found.append(FieldProblem("tumbler.\(problem.field)", problem.message)) }
+        // Every crate counts, inline or generated; the sum is checked, since count is outside input.
+        let (total, overflow) = crates.count.addingReportingOverflow(max(0, generator?.count ?? 0))
+        if overflow || total > Limits.crateCount.upperBound {
+            found.append(FieldProblem(generator == nil ? "crates" : "generator.count",
+                                      "\(overflow ? "more than \(Int.max)" : String(total)) crates in all (inline and generated); "
+                                        + "at most \(Limits.crateCount.upperBound)"))
+        }
+        // Checks that look at every crate's shape need every crate valid and countable first.
+        let cratesAreValid = found.isEmpty && crates.allSatisfy { $0.problems().isEmpty }
+        if cratesAreValid { found += overlapProblems() }
         var spaceList = ProblemList()
         if let hash = space.spatialHash {
             spaceList.check("spatial_hash.cell_size", hash.cellSize, in: 0.01...1e5)
             spaceList.check("spatial_hash.cells", hash.cells, in: 1...10_000_000)
+            let largest = !cratesAreValid ? 0 : allCrates().map { max($0.size.x, $0.size.y) * 2.0.squareRoot() }.max() ?? 0
+            if spaceList.problems.isEmpty, cratesAreValid, hash.cellSize * Double(Limits.cellsPerCrateSide) < largest {
+                spaceList.add("spatial_hash.cell_size", "\(show(hash.cellSize)) is too small for crates up to \(show(largest.rounded(.up))) px "
+                    + "across: Chipmunk puts a crate in every cell it covers, so the cell must be at least 1/\(Limits.cellsPerCrateSide) "
+                    + "of the largest crate's diagonal (here \(show((largest / Double(Limits.cellsPerCrateSide)).rounded(.up))))")
+            }
         }
         if let sleep = space.sleepTimeThreshold { spaceList.check("sleep_time", sleep, in: 1e-6...1e6) }
         found += spaceList.problems

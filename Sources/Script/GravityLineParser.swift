@@ -114,6 +114,9 @@ public struct GravityLineParser: Sendable {
             return .success(GravityCommand(line: line, when: .step(step), gravity: gravity))
         case let (nil, .some(stepValue)):
             guard case let .number(_, literal) = stepValue.kind, let step = Int(literal) else {
+                if case let .number(_, literal) = stepValue.kind, JSONValue.isOversizedInteger(literal) {
+                    return fail("step is too large: must be a whole number within 0...\(Int.max), got \(Self.show(stepValue))")
+                }
                 return fail("step must be a whole number, got \(Self.show(stepValue))")
             }
             if step < 0 { return fail("step must be >= 0, got \(step)") }
@@ -134,7 +137,7 @@ public struct GravityLineParser: Sendable {
     }
 
     private static func show(_ value: JSONValue) -> String {
-        if case let .number(_, literal) = value.kind { return literal }
+        if case let .number(_, literal) = value.kind { return JSONValue.excerpt(literal) }
         return value.typeName
     }
 }

@@ -84,7 +84,8 @@ struct Run: ParsableCommand {
         if let budgetMs { configuration.budgetNanoseconds = Int64(budgetMs * 1e6) }
 
         let frames = duration.frameCount(fps: fps)
-        let expectedFrames = (frames + output.every - 1) / output.every
+        // Frames drawn: ceil(frames / every), without the overflow of frames + every - 1.
+        let expectedFrames = frames / output.every + (frames % output.every == 0 ? 0 : 1)
         let (width, height) = output.parsedSize ?? (scene.render.imageWidth, scene.render.imageHeight)
         let pipeline = try makePipeline(scene: scene, world: world, width: width, height: height, expectedFrames: expectedFrames)
 

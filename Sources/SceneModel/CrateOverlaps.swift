@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Finds crates that start overlapping many others: each overlap is a contact Chipmunk resolves
+/// in every solver iteration of every step, and a heap of coincident crates makes one step take
+/// minutes (2000 crates on one spot: over 120 s) or exhausts memory (20,000). A scene is refused
+/// when any crate starts overlapping more than `Limits.overlapsPerCrate` others (README,
+/// "Limits"). Touching is not overlapping: boxes must share area.
+///
+/// Boxes go into a uniform grid (cells twice the median crate's larger side, and at least 1/64 of
+/// the largest), each into every cell its bounding box covers, so the work follows the number of
+/// near pairs; counting for a crate stops once it is over the limit, which bounds the work for
+/// heaps too. Past `maxWork` cell entries plus box tests the check gives up and says so (a scene
+/// of crates spread over wildly different sizes could otherwise make it quadratic).
+public enum CrateOverlaps {
+    /// One crate that overlaps too many others: its index in creation order and some of them.
+    public struct Crowded: Sendable, Equatable {
+        public var index: Int
+        /// At least `Limits.overlapsPerCrate + 1`; counting stops there.
+        public var overlaps: Int
+        public var examples: [Int]
+    }
+
+    /// What the check found: crowded crates (creation order, at most `maxReported`), or that it gave up.
+    public struct Report: Sendable, Equatable {
+        public var crowded: [Crowded] = []
+        public var gaveUp = false
+    }
+
+    public static let maxWork = 20_000_000
+
+    /// Crates (in creation order) that overlap more than `limit` others.
+    public static func check(_ crates: [CrateSpec], limit: Int = Limits.overlapsPerCrate, maxReported: Int = 5) -> Report {
+        var report = Report()
+        guard crates.count > limit else { return report }
+        let boxes = crates.map(Box.init)
+        let sides = boxes.map { max($0.maxX - $0.minX, $0.maxY - $0.minY) }.sorted()
+        let cell = max(2 * sides[sides.count / 2], sides[sides.count - 1] / 64, 1e-3)
+        var work = 0
+        var grid: [GridKey: [Int]] = [:]
+        for (index, box) in boxes.enumerated() {
+            let covered = keys(box, cell: cell)
+            work += covered.count
+            if work > maxWork {
+                report.gaveUp = true
+                return report
+            }
+            for key in covered { grid[key, default: []].append(index) }
+        }
+        for (index, box) in boxes.enumerated() {
+            var overlapping: [Int] = []
+            var seen = Set<Int>()
+            search: for key in keys(box, cell: cell) {
+                for other in grid[key] ?? [] where other != index && seen.insert(other).inserted {
+                    work += 1
+                    if box.overlaps(boxes[other]) {
+                        overlapping.append(other)
+                        if overlapping.count > limit { break search }
+                    }
+                }
+            }
+            if work > maxWork {
+                report.gaveUp = true
+                return report
+            }
+            if overlapping.count > limit {
+                report.crowded.append(Crowded(index: index, overlaps: overlapping.count, examples: Array(overlapping.prefix(3))))
+                if report.crowded.count == maxReported { break }
+            }
+        }
+        return report
+    }
+
+    private struct GridKey: Hashable {
+        var x: Int
+        var y: Int
+    }
+
+    /// The cells a box's bounding box covers. Crates are inside the world (at most 10^6 px) and at
+    /// most 10^5 px, and cells are at least a median side wide, so the indices stay small.
+    private static func keys(_ box: Box, cell: Double) -> [GridKey] {
+        let x0 = Int((box.minX / cell).rounded(.down)), x1 = Int((box.maxX / cell).rounded(.down))
+        let y0 = Int((box.minY / cell).rounded(.down)), y1 = Int((box.maxY / cell).rounded(.down))
+        var result: [GridKey] = []
+        for x in x0...x1 { for y in y0...y1 { result.append(GridKey(x: x, y: y)) } }
+        return result
+    }
+
+    /// A crate's rectangle: centre, axes and half sizes, and its bounding box.
+    private struct Box {
+        var center: Vec2
+        var axes: (Vec2, Vec2)
+        var half: Vec2
+        var minX, maxX, minY, maxY: Double
+
+        init(_ crate: CrateSpec) {
+            let c = cos(crate.angle), s = sin(crate.angle)
+            center = crate.center
+            axes = (Vec2(c, s), Vec2(-s, c))
+            half = Vec2(crate.size.x / 2, crate.size.y / 2)
+            let extentX = abs(c) * half.x + abs(s) * half.y, extentY = abs(s) * half.x + abs(c) * half.y
+            minX = center.x - extentX
+            maxX = center.x + extentX
+            minY = center.y - extentY
+            maxY = center.y + extentY
+        }
+
+        /// Separating axis test on the four edge normals; a gap or mere touching (within a
+        /// millionth of a pixel) separates.
+        func overlaps(_ other: Box) -> Bool {
+            guard minX < other.maxX, other.minX < maxX, minY < other.maxY, other.minY < maxY else { return false }
+            let d = other.center - center
+            for axis in [axes.0, axes.1, other.axes.0, other.axes.1] {
+                let distance = abs(d.x * axis.x + d.y * axis.y)
+                if distance + 1e-6 >= radius(along: axis) + other.radius(along: axis) { return false }
+            }
+            return true
+        }
+
+        /// Half the box's extent along a unit `axis`.
+        func radius(along axis: Vec2) -> Double {
+            half.x * abs(axes.0.x * axis.x + axes.0.y * axis.y) + half.y * abs(axes.1.x * axis.x + axes.1.y * axis.y)
+        }
+    }
+}
