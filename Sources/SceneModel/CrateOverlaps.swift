@@ -22,11 +22,19 @@ public enum CrateOverlaps {
         public var examples: [Int]
     }
 
-    /// What the check found: crowded crates (creation order, at most `maxReported`), or that it gave up.
+    /// What the check found: crowded crates (creation order, at most `maxReported`), pairs that
+    /// overlap and pairs in contact (overlapping or touching), or that it gave up.
     public struct Report: Sendable, Equatable {
         public var crowded: [Crowded] = []
+        /// Pairs sharing area; counting stops past `Limits.overlappingPairs`.
+        public var overlappingPairs = 0
+        /// Pairs overlapping or closer than `contactDistance`; counting stops past `Limits.contactPairs`.
+        public var contactPairs = 0
         public var gaveUp = false
     }
+
+    /// Boxes this close (in pixels) count as in contact: Chipmunk makes a contact for them.
+    public static let contactDistance = 0.01
 
     public static let maxWork = 20_000_000
 
@@ -54,12 +62,16 @@ public enum CrateOverlaps {
             search: for key in keys(box, cell: cell) {
                 for other in grid[key] ?? [] where other != index && seen.insert(other).inserted {
                     work += 1
-                    if box.overlaps(boxes[other]) {
+                    let gap = box.separation(boxes[other])
+                    if gap <= contactDistance, other > index { report.contactPairs += 1 }
+                    if gap < -1e-6 {
                         overlapping.append(other)
+                        if other > index { report.overlappingPairs += 1 }
                         if overlapping.count > limit { break search }
                     }
                 }
             }
+            if report.contactPairs > Limits.contactPairs || report.overlappingPairs > Limits.overlappingPairs { return report }
             if work > maxWork {
                 report.gaveUp = true
                 return report
@@ -106,16 +118,19 @@ public enum CrateOverlaps {
             maxY = center.y + extentY
         }
 
-        /// Separating axis test on the four edge normals; a gap or mere touching (within a
-        /// millionth of a pixel) separates.
-        func overlaps(_ other: Box) -> Bool {
-            guard minX < other.maxX, other.minX < maxX, minY < other.maxY, other.minY < maxY else { return false }
+        /// The largest gap between the boxes along the four edge normals (separating axes):
+        /// negative when they share area (then minus the smallest penetration), 0 when touching.
+        /// Boxes whose bounding boxes are over `contactDistance` apart give that gap at once.
+        func separation(_ other: Box) -> Double {
+            let bboxGap = Swift.max(other.minX - maxX, minX - other.maxX, other.minY - maxY, minY - other.maxY)
+            if bboxGap > CrateOverlaps.contactDistance { return bboxGap }
             let d = other.center - center
+            var largest = -Double.infinity
             for axis in [axes.0, axes.1, other.axes.0, other.axes.1] {
-                let distance = abs(d.x * axis.x + d.y * axis.y)
-                if distance + 1e-6 >= radius(along: axis) + other.radius(along: axis) { return false }
+                let gap = abs(d.x * axis.x + d.y * axis.y) - radius(along: axis) - other.radius(along: axis)
+                largest = Swift.max(largest, gap)
             }
-            return true
+            return largest
         }
 
         /// Half the box's extent along a unit `axis`.

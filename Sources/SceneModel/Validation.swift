@@ -32,9 +32,18 @@ public enum Limits {
     public static let crateCount = 0...100_000
     /// Crates a crate may start overlapping (sharing area with): see `CrateOverlaps`.
     public static let overlapsPerCrate = 8
+    /// Pairs of crates that may start sharing area, in all (10,000 took 1.5 s for the first step here).
+    public static let overlappingPairs = 10_000
+    /// Pairs of crates that may start overlapping or touching, in all: a 71×71 grid of touching
+    /// crates (19,740 pairs, corners included) builds and takes its first step in 0.9 s here, a
+    /// 100×100 grid (39,402 pairs) in 3.7 s, a 141×141 grid in 12 s a step: the cost grows faster
+    /// than the count.
+    public static let contactPairs = 20_000
     /// The spatial hash's cell may be at most this many times smaller than the largest crate:
     /// Chipmunk puts each shape in every cell its bounding box covers.
     public static let cellsPerCrateSide = 16
+    /// ... and at most this many times smaller than the longest wall.
+    public static let cellsPerWallSide = 1024
     public static let density = 1e-9...1e6
     public static let imageSide = 1...16_384
 }
@@ -178,6 +187,15 @@ extension Scene {
                 + "overlaps within \(CrateOverlaps.maxWork) tests; spread them out")]
         }
         func name(_ index: Int) -> String { index < crates.count ? "crates[\(index)]" : "generated crate \(index - crates.count)" }
+        if report.overlappingPairs > Limits.overlappingPairs {
+            return [FieldProblem("crates", "more than \(Limits.overlappingPairs) pairs of crates start overlapping; at most "
+                + "\(Limits.overlappingPairs): Chipmunk's first steps slow down steeply with many overlaps (README, \"Limits\")")]
+        }
+        if report.contactPairs > Limits.contactPairs {
+            return [FieldProblem("crates", "more than \(Limits.contactPairs) pairs of crates start touching or overlapping; at most "
+                + "\(Limits.contactPairs): a large packed block of crates makes Chipmunk's steps slow down steeply "
+                + "(README, \"Limits\"); leave gaps between them, as the generator does")]
+        }
         return report.crowded.map { crowded in
             let examples = crowded.examples.map(name).joined(separator: ", ")
             return FieldProblem(crowded.index < crates.count ? "crates[\(crowded.index)]" : "generator",
@@ -185,6 +203,31 @@ extension Scene {
                                     + "(\(examples), …); at most \(Limits.overlapsPerCrate): every overlap is a contact Chipmunk "
                                     + "resolves in every step, and a heap of them makes a step take minutes")
         }
+    }
+
+    /// The spatial hash must fit the scene: Chipmunk puts every shape in each cell its bounding box
+    /// covers and walks a bucket's whole chain on every query, so tiny cells or few buckets make
+    /// steps (or the build) take minutes.
+    func spatialHashProblems(_ hash: SpaceOptions.SpatialHash) -> [FieldProblem] {
+        var found: [FieldProblem] = []
+        let largestCrate = allCrates().map { max($0.size.x, $0.size.y) * 2.0.squareRoot() }.max() ?? 0
+        if hash.cellSize * Double(Limits.cellsPerCrateSide) < largestCrate {
+            found.append(FieldProblem("spatial_hash.cell_size", "\(show(hash.cellSize)) is too small for crates up to "
+                + "\(show(largestCrate.rounded(.up))) px across: Chipmunk puts a crate in every cell it covers, so the cell must be "
+                + "at least 1/\(Limits.cellsPerCrateSide) of the largest crate's diagonal (here \(show((largestCrate / Double(Limits.cellsPerCrateSide)).rounded(.up))))"))
+        }
+        var longestWall = allWalls().map { max(abs($0.to.x - $0.from.x), abs($0.to.y - $0.from.y)) + 2 * $0.radius }.max() ?? 0
+        if let tumbler { longestWall = max(longestWall, (tumbler.size.x * tumbler.size.x + tumbler.size.y * tumbler.size.y).squareRoot()) }
+        if hash.cellSize * Double(Limits.cellsPerWallSide) < longestWall {
+            found.append(FieldProblem("spatial_hash.cell_size", "\(show(hash.cellSize)) is too small for walls up to "
+                + "\(show(longestWall.rounded(.up))) px long: the cell must be at least 1/\(Limits.cellsPerWallSide) of the longest wall"))
+        }
+        let shapes = crates.count + (generator?.count ?? 0)
+        if hash.cells < shapes {
+            found.append(FieldProblem("spatial_hash.cells", "\(hash.cells) buckets for \(shapes) crates: give at least one per "
+                + "crate (Chipmunk's manual suggests about ten), or every query walks long chains"))
+        }
+        return found
     }
 
     /// Every problem in the scene, with paths in the scene file's terms (`crates[3].mass`).
@@ -240,11 +283,8 @@ extension Scene {
         if let hash = space.spatialHash {
             spaceList.check("spatial_hash.cell_size", hash.cellSize, in: 0.01...1e5)
             spaceList.check("spatial_hash.cells", hash.cells, in: 1...10_000_000)
-            let largest = !cratesAreValid ? 0 : allCrates().map { max($0.size.x, $0.size.y) * 2.0.squareRoot() }.max() ?? 0
-            if spaceList.problems.isEmpty, cratesAreValid, hash.cellSize * Double(Limits.cellsPerCrateSide) < largest {
-                spaceList.add("spatial_hash.cell_size", "\(show(hash.cellSize)) is too small for crates up to \(show(largest.rounded(.up))) px "
-                    + "across: Chipmunk puts a crate in every cell it covers, so the cell must be at least 1/\(Limits.cellsPerCrateSide) "
-                    + "of the largest crate's diagonal (here \(show((largest / Double(Limits.cellsPerCrateSide)).rounded(.up))))")
+            if spaceList.problems.isEmpty, cratesAreValid {
+                for problem in spatialHashProblems(hash) { spaceList.add(problem.field, problem.message) }
             }
         }
         if let sleep = space.sleepTimeThreshold { spaceList.check("sleep_time", sleep, in: 1e-6...1e6) }
