@@ -22,15 +22,17 @@ let package = Package(
         .target(name: "Physics", dependencies: ["CChipmunk", "SceneModel"]),
         .target(name: "Driver", dependencies: ["Physics", "SceneModel", "Script"]),
         .target(name: "Queues"),
-        .target(name: "Script", dependencies: ["SceneModel", "SceneFile", "Queues"]),
-        .target(name: "Raster", dependencies: ["SceneModel", "Queues"]),
+        // POSIX file output: write loops and the rules every output file follows.
+        .target(name: "FileIO"),
+        .target(name: "Script", dependencies: ["SceneModel", "SceneFile", "Queues", "FileIO"]),
+        .target(name: "Raster", dependencies: ["SceneModel", "Queues", "FileIO"]),
         // The benchmark's yardstick: the same scenes stepped by plain C against the same library.
         .target(name: "CBaseline", linkerSettings: [.linkedLibrary("chipmunk")]),
-        .target(name: "Bench", dependencies: ["CBaseline", "Physics", "Driver", "Raster", "SceneModel"]),
+        .target(name: "Bench", dependencies: ["CBaseline", "Physics", "Driver", "Raster", "SceneModel", "FileIO"]),
         .executableTarget(
             name: "cratedrop",
             dependencies: [
-                "SceneModel", "SceneFile", "Physics", "Driver", "Raster", "Script", "Bench",
+                "SceneModel", "SceneFile", "Physics", "Driver", "Raster", "Script", "Bench", "FileIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

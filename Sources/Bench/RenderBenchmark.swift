@@ -6,6 +6,7 @@ import Foundation
 import Physics
 import Raster
 import SceneModel
+import FileIO
 
 /// Prices the render stage on a scene's current state: drawing a frame, writing it as a file, and
 /// streaming frames into a pipe.

@@ -53,6 +53,8 @@ public final class GravityScriptedWorld: Simulation {
         guard failure == nil else { return false }
         let step = world.stepCount
         while true {
+            // Checked between lines too: a flood of skipped lines must not hold off a stop request.
+            if shouldStop() { return false }
             if let command = pending {
                 guard case let .step(due) = command.when, due > step else {
                     apply(command, at: step)

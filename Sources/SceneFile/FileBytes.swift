@@ -10,13 +10,19 @@ public enum FileBytes {
     }
 
     /// The whole file, refusing directories and files over `limit` bytes.
+    /// Only regular files are read: a named pipe or a device is refused at once (opening without
+    /// blocking), so a pipe with no writer never hangs the command.
     public static func read(path: String, limit: Int) throws(ReadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw ReadError(description: errnoText()) }
         defer { close(fd) }
         var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            throw ReadError(description: "is a directory, expected a file")
+        guard fstat(fd, &info) == 0 else { throw ReadError(description: errnoText()) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw ReadError(description: "is a directory, expected a file")
+        case S_IFIFO: throw ReadError(description: "is a named pipe, expected a regular file (scene and record files are read whole)")
+        default: throw ReadError(description: "is a device, expected a regular file")
         }
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SceneFile
+import FileIO
 import SceneModel
 
 /// Writes a run record (README, "Records"): a header line, the scene, every gravity change
@@ -20,7 +21,15 @@ public final class RunRecorder {
     /// Creates the record file and writes its header and scene lines.
     /// - Throws: the reason if the file cannot be created.
     public init(path: String, header: RunRecord.Header, sceneText: [UInt8], schedule: TrailSchedule) throws(GravityOpenError) {
-        guard let file = fopen(path, "w") else { throw GravityOpenError(path: path, reason: FileBytes.errnoText()) }
+        let fd: Int32
+        switch FileDescriptorIO.openForWriting(path) {
+        case let .success(opened): fd = opened
+        case let .failure(failure): throw GravityOpenError(path: path, reason: failure.text)
+        }
+        guard let file = fdopen(fd, "w") else {
+            Glibc.close(fd)
+            throw GravityOpenError(path: path, reason: FileBytes.errnoText())
+        }
         self.path = path
         self.file = file
         self.schedule = schedule

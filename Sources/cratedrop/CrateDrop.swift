@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 
 @main
@@ -9,10 +12,17 @@ struct CrateDrop: ParsableCommand {
         abstract: "Runs 2D crate-drop scenes on the Chipmunk physics engine.",
         discussion: """
             Scenes are JSON files (see Scenes/). Results go to stdout, diagnostics to stderr.
-            Exit codes: 0 success, 64 bad usage, 65 bad data, 66 missing input, 73 cannot create
-            output, 74 I/O error, 130/143 stopped by SIGINT/SIGTERM.
+            Exit codes: 0 success (also when a reader closes the pipe, as `| head` does), 3 the
+            runs part (replay, diff), 64 bad usage, 65 bad data, 66 missing input, 73 cannot create
+            output, 74 I/O error, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM.
             """,
         version: version,
         subcommands: [Run.self, Hash.self, Replay.self, Diff.self, Validate.self, Platform.self, Bench.self]
     )
+
+    static func main() {
+        // A closed pipe must come back from write() as EPIPE, to be reported, never kill the process.
+        signal(SIGPIPE, SIG_IGN)
+        main(nil)
+    }
 }

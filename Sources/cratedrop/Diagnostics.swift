@@ -7,6 +7,7 @@ import Raster
 import SceneFile
 import SceneModel
 import Script
+import FileIO
 
 /// sysexits(3) codes the CLI promises (see `cratedrop --help`).
 enum ExitCodes {

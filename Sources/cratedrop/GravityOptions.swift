@@ -25,18 +25,11 @@ struct GravityOptions: ParsableArguments {
     @Option(help: ArgumentHelp("On a malformed gravity line: stop (the default) or skip it with a warning.", valueName: "stop|skip"))
     var onBadLine: GravityScriptedWorld.BadLinePolicy = .stop
 
-    func validate() throws {
-        if let gravity, let record, gravity != "-", Self.sameFile(gravity, record) {
-            throw ValidationError("--record \(record) would overwrite the --gravity input it reads")
-        }
-    }
+    /// The files this option group reads, for `OutputChecks`.
+    var inputs: [(what: String, path: String)] { gravity.flatMap { $0 == "-" ? nil : [("the --gravity input", $0)] } ?? [] }
 
-    /// Whether two paths name one existing file (so writing one would truncate the other).
-    private static func sameFile(_ a: String, _ b: String) -> Bool {
-        var first = stat(), second = stat()
-        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
-        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
-    }
+    /// The files this option group writes, for `OutputChecks`.
+    var outputs: [(option: String, path: String)] { record.map { [("--record", $0)] } ?? [] }
 
     /// The world wrapped with the gravity stream and the record, as asked. Opens the stream and
     /// the record file now, so a missing file ends the command before any step.
@@ -83,25 +76,27 @@ struct GravityOptions: ParsableArguments {
         }
     }
 
-    /// Reports how the inputs and the record ended: finishes the record (end line), then throws
-    /// the exit code for a bad line, a read error or a record that could not be written (after
-    /// the caller has printed its results).
-    static func finish(_ driven: DrivenWorld) throws {
+    /// Finishes the record (its end line) and reports how the inputs ended: the exit code for a
+    /// bad line (65), a read error or a record that could not be written (74), with its message on
+    /// stderr, or nil. Called before the command prints its results, so the record is complete
+    /// whatever happens to stdout; the caller throws the code after printing.
+    static func finish(_ driven: DrivenWorld) -> ExitCode? {
         let recordFailure = driven.recording?.finish()
         if let scripted = driven.scripted {
             if let failure = scripted.failure {
                 printError("cratedrop: \(failure)")
-                throw ExitCodes.dataError
+                return ExitCodes.dataError
             }
             if let readError = scripted.readError {
                 printError("cratedrop: \(scripted.source): \(readError)")
-                throw ExitCodes.ioError
+                return ExitCodes.ioError
             }
         }
         if let recordFailure {
             printError("cratedrop: \(recordFailure)")
-            throw ExitCodes.ioError
+            return ExitCodes.ioError
         }
+        return nil
     }
 
     /// Every change of a gravity file with its step (timed lines only), or the command ends with

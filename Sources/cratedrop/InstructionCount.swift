@@ -45,9 +45,9 @@ enum InstructionCount {
                 line += "; other backend: CrateDrop \(Int(otherSwift.instructions)), C \(Int(otherC.instructions)), "
                     + "this/other \(String(format: "%.4f", backendRatio))"
             }
-            if json { entries.append(JSONText.object(fields)) } else { print(line) }
+            if json { entries.append(JSONText.object(fields)) } else { try StandardOutput.print(line) }
         }
-        if json { print("[\(entries.joined(separator: ","))]") }
+        if json { try StandardOutput.print("[\(entries.joined(separator: ","))]") }
     }
 
     /// Each backend's CrateDrop side and C side must reach the same state (their hashes differ

@@ -7,19 +7,23 @@ import Synchronization
 /// read by the run loop at frame boundaries.
 private let stopSignal = Atomic<Int32>(0)
 
-/// Turns Ctrl-C and SIGTERM into a stop request checked at the next frame boundary, so the run
-/// ends cleanly and still reports. A second signal gets the default action (immediate exit).
+/// Turns Ctrl-C, SIGTERM and SIGHUP into a stop request checked at the next step or frame
+/// boundary, so the command ends cleanly and still reports (exit 128 + the signal). Installed
+/// before anything is loaded, and kept: a second signal only repeats the request, so the file
+/// being written is finished, never cut short.
 enum StopSignals {
+    static let handled = [SIGINT, SIGTERM, SIGHUP]
+
     static func install() {
         // A parent may hand us these signals blocked (Foundation's Process does); unblock them.
         var unblock = sigset_t()
         sigemptyset(&unblock)
-        for signalNumber in [SIGINT, SIGTERM] { sigaddset(&unblock, signalNumber) }
+        for signalNumber in handled { sigaddset(&unblock, signalNumber) }
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-        for signalNumber in [SIGINT, SIGTERM] {
+        for signalNumber in handled {
             signal(signalNumber) { received in
-                stopSignal.store(received, ordering: .relaxed)
-                signal(received, SIG_DFL)
+                // Keep the first signal's name for the report; later ones change nothing.
+                _ = stopSignal.compareExchange(expected: 0, desired: received, ordering: .relaxed)
             }
         }
     }
@@ -34,6 +38,7 @@ enum StopSignals {
         switch signalNumber {
         case SIGINT: "SIGINT"
         case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP"
         default: "signal \(signalNumber)"
         }
     }

@@ -188,7 +188,7 @@ import Testing
         try Self.tiltBytes().write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try CLI.run(["run", "Scenes/book.json", "--gravity", path, "--record", path])
-        #expect(result.status == 64 && result.stderr.contains("would overwrite the --gravity input it reads"))
+        #expect(result.status == 64 && result.stderr.contains("--record \(path) would overwrite the --gravity input (\(path)), which this command reads"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Self.tiltBytes())
     }
 

@@ -1,10 +1,12 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileIO
 
-/// Writes `DIR/frame-00001.ppm`, ... Each frame goes to a hidden temporary name first and is
-/// renamed into place once complete, so a reader, or a run that is interrupted or fails, never
-/// leaves a partial frame under a frame name.
+/// Writes `DIR/frame-00001.ppm`, ... Each frame goes to a fresh hidden temporary name first
+/// (created exclusively, never through a planted link) and is renamed into place once complete,
+/// so a reader, or a run that is interrupted or fails, never leaves a partial frame under a frame
+/// name; the temporary file is removed on failure.
 ///
 /// Used by one thread at a time: the pipeline's writer thread.
 public final class DirectoryFrameWriter: FrameSink, @unchecked Sendable {
@@ -17,7 +19,10 @@ public final class DirectoryFrameWriter: FrameSink, @unchecked Sendable {
     public init(directory: String, expectedFrames: Int) throws(FrameWriteError) {
         self.directory = directory
         digits = max(5, String(max(expectedFrames, 1)).count)
-        var info = stat()
+        var info = stat(), link = stat()
+        if lstat(directory, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK, stat(directory, &info) != 0 {
+            throw FrameWriteError(target: directory, reason: "is a symbolic link whose target does not exist")
+        }
         if stat(directory, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFDIR else { throw FrameWriteError(target: directory, reason: "exists and is not a directory") }
         } else if mkdir(directory, 0o755) != 0 {
@@ -35,8 +40,7 @@ public final class DirectoryFrameWriter: FrameSink, @unchecked Sendable {
 
     public func write(_ image: RGBImage, number: Int) throws(FrameWriteError) {
         let final = "\(directory)/\(fileName(number))"
-        let temporary = "\(directory)/.\(fileName(number)).tmp"
-        if let failure = FileDescriptorIO.writeWhole([image.ppmHeader, image.pixels], to: final, via: temporary) {
+        if let failure = FileDescriptorIO.writeWhole([image.ppmHeader, image.pixels], to: final) {
             throw FrameWriteError(target: final, reason: failure)
         }
     }

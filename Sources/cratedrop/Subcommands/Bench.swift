@@ -98,7 +98,7 @@ struct Bench: ParsableCommand {
             results.append(try Benchmark.run(scene: scene, settings: settings))
         }
         let report = BenchReport(settings: settings, results: results, peakMemoryMiB: Benchmark.peakMemoryMiB())
-        print(json ? report.json() : report.table())
+        try StandardOutput.print(json ? report.json() : report.table())
         let mismatched = results.filter { !$0.hashesMatch }
         if !mismatched.isEmpty {
             printError("cratedrop: bench: state hashes differ between CrateDrop and plain C for: \(mismatched.map(\.scene).joined(separator: ", "))")
@@ -113,10 +113,10 @@ struct Bench: ParsableCommand {
         case .swift:
             _ = measuredSwiftStepLoop(world, steps: settings.warmupSteps, snapshots: false)
             _ = measuredSwiftStepLoop(world, steps: steps, snapshots: true)
-            print("\(world.stepCount) \(world.stateHash)")
+            try StandardOutput.print("\(world.stepCount) \(world.stateHash)")
         case .c:
             let hash = BaselineRunner.run(scene: scene, warmup: settings.warmupSteps, steps: steps)
-            print("\(settings.warmupSteps + steps) \(hash)")
+            try StandardOutput.print("\(settings.warmupSteps + steps) \(hash)")
         }
     }
 
@@ -124,13 +124,12 @@ struct Bench: ParsableCommand {
     private func printBaselineSpec() throws {
         guard let path = scenes.first else { throw ValidationError("--baseline-spec needs a scene file or 'probe'") }
         if path == "probe" {
-            print(BaselineSpec.text(scene: DeterminismClass.probeScene,
-                                    probe: (DeterminismClass.angleSeed, DeterminismClass.angleCount, DeterminismClass.contactSteps)),
-                  terminator: "")
+            try StandardOutput.print(String(BaselineSpec.text(scene: DeterminismClass.probeScene,
+                                    probe: (DeterminismClass.angleSeed, DeterminismClass.angleCount, DeterminismClass.contactSteps)).dropLast()))
             return
         }
         let scene = try loadSceneOrExit(path)
         let changes = try gravity.map { try GravityOptions.timedChanges(path: $0, scene: scene) } ?? []
-        print(BaselineSpec.text(scene: scene, gravityChanges: changes), terminator: "")
+        try StandardOutput.print(String(BaselineSpec.text(scene: scene, gravityChanges: changes).dropLast()))
     }
 }

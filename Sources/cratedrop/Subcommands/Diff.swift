@@ -34,7 +34,7 @@ struct Diff: ParsableCommand {
             printError("cratedrop: \(first) and \(second) have no step in common")
             throw ExitCodes.dataError
         }
-        print(JSONText.object([
+        try StandardOutput.print(JSONText.object([
             "first": JSONText.string(first), "second": JSONText.string(second),
             "steps_compared": String(compared), "same": String(divergence == nil),
             "divergence": divergence?.json ?? "null",

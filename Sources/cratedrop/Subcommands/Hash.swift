@@ -35,6 +35,7 @@ struct Hash: ParsableCommand {
     @OptionGroup var gravityInput: GravityOptions
 
     func validate() throws {
+        try OutputChecks.check(inputs: [("the scene file", scene)] + gravityInput.inputs, outputs: gravityInput.outputs)
         if seconds != nil, steps != nil { throw ValidationError("give --seconds or --steps, not both") }
         if let seconds, DecimalSeconds(seconds) == nil {
             throw ValidationError("--seconds must be a decimal number of seconds such as 10 or 2.5, got '\(seconds)'")
@@ -44,6 +45,7 @@ struct Hash: ParsableCommand {
     }
 
     func run() throws {
+        StopSignals.install()
         let (scene, sceneText) = try loadSceneWithTextOrExit(self.scene)
         let total = steps ?? DecimalSeconds(seconds ?? "10")!.steps(atRate: scene.stepRate)
         let world = try makeWorld(scene)
@@ -51,18 +53,32 @@ struct Hash: ParsableCommand {
                                                   waitsForInput: true)
         let simulation = driven.simulation
         let interval = every ?? max(total, 1)
-        for _ in 0..<total {
+        var outputFailure: StandardOutput.Failure?
+        while world.stepCount < total, outputFailure == nil, StopSignals.received == nil {
             if !simulation.prepareStep() { break }
             simulation.step()
-            if world.stepCount % interval == 0, world.stepCount != total { report(world) }
+            if world.stepCount % interval == 0, world.stepCount != total { outputFailure = report(world) }
         }
-        report(world)
-        try GravityOptions.finish(driven)
+        if outputFailure == nil { outputFailure = report(world) }
+        // The record is finished whatever happened to stdout: nothing already done is lost.
+        let inputFailure = GravityOptions.finish(driven)
+        if let outputFailure { throw StandardOutput.exitCode(for: outputFailure) }
+        if let inputFailure { throw inputFailure }
+        if let interrupted = StopSignals.received {
+            printError("cratedrop: stopped by \(StopSignals.name(interrupted)) after \(world.stepCount) steps")
+            throw ExitCode(128 + interrupted)
+        }
     }
 
-    private func report(_ world: World) {
+    /// Prints the hash (or the dump) of the state now; returns why stdout failed, if it did.
+    private func report(_ world: World) -> StandardOutput.Failure? {
         let snapshot = world.snapshot()
         let hash = StateHash(snapshot)
-        print(dump ? StateDump.json(snapshot, hash: hash) : "\(snapshot.step) \(hash)")
+        do {
+            try StandardOutput.write(dump ? StateDump.json(snapshot, hash: hash) : "\(snapshot.step) \(hash)")
+            return nil
+        } catch {
+            return error
+        }
     }
 }

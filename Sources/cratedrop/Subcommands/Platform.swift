@@ -24,7 +24,7 @@ struct Platform: ParsableCommand {
         let backend = PhysicsBackend.current
         let probe = DeterminismClass.current
         if json {
-            print(JSONText.object([
+            try StandardOutput.print(JSONText.object([
                 "architecture": JSONText.string(backend.architecture),
                 "backend": JSONText.string(backend.kind.rawValue),
                 "library": JSONText.string(backend.libraryPath),
@@ -37,9 +37,9 @@ struct Platform: ParsableCommand {
             return
         }
         let kind = backend.buildDescription.map { "portable backend: \($0)" } ?? "system library"
-        print("architecture: \(backend.architecture)")
-        print("libchipmunk: \(backend.libraryPath ?? "unknown") (\(kind))")
-        print("libc: \(backend.libcVersion)")
-        print("determinism class: \(probe.id) (angles \(probe.angleDigest), contacts \(probe.contactDigest))")
+        try StandardOutput.print("architecture: \(backend.architecture)")
+        try StandardOutput.print("libchipmunk: \(backend.libraryPath ?? "unknown") (\(kind))")
+        try StandardOutput.print("libc: \(backend.libcVersion)")
+        try StandardOutput.print("determinism class: \(probe.id) (angles \(probe.angleDigest), contacts \(probe.contactDigest))")
     }
 }

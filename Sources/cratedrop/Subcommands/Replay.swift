@@ -47,7 +47,7 @@ struct Replay: ParsableCommand {
             simulation.step()
         }
         let header = source.record!.header
-        print(JSONText.object([
+        try StandardOutput.print(JSONText.object([
             "record": JSONText.string(record), "scene": JSONText.string(source.scene.name),
             "steps": String(world.stepCount), "state_hash": JSONText.string(world.stateHash.description),
             "recorded_class": JSONText.string(header.determinismClass),

@@ -60,6 +60,7 @@ struct Run: ParsableCommand {
     @OptionGroup var gravityInput: GravityOptions
 
     func validate() throws {
+        try OutputChecks.check(inputs: [("the scene file", scene)] + gravityInput.inputs, outputs: gravityInput.outputs + (output.summary.map { [("--summary", $0)] } ?? []))
         if let seconds {
             guard let duration = DecimalSeconds(seconds), duration.scaled > 0 else {
                 throw ValidationError("--seconds must be a decimal number of seconds > 0 such as 10 or 2.5, got '\(seconds)'")
@@ -71,6 +72,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        StopSignals.install()
         let source = try RunSource.open(self.scene, seconds: seconds, gravity: gravityInput.gravity)
         if verify, source.record == nil { throw ValidationError("--verify needs a run record as SCENE") }
         let scene = source.scene, duration = source.duration
@@ -97,7 +99,6 @@ struct Run: ParsableCommand {
         let presenter = realtime ? pipeline.map { RealtimePresenter(fps: fps, every: output.every, pipeline: $0) } : nil
         let progress = ProgressLine(total: pipeline == nil ? frames : expectedFrames, quiet: output.quiet)
 
-        StopSignals.install()
         let result = loop.run(shouldStop: { StopSignals.received != nil || pipeline?.failure != nil }) { report, driver in
             if let warning = report.loadWarning { printError("cratedrop: warning: \(warning)") }
             if let presenter {
@@ -117,9 +118,9 @@ struct Run: ParsableCommand {
             result: result, interrupted: interrupted.map(StopSignals.name), gravity: GravityOptions.summary(driven.scripted),
             render: renderStats.map { .init(out: output.out!, width: width, height: height, every: output.every, stats: $0,
                                             presentedIntervals: presented?.intervals) })
+        let inputFailure = GravityOptions.finish(driven)
         try emit(summary.json())
-
-        try GravityOptions.finish(driven)
+        if let inputFailure { throw inputFailure }
         if let divergence = verifier?.divergence {
             printError("cratedrop: the run parts from the record: \(divergence)")
             throw ExitCodes.diverged
@@ -137,8 +138,6 @@ struct Run: ParsableCommand {
     /// The render stage for `--out`, or nil for a headless run.
     private func makePipeline(scene: Scene, world: World, width: Int, height: Int, expectedFrames: Int) throws -> RenderPipeline? {
         guard let out = output.out else { return nil }
-        // A closed pipe must come back from write() as EPIPE, not kill the process before it reports.
-        signal(SIGPIPE, SIG_IGN)
         let sink: FrameSink & Sendable
         if out == "-" {
             sink = StreamFrameWriter()
@@ -174,7 +173,15 @@ struct Run: ParsableCommand {
         } else if output.streamsToStdout {
             printError(json)
         } else {
-            print(json)
+            do {
+                try StandardOutput.write(json)
+            } catch .readerClosed {
+                return
+            } catch {
+                _ = StandardOutput.exitCode(for: error)
+                printError(json)
+                throw ExitCodes.ioError
+            }
         }
     }
 }

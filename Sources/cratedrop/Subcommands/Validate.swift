@@ -24,17 +24,19 @@ struct Validate: ParsableCommand {
     func run() throws {
         var worst: ExitCode = .success
         for path in scenes {
+            let scene: Scene
             do {
-                let scene = try SceneLoader.load(path: path)
-                let crates = scene.crates.count + (scene.generator?.count ?? 0)
-                print("\(path): ok (\(crates) crates, \(scene.allWalls().count) walls)")
+                scene = try SceneLoader.load(path: path)
             } catch {
-                print(error.description)
+                try StandardOutput.print(error.description)
                 switch error {
                 case .unreadable: worst = ExitCodes.noInput
                 case .invalid: if worst == .success { worst = ExitCodes.dataError }
                 }
+                continue
             }
+            let crates = scene.crates.count + (scene.generator?.count ?? 0)
+            try StandardOutput.print("\(path): ok (\(crates) crates, \(scene.allWalls().count) walls)")
         }
         if worst != .success { throw worst }
     }
