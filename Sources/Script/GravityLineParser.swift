@@ -104,7 +104,7 @@ public struct GravityLineParser: Sendable {
         case (nil, nil): return .success(GravityCommand(line: line, when: .whenRead, gravity: gravity))
         case let (.some(t), nil):
             guard case let .number(_, literal) = t.kind, let time = DecimalSeconds(literal) else {
-                return fail("t must be a plain decimal number of seconds >= 0 (such as 1.25, at most 9 decimals), got \(Self.show(t))")
+                return fail("t must be a plain decimal number of seconds >= 0 (such as 1.25, at most 9 decimals, at most 1000000000), got \(Self.show(t))")
             }
             if let lastTime, time.isLess(than: lastTime) { return fail("t goes backwards: \(time) after \(lastTime)") }
             let step = time.stepsRoundedUp(atRate: stepRate)

@@ -5,10 +5,10 @@ struct FrameOutputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write PPM frames into DIR (created if missing), or '-' for a PPM stream on stdout.", valueName: "DIR|-"))
     var out: String?
 
-    @Option(help: ArgumentHelp("Frame size in pixels (default: the scene's render size).", valueName: "WxH"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frame size in pixels (default: the scene's render size).", valueName: "WxH"))
     var size: String?
 
-    @Option(help: ArgumentHelp("Draw every Nth frame.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Draw every Nth frame.", valueName: "N"))
     var every: Int = 1
 
     @Flag(help: "No progress line on stderr.")

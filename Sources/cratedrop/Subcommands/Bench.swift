@@ -42,10 +42,10 @@ struct Bench: ParsableCommand {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
-    @Option(help: ArgumentHelp("Repetitions per scene (default 7, quick 3).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Repetitions per scene (default 7, quick 3).", valueName: "N"))
     var repetitions: Int?
 
-    @Option(help: ArgumentHelp("Untimed steps before measuring (default 240, quick 10).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Untimed steps before measuring (default 240, quick 10).", valueName: "N"))
     var warmup: Int?
 
     @Flag(help: "Run only the measured stepping loop of the first scene (for callgrind).")
@@ -54,7 +54,7 @@ struct Bench: ParsableCommand {
     @Option(help: ArgumentHelp("With --step-loop: which side to step.", valueName: "swift|c"))
     var side: Side = .swift
 
-    @Option(help: ArgumentHelp("With --step-loop or --instructions: measured steps.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --step-loop or --instructions: measured steps.", valueName: "N"))
     var steps: Int = 100
 
     @Flag(help: "Count instructions per step of both sides with valgrind's callgrind.")

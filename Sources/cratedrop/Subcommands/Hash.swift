@@ -20,13 +20,13 @@ struct Hash: ParsableCommand {
     @Argument(help: "Scene file (JSON).")
     var scene: String
 
-    @Option(help: ArgumentHelp("Simulated seconds to run (decimal, e.g. 2.5).", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Simulated seconds to run (decimal, e.g. 2.5).", valueName: "S"))
     var seconds: String?
 
-    @Option(help: ArgumentHelp("Steps to run.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Steps to run.", valueName: "N"))
     var steps: Int?
 
-    @Option(help: ArgumentHelp("Print a hash every K steps (and after the last).", valueName: "K"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Print a hash every K steps (and after the last).", valueName: "K"))
     var every: Int?
 
     @Flag(help: "Print the exact per-crate state behind each hash as JSON Lines.")
@@ -38,7 +38,7 @@ struct Hash: ParsableCommand {
         try OutputChecks.check(inputs: [("the scene file", scene)] + gravityInput.inputs, outputs: gravityInput.outputs)
         if seconds != nil, steps != nil { throw ValidationError("give --seconds or --steps, not both") }
         if let seconds, DecimalSeconds(seconds) == nil {
-            throw ValidationError("--seconds must be a decimal number of seconds such as 10 or 2.5, got '\(seconds)'")
+            throw ValidationError("--seconds must be a decimal number of seconds such as 10 or 2.5 (at most 9 decimals, at most 1000000000 s), got '\(seconds)'")
         }
         if let steps, steps < 0 { throw ValidationError("--steps must be >= 0, got \(steps)") }
         if let every, every < 1 { throw ValidationError("--every must be >= 1, got \(every)") }

@@ -34,13 +34,13 @@ struct Run: ParsableCommand {
     @Argument(help: "Scene file (JSON), or a run record (made with --record) to run again.")
     var scene: String
 
-    @Option(help: ArgumentHelp("Simulated seconds to run (decimal; default 10, or a record's own length).", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Simulated seconds to run (decimal; default 10, or a record's own length).", valueName: "S"))
     var seconds: String?
 
     @Flag(help: "With a run record as SCENE: check the run against the record's checkpoints as it goes and stop at the first difference (exit 3).")
     var verify = false
 
-    @Option(help: ArgumentHelp("Frames per second of the frame clock.", valueName: "F"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frames per second of the frame clock.", valueName: "F"))
     var fps: Int = 60
 
     @Flag(help: "Pace frames by the wall clock and guard against the death spiral.")
@@ -49,10 +49,10 @@ struct Run: ParsableCommand {
     @Flag(help: "Draw the state at the last step instead of interpolating between the last two.")
     var noInterpolation = false
 
-    @Option(help: ArgumentHelp("Most steps in one frame (real time).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Most steps in one frame (real time).", valueName: "N"))
     var maxStepsPerFrame: Int = 8
 
-    @Option(help: ArgumentHelp("Physics time budget per frame in milliseconds (real time; default: one frame interval).", valueName: "MS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Physics time budget per frame in milliseconds (real time; default: one frame interval).", valueName: "MS"))
     var budgetMs: Double?
 
     @OptionGroup var output: FrameOutputOptions
@@ -63,7 +63,7 @@ struct Run: ParsableCommand {
         try OutputChecks.check(inputs: [("the scene file", scene)] + gravityInput.inputs, outputs: gravityInput.outputs + (output.summary.map { [("--summary", $0)] } ?? []))
         if let seconds {
             guard let duration = DecimalSeconds(seconds), duration.scaled > 0 else {
-                throw ValidationError("--seconds must be a decimal number of seconds > 0 such as 10 or 2.5, got '\(seconds)'")
+                throw ValidationError("--seconds must be a decimal number of seconds > 0 such as 10 or 2.5 (at most 9 decimals, at most 1000000000 s), got '\(seconds)'")
             }
         }
         if !(1...10_000).contains(fps) { throw ValidationError("--fps must be in 1...10000, got \(fps)") }
