@@ -58,4 +58,31 @@ public enum CLI {
               let id = fields.string("determinism_class") else { return "unknown" }
         return id
     }()
+
+    /// Runs `script` with bash in the repository root, `$CRATEDROP` naming the binary under test:
+    /// for what needs a shell (closed descriptors, pipelines). Returns bash's own status and output.
+    public static func shell(_ script: String) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = Repository.root
+        process.environment = ProcessInfo.processInfo.environment.merging(["CRATEDROP": executable.path]) { $1 }
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        nonisolated(unsafe) var errorData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        Thread {
+            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }.start()
+        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+                      stderr: String(decoding: errorData, as: UTF8.self), stdoutBytes: outputData)
+    }
 }
