@@ -169,6 +169,31 @@ import Testing
         #expect(try JSONFields(summaryText.trimmingCharacters(in: .newlines)).string("interrupted") == "SIGINT")
     }
 
+    /// A second Ctrl-C soon after the first only repeats the request: the frame being written is
+    /// finished, the summary printed, no temporary file left behind.
+    @Test(.timeLimit(.minutes(2)))
+    func aSecondSignalStillFinishesTheRun() throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["run", "Scenes/book.json", "--realtime", "--seconds", "60", "--size", "2048x2048", "--out", directory, "--quiet"]
+        process.currentDirectoryURL = Repository.root
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try process.run()
+        for _ in 0..<4000 where !FileManager.default.fileExists(atPath: "\(directory)/frame-00002.ppm") { usleep(5000) }
+        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, SIGINT)
+        let summaryText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+        #expect(try JSONFields(summaryText.trimmingCharacters(in: .newlines)).string("interrupted") == "SIGINT")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+        #expect(files.count >= 2 && files.allSatisfy { $0.hasPrefix("frame-") && $0.hasSuffix(".ppm") }, "\(files)")
+    }
+
     @Test(arguments: [
         (["run", "Scenes/book.json", "--out", "f", "--size", "0x10"], "--size must be WIDTHxHEIGHT with each side in 1...16384"),
         (["run", "Scenes/book.json", "--out", "f", "--size", "big"], "--size must be WIDTHxHEIGHT"),

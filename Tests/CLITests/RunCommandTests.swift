@@ -44,7 +44,7 @@ import Testing
     }
 
     /// Ctrl-C (or SIGTERM) ends a real-time run at a frame boundary: exit 128 + signal, the summary still printed.
-    @Test(arguments: [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")])
+    @Test(arguments: [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
     func aSignalEndsTheRunCleanlyWithASummary(signal: Int32, name: String) throws {
         let process = Process()
         process.executableURL = CLI.executable

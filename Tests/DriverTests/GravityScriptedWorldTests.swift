@@ -1,5 +1,6 @@
 import Driver
 import Foundation
+import Synchronization
 import Physics
 import SceneModel
 import Script
@@ -7,15 +8,17 @@ import TestSupport
 import Testing
 
 @Suite struct GravityScriptedWorldTests {
-    static func scripted(fd: Int32, waits: Bool) throws -> GravityScriptedWorld {
+    static func scripted(fd: Int32, waits: Bool, policy: GravityScriptedWorld.BadLinePolicy = .stop,
+                         shouldStop: @escaping () -> Bool = { false }) throws -> GravityScriptedWorld {
         let world = try World(scene: Repository.scene("book"))
         let parser = GravityLineParser(source: "pipe", stepRate: 120, gravityMagnitude: 1000, axes: .portrait)
         return GravityScriptedWorld(world: world, stream: GravityStream(source: .descriptor(fd), parser: parser),
-                                    waitsForInput: waits, policy: .stop, recorder: nil) { _ in }
+                                    waitsForInput: waits, policy: policy, recorder: nil, shouldStop: shouldStop) { _ in }
     }
 
     /// In real time a producer that says nothing never holds up a step.
-    @Test func aSilentProducerNeverStallsRealTimeStepping() throws {
+    @Test(.timeLimit(.minutes(1)))
+    func aSilentProducerNeverStallsRealTimeStepping() throws {
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0)
         defer { close(fds[1]) }
@@ -50,21 +53,53 @@ import Testing
         #expect(scripted.world.stepCount == 10)
     }
 
-    /// Offline, the step waits until it is known whether a change applies to it.
-    @Test func offlineStepsWaitForTheLineThatDecidesThem() throws {
+    /// Offline, the step waits until it is known whether a change applies to it. The line is
+    /// written only once the step is seen waiting (its stop check runs after 50 ms without input).
+    @Test(.timeLimit(.minutes(1)))
+    func offlineStepsWaitForTheLineThatDecidesThem() throws {
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0)
-        let scripted = try Self.scripted(fd: fds[0], waits: true)
+        let waiting = DispatchSemaphore(value: 0)
+        let asked = Mutex(0)
+        let scripted = try Self.scripted(fd: fds[0], waits: true, shouldStop: {
+            // The first check comes before any wait; a second one only from inside the wait.
+            if asked.withLock({ $0 += 1; return $0 }) == 2 { waiting.signal() }
+            return false
+        })
         let writeEnd = fds[1]
         let writer = Thread {
-            usleep(50_000)
+            waiting.wait()
             let line = Array("{\"step\": 0, \"gravity\": [0, 1000]}\n".utf8)
             _ = line.withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
             close(writeEnd)
         }
         writer.start()
         #expect(scripted.prepareStep())
-        // The line arrived late, yet it was applied before step 0.
+        // The line arrived while the step waited, and it was applied before step 0.
+        #expect(asked.withLock { $0 } >= 2)
         #expect(scripted.world.gravity == Vec2(0, 1000) && scripted.world.stepCount == 0)
+    }
+
+    /// A flood of bad lines skipped one after another never holds off a stop request: the
+    /// request (here, on the 1000th check) is seen between two lines.
+    @Test(.timeLimit(.minutes(1)))
+    func aStopRequestEndsAFloodOfSkippedLines() throws {
+        // A socket pair, so the writer can be refused with EPIPE instead of a SIGPIPE once the reader stops.
+        var fds: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        let checks = Mutex(0)
+        let scripted = try Self.scripted(fd: fds[0], waits: true, policy: .skip,
+                                         shouldStop: { checks.withLock { $0 += 1; return $0 >= 1000 } })
+        let writeEnd = fds[1]
+        let writer = Thread {
+            let bad = Array(String(repeating: "oops\n", count: 1000).utf8)
+            // 200,000 bad lines, or until the reader stops reading (the write then fails).
+            for _ in 0..<200 where bad.withUnsafeBytes({ send(writeEnd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) > 0 {}
+            close(writeEnd)
+        }
+        writer.start()
+        #expect(!scripted.prepareStep())
+        #expect(scripted.linesSkipped >= 900 && scripted.linesSkipped < 1000)
+        close(fds[0])
     }
 }

@@ -30,6 +30,7 @@ import Testing
         let original = Array(try String(contentsOfFile: Repository.path("Scenes/book.json"), encoding: .utf8).utf8)
         let alphabet = Array("{}[]\",:-+.0123456789eE \ntrufalsn".utf8)
         var random = SplitMix64(seed: 2024)
+        var ran = 0, refused = 0
         for _ in 0..<3000 {
             var bytes = original
             for _ in 0..<(1 + Int(random.next() % 4)) {
@@ -40,8 +41,21 @@ import Testing
                 default: bytes[at] = alphabet[Int(random.next() % UInt64(alphabet.count))]
                 }
             }
-            _ = try runIfValid(String(decoding: bytes, as: UTF8.self))
+            let scene: Scene
+            do {
+                scene = try SceneLoader.parse(bytes, file: "fuzz.json")
+            } catch {
+                // Every refusal names the file and, for what was parsed, the line.
+                #expect(error.description.hasPrefix("fuzz.json:"), "\(error.description)")
+                refused += 1
+                continue
+            }
+            let world = try World(scene: scene)
+            for _ in 0..<30 { world.step() }
+            ran += 1
         }
+        // Both kinds occur: the edits reach the physics as well as the parser's refusals.
+        #expect(ran > 0 && refused > 0 && ran + refused == 3000)
     }
 
     /// Returns whether the scene was valid; if so, it was built and stepped.

@@ -52,7 +52,8 @@ final class RecordingSink: FrameSink, @unchecked Sendable {
 
     /// With the writer held, at most inFlight + 2 drawn + 1 being written frames fit; a real-time
     /// submitter is then refused at once instead of waiting, and the refusals are counted.
-    @Test func aStalledWriterMakesRealTimeFramesSkipNotWait() {
+    @Test(.timeLimit(.minutes(1)))
+    func aStalledWriterMakesRealTimeFramesSkipNotWait() {
         let sink = RecordingSink(gated: true)
         let pipeline = RenderPipeline(inFlight: 2, interpolate: false, sink: sink, makeRenderer: Self.renderer)
         var accepted = 0
