@@ -36,6 +36,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Fuzz targets (scripts/fuzz builds them with libFuzzer; a plain build replays a corpus).
+        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
+        .executableTarget(
+            name: "SceneFuzzer", dependencies: ["Physics", "SceneFile", "SceneModel", "FuzzSupport"], path: "Fuzz/SceneFuzzer",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "GravityFuzzer", dependencies: ["Script", "SceneModel", "FuzzSupport"], path: "Fuzz/GravityFuzzer",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
         .target(
             name: "TestSupport",
             dependencies: ["SceneModel", "SceneFile"],
