@@ -55,8 +55,14 @@ func makeWorld(_ scene: Scene) throws -> World {
 
 /// Loads a run record or ends the command: exit 66 if it cannot be read, 65 if it is malformed.
 func loadRecordOrExit(_ path: String) throws -> RunRecord {
+    try recordFileOrExit { () throws(RecordError) in try RunRecord.load(path: path) }
+}
+
+/// Reads a record-like file with `read`, or ends the command: exit 66 if it cannot be read, 65
+/// if it is malformed, with the reason on stderr.
+func recordFileOrExit<Value>(_ read: () throws(RecordError) -> Value) throws -> Value {
     do {
-        return try RunRecord.load(path: path)
+        return try read()
     } catch {
         printError("cratedrop: \(error)")
         switch error {

@@ -20,8 +20,13 @@ public enum CLI {
     /// Runs `cratedrop ARGUMENTS` in the repository root, with `input` on stdin (empty if nil) and
     /// `environment` added to this process's environment.
     public static func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> Result {
+        try launch(executable, arguments, input: input, environment: environment)
+    }
+
+    /// Runs `program` in the repository root and collects its status and output.
+    private static func launch(_ program: URL, _ arguments: [String], input: Data?, environment: [String: String]) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
@@ -62,27 +67,6 @@ public enum CLI {
     /// Runs `script` with bash in the repository root, `$CRATEDROP` naming the binary under test:
     /// for what needs a shell (closed descriptors, pipelines). Returns bash's own status and output.
     public static func shell(_ script: String) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = Repository.root
-        process.environment = ProcessInfo.processInfo.environment.merging(["CRATEDROP": executable.path]) { $1 }
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        nonisolated(unsafe) var errorData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        Thread {
-            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }.start()
-        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-                      stderr: String(decoding: errorData, as: UTF8.self), stdoutBytes: outputData)
+        try launch(URL(fileURLWithPath: "/bin/bash"), ["-c", script], input: nil, environment: ["CRATEDROP": executable.path])
     }
 }

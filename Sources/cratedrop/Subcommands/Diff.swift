@@ -46,14 +46,6 @@ struct Diff: ParsableCommand {
     }
 
     private func load(_ path: String) throws -> [Checkpoint] {
-        do {
-            return try CheckpointFile.load(path: path)
-        } catch {
-            printError("cratedrop: \(error)")
-            switch error {
-            case .unreadable: throw ExitCodes.noInput
-            case .invalid: throw ExitCodes.dataError
-            }
-        }
+        try recordFileOrExit { () throws(RecordError) in try CheckpointFile.load(path: path) }
     }
 }
