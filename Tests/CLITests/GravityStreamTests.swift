@@ -39,7 +39,7 @@ import Testing
         let fromStdin = try CLI.run(Self.tiltArguments + ["--gravity", "-"], input: try Self.tiltBytes())
         #expect(fromStdin.status == 0 && fromStdin.stdout == fromFile.stdout)
 
-        // A named pipe fed in random-sized chunks with pauses: offline runs wait for what they need.
+        // A named pipe fed in random-sized bursts, each drained before the next: offline runs wait for what they need.
         let fifo = Self.temporaryPath(".fifo")
         try #require(mkfifo(fifo, 0o600) == 0)
         defer { unlink(fifo) }
@@ -53,7 +53,10 @@ import Testing
                 let end = min(index + size, bytes.count)
                 _ = bytes[index..<end].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
                 index = end
-                usleep(UInt32(random.next() % 3000))
+                // A burst ends when the reader has drained it (it then waits for more), a
+                // condition checked instead of a pause; bounded, in case the reader is gone.
+                var unread: Int32 = 1
+                for _ in 0..<1_000_000 where ioctl(fd, UInt(FIONREAD), &unread) == 0 && unread > 0 { sched_yield() }
             }
             close(fd)
         }
