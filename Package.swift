@@ -8,6 +8,12 @@ let package = Package(
     name: "CrateDrop",
     products: [
         .executable(name: "cratedrop", targets: ["cratedrop"]),
+        // One product per layer, as swift-nio does, so a program imports only what it uses
+        // (README, "Use CrateDrop from Swift").
+        .library(name: "CrateDropPhysics", targets: ["SceneModel", "SceneFile", "Physics"]),
+        .library(name: "CrateDropDriver", targets: ["Driver"]),
+        .library(name: "CrateDropScript", targets: ["Script"]),
+        .library(name: "CrateDropRaster", targets: ["Raster"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The options of `run` that turn it into a renderer.
 struct FrameOutputOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Write PPM frames into DIR (created if missing), or '-' for a PPM stream on stdout.", valueName: "DIR|-"))
+    @Option(help: ArgumentHelp("Write PPM frames into DIR (created if missing), or '-' for a PPM stream on stdout.", valueName: "DIR|-"), completion: .directory)
     var out: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Frame size in pixels (default: the scene's render size).", valueName: "WxH"))
@@ -14,7 +14,7 @@ struct FrameOutputOptions: ParsableArguments {
     @Flag(help: "No progress line on stderr.")
     var quiet = false
 
-    @Option(help: ArgumentHelp("Write the JSON summary to FILE instead of stdout (with --out -, it goes to stderr otherwise).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Write the JSON summary to FILE instead of stdout (with --out -, it goes to stderr otherwise).", valueName: "FILE"), completion: .file())
     var summary: String?
 
     var streamsToStdout: Bool { out == "-" }

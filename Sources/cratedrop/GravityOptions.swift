@@ -13,13 +13,13 @@ extension GravityScriptedWorld.BadLinePolicy: ExpressibleByArgument {}
 
 /// The options that feed gravity from a JSON Lines stream (README, "Gravity streams").
 struct GravityOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Gravity changes as JSON Lines from FILE, '-' (stdin) or a named pipe.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Gravity changes as JSON Lines from FILE, '-' (stdin) or a named pipe.", valueName: "FILE"), completion: .file())
     var gravity: String?
 
     @Option(help: ArgumentHelp("How accel readings map to gravity: portrait or landscape (x and y swapped).", valueName: "PRESET"))
     var axes: AxisPreset = .portrait
 
-    @Option(help: ArgumentHelp("Write a run record to FILE: the scene, every gravity change applied with its exact step, and state checkpoints (replay and verify with `cratedrop replay FILE --verify`).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Write a run record to FILE: the scene, every gravity change applied with its exact step, and state checkpoints (replay and verify with `cratedrop replay FILE --verify`).", valueName: "FILE"), completion: .file())
     var record: String?
 
     @Option(help: ArgumentHelp("On a malformed gravity line: stop (the default) or skip it with a warning.", valueName: "stop|skip"))

@@ -33,7 +33,7 @@ struct Bench: ParsableCommand {
 
     enum Side: String, ExpressibleByArgument, CaseIterable { case swift, c }
 
-    @Argument(help: "Scene files (default: the book scene, the 100, 1000 and 5000-crate piles, the tumbler).")
+    @Argument(help: "Scene files (default: the book scene, the 100, 1000 and 5000-crate piles, the tumbler).", completion: .file())
     var scenes: [String] = []
 
     @Flag(help: "A few repetitions of a few steps: seconds, for smoke tests.")

@@ -21,10 +21,10 @@ struct Diff: ParsableCommand {
             """
     )
 
-    @Argument(help: "The first run's file (its values are the 'expected' ones).")
+    @Argument(help: "The first run's file (its values are the 'expected' ones).", completion: .file())
     var first: String
 
-    @Argument(help: "The second run's file.")
+    @Argument(help: "The second run's file.", completion: .file())
     var second: String
 
     func run() throws {

@@ -17,7 +17,7 @@ struct Hash: ParsableCommand {
             """
     )
 
-    @Argument(help: "Scene file (JSON).")
+    @Argument(help: "Scene file (JSON).", completion: .file())
     var scene: String
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Simulated seconds to run (decimal, e.g. 2.5).", valueName: "S"))

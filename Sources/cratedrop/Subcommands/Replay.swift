@@ -25,7 +25,7 @@ struct Replay: ParsableCommand {
             """
     )
 
-    @Argument(help: "Run record (from --record).")
+    @Argument(help: "Run record (from --record).", completion: .file())
     var record: String
 
     @Flag(help: "Check every checkpoint of the record; stop at the first difference (exit 3).")

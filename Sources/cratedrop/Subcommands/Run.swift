@@ -31,7 +31,7 @@ struct Run: ParsableCommand {
             """
     )
 
-    @Argument(help: "Scene file (JSON), or a run record (made with --record) to run again.")
+    @Argument(help: "Scene file (JSON), or a run record (made with --record) to run again.", completion: .file())
     var scene: String
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Simulated seconds to run (decimal; default 10, or a record's own length).", valueName: "S"))

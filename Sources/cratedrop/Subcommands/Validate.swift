@@ -14,7 +14,7 @@ struct Validate: ParsableCommand {
             """
     )
 
-    @Argument(help: "Scene files (JSON).")
+    @Argument(help: "Scene files (JSON).", completion: .file())
     var scenes: [String]
 
     func validate() throws {
