@@ -32,8 +32,8 @@ public final class World {
         var problems = World.gravityProblems(gravity)
         if !Limits.stepRate.contains(stepRate) { problems.append(FieldProblem("step_rate", "must be in \(Limits.stepRate), got \(stepRate)")) }
         if !Limits.iterations.contains(iterations) { problems.append(FieldProblem("iterations", "must be in \(Limits.iterations), got \(iterations)")) }
-        if let hash = options.spatialHash, !(hash.cellSize.isFinite && hash.cellSize > 0 && (1...10_000_000).contains(hash.cells)) {
-            problems.append(FieldProblem("spatial_hash", "cell size must be > 0 and cells in 1...10000000"))
+        if let hash = options.spatialHash, !(Limits.hashCellSize.contains(hash.cellSize) && Limits.hashCells.contains(hash.cells)) {
+            problems.append(FieldProblem("spatial_hash", "cell size must be in \(Limits.hashCellSize) and cells in \(Limits.hashCells)"))
         }
         if let sleep = options.sleepTimeThreshold, !(sleep.isFinite && sleep > 0) {
             problems.append(FieldProblem("sleep_time", "must be > 0, got \(sleep)"))

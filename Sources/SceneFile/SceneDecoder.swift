@@ -31,7 +31,11 @@ struct SceneDecoder {
         let spatialHash = member(fields, "spatial_hash").flatMap { spatialHashSpec($0, path: "spatial_hash") }
         let sleepTime = number(fields, "sleep_time")
         let render = member(fields, "render").flatMap { renderDefaults($0, path: "render") } ?? RenderDefaults()
-        finish(fields, allowed: ["name", "world", "gravity", "step_rate", "iterations", "bounds", "walls", "crates", "generator",
+        // "$schema" names the JSON Schema for editors (Scenes/scene.schema.json); it has no effect here.
+        if let schema = member(fields, "$schema"), case .string = schema.kind {} else if let schema = member(fields, "$schema") {
+            report("$schema", line: schema.line, "must be a string, got \(schema.typeName)")
+        }
+        finish(fields, allowed: ["$schema", "name", "world", "gravity", "step_rate", "iterations", "bounds", "walls", "crates", "generator",
                                  "tumbler", "spatial_hash", "sleep_time", "render"])
 
         // The scene as a whole can be checked only when every part of it could be read.

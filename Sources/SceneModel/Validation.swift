@@ -46,6 +46,12 @@ public enum Limits {
     public static let cellsPerWallSide = 1024
     public static let density = 1e-9...1e6
     public static let imageSide = 1...16_384
+    /// The generator's gap between cells, in pixels.
+    public static let gap = 0.0...1e4
+    public static let hashCellSize = 0.01...1e5
+    public static let hashCells = 1...10_000_000
+    /// Seconds at rest before a body sleeps.
+    public static let sleepTime = 1e-6...1e6
 }
 
 /// Formats a number the way a user wrote it where possible: `-5`, not `-5.0`.
@@ -156,7 +162,7 @@ extension PileGenerator {
         }
         list.check("density", density, in: Limits.density)
         list.checkSurface(friction: friction, elasticity: elasticity)
-        list.check("gap", gap, in: 0...1e4)
+        list.check("gap", gap, in: Limits.gap)
         if let region {
             list.check("region.min", region.min, in: 0...Limits.coordinate)
             list.check("region.max", region.max, in: 0...Limits.coordinate)
@@ -281,13 +287,13 @@ extension Scene {
         if cratesAreValid { found += overlapProblems() }
         var spaceList = ProblemList()
         if let hash = space.spatialHash {
-            spaceList.check("spatial_hash.cell_size", hash.cellSize, in: 0.01...1e5)
-            spaceList.check("spatial_hash.cells", hash.cells, in: 1...10_000_000)
+            spaceList.check("spatial_hash.cell_size", hash.cellSize, in: Limits.hashCellSize)
+            spaceList.check("spatial_hash.cells", hash.cells, in: Limits.hashCells)
             if spaceList.problems.isEmpty, cratesAreValid {
                 for problem in spatialHashProblems(hash) { spaceList.add(problem.field, problem.message) }
             }
         }
-        if let sleep = space.sleepTimeThreshold { spaceList.check("sleep_time", sleep, in: 1e-6...1e6) }
+        if let sleep = space.sleepTimeThreshold { spaceList.check("sleep_time", sleep, in: Limits.sleepTime) }
         found += spaceList.problems
         var renderList = ProblemList()
         renderList.check("size[0]", render.imageWidth, in: Limits.imageSide)

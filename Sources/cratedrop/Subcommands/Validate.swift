@@ -15,13 +15,17 @@ struct Validate: ParsableCommand {
     )
 
     @Argument(help: "Scene files (JSON).", completion: .file())
-    var scenes: [String]
+    var scenes: [String] = []
+
+    @Flag(help: "Print the scene format as a JSON Schema (what Scenes/scene.schema.json holds) and exit.")
+    var schema = false
 
     func validate() throws {
-        if scenes.isEmpty { throw ValidationError("give at least one scene file") }
+        if scenes.isEmpty, !schema { throw ValidationError("give at least one scene file") }
     }
 
     func run() throws {
+        if schema { return try StandardOutput.print(String(SceneSchema.text.dropLast())) }
         var worst: ExitCode = .success
         for path in scenes {
             let scene: Scene

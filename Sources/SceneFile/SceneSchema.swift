@@ -1,0 +1,134 @@
+import SceneModel
+
+/// The scene file format as a JSON Schema (draft 2020-12), built from the same `Limits` that
+/// validation uses, so the two cannot drift apart. `Scenes/scene.schema.json` is this text
+/// (`cratedrop validate --schema` prints it; a test compares). Scene files may name it with
+/// `"$schema"` so editors complete and check keys. The schema checks keys, types and ranges;
+/// what involves several values (crates inside the world, counts, overlaps) only `validate` checks.
+public enum SceneSchema {
+    public static var text: String { pretty(document) + "\n" }
+
+    static var document: String {
+        let crate = object(required: ["center", "size", "mass", "friction", "elasticity"], [
+            ("center", vector(magnitude: Limits.coordinate, "centre of mass, px")),
+            ("size", vector(Limits.size, "width and height, px")),
+            ("angle", number(magnitude: Limits.angle, "radians, counter-clockwise; default 0")),
+            ("velocity", vector(magnitude: Limits.speed, "px/s; default [0, 0]")),
+            ("angular_velocity", number(magnitude: Limits.angularSpeed, "rad/s; default 0")),
+            ("mass", number(Limits.mass, "mass units")),
+        ] + surface)
+        let wall = object(required: ["from", "to", "radius", "friction", "elasticity"], [
+            ("from", vector(magnitude: Limits.coordinate, "px")), ("to", vector(magnitude: Limits.coordinate, "px; not equal to from")),
+            ("radius", number(Limits.wallRadius, "half the thickness, px")),
+        ] + surface)
+        let point = vector(0...Limits.coordinate, "px")
+        return JSONText.object([
+            ("$schema", JSONText.string("https://json-schema.org/draft/2020-12/schema")),
+            ("$id", JSONText.string("scene.schema.json")),
+            ("title", JSONText.string("CrateDrop scene")),
+            ("description", JSONText.string("A crate-drop scene. Units: pixels, seconds, radians; y points up. See README, \"Scene files\".")),
+            ("type", JSONText.string("object")),
+            ("required", JSONText.array([JSONText.string("world"), JSONText.string("gravity")])),
+            ("additionalProperties", "false"),
+            ("properties", JSONText.object([
+                ("$schema", described(JSONText.object([("type", JSONText.string("string"))]), "this schema, for editors")),
+                ("name", described(JSONText.object([("type", JSONText.string("string"))]), "default: the file name")),
+                ("world", vector(Limits.worldSize, "world width and height, px")),
+                ("gravity", vector(magnitude: Limits.gravity, "px/s², e.g. [0, -1000]")),
+                ("step_rate", integer(Limits.stepRate, "fixed steps per simulated second; default \(Scene.defaultStepRate)")),
+                ("iterations", integer(Limits.iterations, "solver iterations per step; default \(Scene.defaultIterations)")),
+                ("bounds", object(required: ["radius", "friction", "elasticity"],
+                                  [("radius", number(Limits.wallRadius, "px"))] + surface)),
+                ("walls", array(of: wall, maxItems: nil)),
+                ("crates", array(of: crate, maxItems: Limits.crateCount.upperBound)),
+                ("generator", object(required: ["count", "seed", "size", "density", "friction", "elasticity"], [
+                    ("count", integer(Limits.crateCount, "crates to generate")),
+                    ("seed", integer(0...Int.max, "SplitMix64 seed (up to 2^64 − 1)", maximum: "18446744073709551615")),
+                    ("size", vector(Limits.size, "[smallest, largest] side, px")),
+                    ("density", number(Limits.density, "mass per px²")),
+                    ("gap", number(Limits.gap, "px between cells; default 1")),
+                    ("region", object(required: ["min", "max"], [("min", point), ("max", point)])),
+                ] + surface)),
+                ("tumbler", object(required: ["center", "size", "angular_velocity", "radius", "friction", "elasticity"], [
+                    ("center", vector(magnitude: Limits.coordinate, "px")), ("size", vector(Limits.size, "px")),
+                    ("angular_velocity", number(magnitude: Limits.angularSpeed, "rad/s")),
+                    ("radius", number(Limits.wallRadius, "px")),
+                ] + surface)),
+                ("spatial_hash", object(required: ["cell_size", "cells"], [
+                    ("cell_size", number(Limits.hashCellSize, "px")), ("cells", integer(Limits.hashCells, "hash table buckets")),
+                ])),
+                ("sleep_time", number(Limits.sleepTime, "seconds at rest before a body sleeps; absent: never")),
+                ("render", object(required: [], [
+                    ("size", JSONText.object([
+                        ("type", JSONText.string("array")), ("minItems", "2"), ("maxItems", "2"),
+                        ("items", integer(Limits.imageSide, "px")),
+                    ])),
+                    ("background", color), ("crate", color), ("wall", color),
+                ])),
+            ])),
+        ])
+    }
+
+    static let surface = [("friction", number(Limits.friction, "")), ("elasticity", number(Limits.elasticity, ""))]
+
+    static let color = JSONText.object([("type", JSONText.string("string")), ("pattern", JSONText.string("^#[0-9a-fA-F]{6}$"))])
+
+    static func described(_ schema: String, _ text: String) -> String {
+        guard !text.isEmpty else { return schema }
+        return String(schema.dropLast()) + ",\"description\":" + JSONText.string(text) + "}"
+    }
+
+    static func number(_ range: ClosedRange<Double>, _ text: String) -> String {
+        // Validation's rule: a range starting above 0 is inclusive; "> 0" is reported for zero.
+        described(JSONText.object([("type", JSONText.string("number")), ("minimum", JSONText.number(range.lowerBound)),
+                                   ("maximum", JSONText.number(range.upperBound))]), text)
+    }
+
+    static func number(magnitude: Double, _ text: String) -> String { number(-magnitude...magnitude, text) }
+
+    static func integer(_ range: ClosedRange<Int>, _ text: String, maximum: String? = nil) -> String {
+        described(JSONText.object([("type", JSONText.string("integer")), ("minimum", String(range.lowerBound)),
+                                   ("maximum", maximum ?? String(range.upperBound))]), text)
+    }
+
+    static func vector(_ range: ClosedRange<Double>, _ text: String) -> String {
+        described(JSONText.object([("type", JSONText.string("array")), ("minItems", "2"), ("maxItems", "2"),
+                                   ("items", number(range, ""))]), text)
+    }
+
+    static func vector(magnitude: Double, _ text: String) -> String { vector(-magnitude...magnitude, text) }
+
+    static func array(of item: String, maxItems: Int?) -> String {
+        JSONText.object([("type", JSONText.string("array")), ("items", item)] + (maxItems.map { [("maxItems", String($0))] } ?? []))
+    }
+
+    static func object(required: [String], _ properties: [(String, String)]) -> String {
+        JSONText.object([
+            ("type", JSONText.string("object")), ("additionalProperties", "false"),
+            ("required", JSONText.array(required.map { JSONText.string($0) })),
+            ("properties", JSONText.object(properties)),
+        ])
+    }
+
+    /// Two-space indentation of compact JSON text (strings left as they are).
+    static func pretty(_ compact: String) -> String {
+        var out = "", depth = 0, inString = false, escaped = false
+        func newline() { out += "\n" + String(repeating: "  ", count: depth) }
+        for character in compact {
+            if inString {
+                out.append(character)
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+                continue
+            }
+            switch character {
+            case "\"": inString = true; out.append(character)
+            case "{", "[": depth += 1; out.append(character); newline()
+            case "}", "]": depth -= 1; newline(); out.append(character)
+            case ",": out.append(character); newline()
+            case ":": out += ": "
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}
