@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, each depending only on the ones above it:
-//   CChipmunk (C)  ->  Physics  ->  Driver  ->  cratedrop (CLI)
+//   CChipmunk (C)  ->  Physics  ->  Session (with Driver, Script)  ->  cratedrop (CLI)
 //   SceneModel (values, no deps) is shared by all; SceneFile parses JSON into it.
 let package = Package(
     name: "CrateDrop",
@@ -12,6 +12,7 @@ let package = Package(
         // (README, "Use CrateDrop from Swift").
         .library(name: "CrateDropPhysics", targets: ["SceneModel", "SceneFile", "Physics"]),
         .library(name: "CrateDropDriver", targets: ["Driver"]),
+        .library(name: "CrateDropSession", targets: ["Session"]),
         .library(name: "CrateDropScript", targets: ["Script"]),
         .library(name: "CrateDropRaster", targets: ["Raster"]),
     ],
@@ -26,7 +27,9 @@ let package = Package(
         .target(name: "SceneModel"),
         .target(name: "SceneFile", dependencies: ["SceneModel"]),
         .target(name: "Physics", dependencies: ["CChipmunk", "SceneModel"]),
-        .target(name: "Driver", dependencies: ["Physics", "SceneModel", "Script"]),
+        .target(name: "Driver", dependencies: ["SceneModel"]),
+        // One run's wiring: the world driven with gravity streams, records and verification.
+        .target(name: "Session", dependencies: ["Driver", "Physics", "SceneModel", "Script"]),
         .target(name: "Queues"),
         // POSIX file output: write loops and the rules every output file follows.
         .target(name: "FileIO"),
@@ -38,7 +41,7 @@ let package = Package(
         .executableTarget(
             name: "cratedrop",
             dependencies: [
-                "SceneModel", "SceneFile", "Physics", "Driver", "Raster", "Script", "Bench", "FileIO",
+                "SceneModel", "SceneFile", "Physics", "Driver", "Session", "Raster", "Script", "Bench", "FileIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -73,7 +76,7 @@ let package = Package(
         .testTarget(name: "QueuesTests", dependencies: ["Queues"]),
         .testTarget(name: "ScriptTests", dependencies: ["Script", "SceneModel", "TestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "SceneModel", "TestSupport"]),
-        .testTarget(name: "DriverTests", dependencies: ["Driver", "Physics", "SceneModel", "Script", "TestSupport"]),
+        .testTarget(name: "DriverTests", dependencies: ["Driver", "Session", "Physics", "SceneModel", "Script", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["cratedrop", "TestSupport"], exclude: ["Golden"]),
     ]
 )

@@ -14,6 +14,7 @@ let package = Package(
             dependencies: [
                 .product(name: "CrateDropPhysics", package: "CrateDrop"),
                 .product(name: "CrateDropDriver", package: "CrateDrop"),
+                .product(name: "CrateDropSession", package: "CrateDrop"),
             ]
         ),
         .testTarget(name: "BookDropTests", dependencies: ["BookDrop"]),

@@ -6,6 +6,7 @@ import Driver
 import Physics
 import SceneModel
 import SceneFile
+import Session
 import Script
 
 extension AxisPreset: ExpressibleByArgument {}

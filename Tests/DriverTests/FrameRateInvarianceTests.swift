@@ -1,6 +1,7 @@
 import Driver
 import Physics
 import SceneModel
+import Session
 import TestSupport
 import Testing
 

@@ -1,9 +1,10 @@
 import Driver
 import Foundation
-import Synchronization
 import Physics
 import SceneModel
 import Script
+import Session
+import Synchronization
 import TestSupport
 import Testing
 

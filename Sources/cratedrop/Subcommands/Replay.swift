@@ -4,6 +4,7 @@ import Physics
 import SceneFile
 import SceneModel
 import Script
+import Session
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -6,6 +6,7 @@ import Driver
 import Foundation
 import Physics
 import Raster
+import Session
 import SceneModel
 
 struct Run: ParsableCommand {

@@ -1,6 +1,7 @@
 import Driver
 import Physics
 import SceneModel
+import Session
 
 /// The classic crate demo, built in code: a 300×300 box of four walls, gravity 1000 px/s² down,
 /// five crates of mass 100 (friction 0.5, elasticity 0.8).
