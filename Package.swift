@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "Physics", dependencies: ["CChipmunk", "SceneModel"]),
         .target(name: "Driver", dependencies: ["SceneModel"]),
         // One run's wiring: the world driven with gravity streams, records and verification.
-        .target(name: "Session", dependencies: ["Driver", "Physics", "SceneModel", "Script"]),
+        .target(name: "Session", dependencies: ["Driver", "Physics", "SceneModel", "Script", "Raster"]),
         .target(name: "Queues"),
         // POSIX file output: write loops and the rules every output file follows.
         .target(name: "FileIO"),
@@ -77,6 +77,7 @@ let package = Package(
         .testTarget(name: "ScriptTests", dependencies: ["Script", "SceneModel", "TestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "SceneModel", "TestSupport"]),
         .testTarget(name: "DriverTests", dependencies: ["Driver", "Session", "Physics", "SceneModel", "Script", "TestSupport"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "Physics", "SceneModel", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["cratedrop", "TestSupport"], exclude: ["Golden"]),
     ]
 )

@@ -32,72 +32,45 @@ struct GravityOptions: ParsableArguments {
     /// The files this option group writes, for `OutputChecks`.
     var outputs: [(option: String, path: String)] { record.map { [("--record", $0)] } ?? [] }
 
-    /// The world wrapped with the gravity stream and the record, as asked. Opens the stream and
-    /// the record file now, so a missing file ends the command before any step.
+    /// The world wrapped with the gravity stream and the record, as asked; a file that cannot be
+    /// opened or created ends the command (66, 73) before any step.
     /// - Parameter gravityPath: the gravity input; default `--gravity` (a replayed record names itself).
     func drivenWorld(_ world: World, scene: Scene, sceneFile: String, sceneText: [UInt8], waitsForInput: Bool,
                      gravityPath: String? = nil) throws -> DrivenWorld {
-        var recorder: RunRecorder?
-        if let record {
-            do {
-                recorder = try RunRecorder(path: record, header: .thisProcess(sceneFile: sceneFile), sceneText: sceneText,
-                                           schedule: TrailSchedule(bodies: world.crates.count, stepRate: scene.stepRate))
-            } catch {
-                printError("cratedrop: \(error)")
-                throw ExitCodes.cannotCreate
-            }
-        }
-        let scripted = try (gravityPath ?? gravity).map { path in
-            try Self.scriptedWorld(world, path: path, scene: scene, axes: axes, policy: onBadLine, waitsForInput: waitsForInput,
-                                   recorder: recorder)
-        }
-        let recording = recorder.map { RecordingSimulation(scripted ?? world, recorder: $0) }
-        return DrivenWorld(world: world, scripted: scripted, recording: recording)
+        let inputs = RunInputs(gravityPath: gravityPath ?? gravity, axes: axes, badLines: onBadLine, recordPath: record)
+        return try Self.open(world, scene: scene, sceneFile: sceneFile, sceneText: sceneText, inputs: inputs, waitsForInput: waitsForInput)
     }
 
-    /// The world driven by the gravity stream at `path` ('-' for stdin); a record made in another
-    /// determinism class gets one warning.
-    static func scriptedWorld(_ world: World, path: String, scene: Scene, axes: AxisPreset, policy: GravityScriptedWorld.BadLinePolicy,
-                              waitsForInput: Bool, recorder: RunRecorder?) throws -> GravityScriptedWorld {
-        let source: GravityStream.Source
+    /// Opens a run's inputs for a command: warnings to stderr, setup failures as exit codes.
+    static func open(_ world: World, scene: Scene, sceneFile: String, sceneText: [UInt8], inputs: RunInputs,
+                     waitsForInput: Bool) throws -> DrivenWorld {
         do {
-            source = try GravityStream.open(path: path)
+            return try DrivenWorld(world: world, scene: scene, sceneFile: sceneFile, sceneText: sceneText, inputs: inputs,
+                                   waitsForInput: waitsForInput, shouldStop: { StopSignals.received != nil }) { warning in
+                printError("cratedrop: warning: \(warning)")
+            }
         } catch {
             printError("cratedrop: \(error)")
-            throw ExitCodes.noInput
-        }
-        if path != "-", let warning = RunRecord.header(atPath: path)?.crossClassWarning {
-            printError("cratedrop: warning: \(path): \(warning)")
-        }
-        let parser = GravityLineParser(source: path == "-" ? "stdin" : path, stepRate: scene.stepRate,
-                                       gravityMagnitude: scene.gravity.length, axes: axes)
-        return GravityScriptedWorld(world: world, stream: GravityStream(source: source, parser: parser), waitsForInput: waitsForInput,
-                                    policy: policy, recorder: recorder, shouldStop: { StopSignals.received != nil }) { error in
-            printError("cratedrop: warning: skipped \(error)")
+            switch error {
+            case .gravityUnreadable: throw ExitCodes.noInput
+            case .recordNotCreated: throw ExitCodes.cannotCreate
+            }
         }
     }
 
-    /// Finishes the record (its end line) and reports how the inputs ended: the exit code for a
-    /// bad line (65), a read error or a record that could not be written (74), with its message on
-    /// stderr, or nil. Called before the command prints its results, so the record is complete
-    /// whatever happens to stdout; the caller throws the code after printing.
+    /// Finishes the record and reports how the inputs ended: the exit code for a bad line (65), a
+    /// read error or a record that could not be written (74), with its message on stderr, or nil.
+    /// The caller prints its results, then throws the code.
     static func finish(_ driven: DrivenWorld) -> ExitCode? {
-        let recordFailure = driven.recording?.finish()
-        if let scripted = driven.scripted {
-            if let failure = scripted.failure {
-                printError("cratedrop: \(failure)")
-                return ExitCodes.dataError
-            }
-            if let readError = scripted.readError {
-                printError("cratedrop: \(scripted.source): \(readError)")
-                return ExitCodes.ioError
-            }
-        }
-        if let recordFailure {
-            printError("cratedrop: \(recordFailure)")
+        switch driven.finish() {
+        case .complete: return nil
+        case let .badLine(error):
+            printError("cratedrop: \(error)")
+            return ExitCodes.dataError
+        case let .readError(text), let .recordNotWritten(text):
+            printError("cratedrop: \(text)")
             return ExitCodes.ioError
         }
-        return nil
     }
 
     /// Every change of a gravity file with its step (timed lines only), or the command ends with
@@ -138,19 +111,5 @@ struct GravityOptions: ParsableArguments {
         let error = scripted.failure.map { RunSummary.quoted($0.description) } ?? "null"
         return "{\"source\":\(RunSummary.quoted(scripted.source)),\"changes_applied\":\(scripted.changesApplied),"
             + "\"lines_skipped\":\(scripted.linesSkipped),\"error\":\(error)}"
-    }
-}
-
-/// The world as a command drives it: wrapped with the gravity stream and the record, as asked.
-struct DrivenWorld {
-    let world: World
-    let scripted: GravityScriptedWorld?
-    let recording: RecordingSimulation?
-
-    /// What the driver steps: the outermost wrapper.
-    var simulation: Simulation {
-        if let recording { return recording }
-        if let scripted { return scripted }
-        return world
     }
 }

@@ -38,8 +38,9 @@ struct Replay: ParsableCommand {
         if let out = output.out { return try render(out: out) }
         let source = try RunSource.record(record)
         let world = try makeWorld(source.scene)
-        let scripted = try GravityOptions.scriptedWorld(world, path: record, scene: source.scene, axes: .portrait, policy: .stop,
-                                                        waitsForInput: true, recorder: nil)
+        let driven = try GravityOptions.open(world, scene: source.scene, sceneFile: source.sceneFile, sceneText: source.sceneText,
+                                             inputs: RunInputs(gravityPath: record), waitsForInput: true)
+        let scripted = driven.simulation
         let verifier = verify ? VerifyingSimulation(scripted, checkpoints: source.checkpointsToVerify) : nil
         let simulation: Simulation = verifier ?? scripted
         let steps = source.record!.steps
@@ -57,7 +58,7 @@ struct Replay: ParsableCommand {
             "checkpoints_verified": verifier.map { String($0.verified) } ?? "null",
             "divergence": verifier?.divergence?.json ?? "null",
         ]))
-        try GravityOptions.finish(DrivenWorld(world: world, scripted: scripted, recording: nil))
+        if let inputFailure = GravityOptions.finish(driven) { throw inputFailure }
         if let divergence = verifier?.divergence {
             printError("cratedrop: \(record): the replay parts from the record: \(divergence)")
             throw ExitCodes.diverged

@@ -2,12 +2,9 @@
 import Glibc
 #endif
 import ArgumentParser
-import Driver
-import Foundation
 import Physics
-import Raster
-import Session
 import SceneModel
+import Session
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -76,113 +73,58 @@ struct Run: ParsableCommand {
         StopSignals.install()
         let source = try RunSource.open(self.scene, seconds: seconds, gravity: gravityInput.gravity)
         if verify, source.record == nil { throw ValidationError("--verify needs a run record as SCENE") }
-        let scene = source.scene, duration = source.duration
+        let scene = source.scene
         let world = try makeWorld(scene)
         let driven = try gravityInput.drivenWorld(world, scene: scene, sceneFile: source.sceneFile, sceneText: source.sceneText,
                                                   waitsForInput: !realtime, gravityPath: source.gravityPath)
         let verifier = verify ? VerifyingSimulation(driven.simulation, checkpoints: source.checkpointsToVerify) : nil
-        var configuration = DriverConfiguration(stepRate: scene.stepRate, fps: fps, guardEnabled: realtime)
-        configuration.maxStepsPerFrame = maxStepsPerFrame
-        configuration.maxDebtSteps = maxStepsPerFrame
-        if let budgetMs { configuration.budgetNanoseconds = Int64(budgetMs * 1e6) }
-
-        let frames = duration.frameCount(fps: fps)
-        // Frames drawn: ceil(frames / every), without the overflow of frames + every - 1.
-        let expectedFrames = frames / output.every + (frames % output.every == 0 ? 0 : 1)
         let (width, height) = output.parsedSize ?? (scene.render.imageWidth, scene.render.imageHeight)
-        let pipeline = try makePipeline(scene: scene, world: world, width: width, height: height, expectedFrames: expectedFrames)
-
-        let stopwatch = MonotonicStopwatch()
-        let clock: FrameClock = realtime ? WallFrameClock(fps: fps, stopwatch: stopwatch) : VirtualFrameClock(fps: fps)
-        let loop = RunLoop(simulation: verifier ?? driven.simulation, configuration: configuration, clock: clock, stopwatch: stopwatch,
-                           duration: duration, capturesSnapshots: pipeline != nil)
-        // Real time: frames leave on the clock's schedule from a thread of their own.
-        let presenter = realtime ? pipeline.map { RealtimePresenter(fps: fps, every: output.every, pipeline: $0) } : nil
-        let progress = ProgressLine(total: pipeline == nil ? frames : expectedFrames, quiet: output.quiet)
-
-        let result = loop.run(shouldStop: { StopSignals.received != nil || pipeline?.failure != nil }) { report, driver in
-            if let warning = report.loadWarning { printError("cratedrop: warning: \(warning)") }
-            if let presenter {
-                presenter.post(FrameJob(previous: driver.previous, current: driver.current, alpha: report.alpha))
-            } else if let pipeline, report.frame % output.every == 0 {
-                pipeline.submit(FrameJob(previous: driver.previous, current: driver.current, alpha: report.alpha), waitIfFull: true)
-            }
-            if progress.enabled { progress.update(done: pipeline?.framesWritten ?? report.frame) }
+        let frames = output.out.map {
+            RunSettings.Frames(destination: $0 == "-" ? .stream : .directory($0), width: width, height: height, every: output.every)
         }
-        let presented = presenter?.stop()
-        let renderStats = pipeline?.finish()
-        progress.finish(done: renderStats?.framesWritten ?? result.counters.frames)
+        let settings = RunSettings(duration: source.duration, fps: fps, realtime: realtime, interpolate: !noInterpolation,
+                                   maxStepsPerFrame: maxStepsPerFrame, budgetNanoseconds: budgetMs.map { Int64($0 * 1e6) }, frames: frames)
+        let session: RunSession
+        do {
+            session = try RunSession(scene: scene, world: world, simulation: verifier ?? driven.simulation, settings: settings) { warning in
+                printError("cratedrop: warning: \(warning)")
+            }
+        } catch {
+            printError("cratedrop: \(error)")
+            throw ExitCodes.cannotCreate
+        }
+        let progress = ProgressLine(total: frames == nil ? session.frameCount : session.framesToDraw, quiet: output.quiet)
+        let outcome = session.run(shouldStop: { StopSignals.received != nil }) { loadWarning, done in
+            if let loadWarning { printError("cratedrop: warning: \(loadWarning)") }
+            if progress.enabled { progress.update(done: done) }
+        }
+        progress.finish(done: outcome.render?.framesWritten ?? outcome.result.counters.frames)
+        try report(outcome, scene: scene, driven: driven, verifier: verifier)
+    }
 
+    /// Prints the summary (after finishing the record), then ends as the run did.
+    private func report(_ outcome: RunOutcome, scene: Scene, driven: DrivenWorld, verifier: VerifyingSimulation?) throws {
         let interrupted = StopSignals.received
+        let (width, height) = output.parsedSize ?? (scene.render.imageWidth, scene.render.imageHeight)
         let summary = RunSummary(
             scene: scene.name, mode: realtime ? "realtime" : "offline", fps: fps, interpolation: !noInterpolation,
-            result: result, interrupted: interrupted.map(StopSignals.name), gravity: GravityOptions.summary(driven.scripted),
-            render: renderStats.map { .init(out: output.out!, width: width, height: height, every: output.every, stats: $0,
-                                            presentedIntervals: presented?.intervals) })
+            result: outcome.result, interrupted: interrupted.map(StopSignals.name), gravity: GravityOptions.summary(driven.scripted),
+            render: outcome.render.map { .init(out: output.out!, width: width, height: height, every: output.every, stats: $0,
+                                               presentedIntervals: outcome.presentedIntervals) })
         let inputFailure = GravityOptions.finish(driven)
-        try emit(summary.json())
+        try SummaryOutput.emit(summary.json(), to: output)
         if let inputFailure { throw inputFailure }
         if let divergence = verifier?.divergence {
             printError("cratedrop: the run parts from the record: \(divergence)")
             throw ExitCodes.diverged
         }
-        if let failure = renderStats?.failure {
-            printError("cratedrop: \(failure); \(renderStats!.framesWritten) complete frames were written before it")
+        if let render = outcome.render, let failure = render.failure {
+            printError("cratedrop: \(failure); \(render.framesWritten) complete frames were written before it")
             throw ExitCodes.ioError
         }
         if let interrupted {
-            printError("cratedrop: stopped by \(StopSignals.name(interrupted)) after \(result.counters.stepsTaken) steps")
+            printError("cratedrop: stopped by \(StopSignals.name(interrupted)) after \(outcome.result.counters.stepsTaken) steps")
             throw ExitCode(128 + interrupted)
-        }
-    }
-
-    /// The render stage for `--out`, or nil for a headless run.
-    private func makePipeline(scene: Scene, world: World, width: Int, height: Int, expectedFrames: Int) throws -> RenderPipeline? {
-        guard let out = output.out else { return nil }
-        let sink: FrameSink & Sendable
-        if out == "-" {
-            sink = StreamFrameWriter()
-        } else {
-            do {
-                sink = try DirectoryFrameWriter(directory: out, expectedFrames: expectedFrames)
-                let earlier = (try? FileManager.default.contentsOfDirectory(atPath: out))?
-                    .filter { $0.hasPrefix("frame-") && $0.hasSuffix(".ppm") }.count ?? 0
-                if earlier > 0 {
-                    printError("cratedrop: warning: \(out) already holds \(earlier) frame files; each new frame replaces the one "
-                        + "of its name, others stay as they are")
-                }
-            } catch {
-                printError("cratedrop: \(error)")
-                throw ExitCodes.cannotCreate
-            }
-        }
-        let walls = world.wallStates()
-        let worldSize = scene.worldSize, colors = scene.render
-        return RenderPipeline(interpolate: !noInterpolation, sink: sink) {
-            FrameRenderer(world: worldSize, walls: walls, width: width, height: height, colors: colors)
-        }
-    }
-
-    /// The summary goes to --summary FILE, else stdout, else (stdout carrying frames) stderr.
-    private func emit(_ json: String) throws {
-        if let path = output.summary {
-            if let failure = TextFile.write(json + "\n", to: path) {
-                printError("cratedrop: \(path): \(failure)")
-                printError(json)
-                throw ExitCodes.ioError
-            }
-        } else if output.streamsToStdout {
-            printError(json)
-        } else {
-            do {
-                try StandardOutput.write(json)
-            } catch .readerClosed {
-                return
-            } catch {
-                _ = StandardOutput.exitCode(for: error)
-                printError(json)
-                throw ExitCodes.ioError
-            }
         }
     }
 }

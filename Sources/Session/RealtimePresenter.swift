@@ -9,7 +9,7 @@ import SceneModel
 /// has not produced a newer one, as a display repeats its last image).
 ///
 /// State shared with the step loop is guarded by `lock`, hence `@unchecked Sendable`.
-final class RealtimePresenter: @unchecked Sendable {
+public final class RealtimePresenter: @unchecked Sendable {
     private let lock = NSLock()
     private var latest: FrameJob?
     private var stopped = false
@@ -18,7 +18,7 @@ final class RealtimePresenter: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts presenting `every`-th frame slots at `fps` into `pipeline`.
-    init(fps: Int, every: Int, pipeline: RenderPipeline) {
+    public init(fps: Int, every: Int, pipeline: RenderPipeline) {
         Thread { [self] in
             let stopwatch = MonotonicStopwatch()
             let clock = WallFrameClock(fps: fps, stopwatch: stopwatch)
@@ -44,14 +44,14 @@ final class RealtimePresenter: @unchecked Sendable {
     }
 
     /// The step loop's newest frame.
-    func post(_ job: FrameJob) {
+    public func post(_ job: FrameJob) {
         lock.lock()
         latest = job
         lock.unlock()
     }
 
     /// Stops presenting; returns the intervals between frames sent and how many were sent.
-    func stop() -> (intervals: LatencyHistogram, presented: Int) {
+    public func stop() -> (intervals: LatencyHistogram, presented: Int) {
         lock.lock()
         stopped = true
         lock.unlock()

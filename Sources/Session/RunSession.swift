@@ -1,0 +1,140 @@
+import Driver
+import Foundation
+import Physics
+import Raster
+import SceneModel
+
+/// How a run is driven and what it draws (README, "The fixed-timestep driver", "Rendering").
+public struct RunSettings: Sendable {
+    /// Where drawn frames go.
+    public enum Destination: Sendable, Equatable {
+        /// `DIR/frame-00001.ppm`, ... (DIR is created if its parent exists).
+        case directory(String)
+        /// Back to back as a PPM stream on stdout.
+        case stream
+    }
+
+    /// What to draw: every `every`-th frame at `width`×`height` pixels.
+    public struct Frames: Sendable {
+        public var destination: Destination
+        public var width: Int
+        public var height: Int
+        public var every: Int
+
+        public init(destination: Destination, width: Int, height: Int, every: Int = 1) {
+            self.destination = destination
+            self.width = width
+            self.height = height
+            self.every = every
+        }
+    }
+
+    /// Simulated time to run; at most floor(duration × step_rate) steps are taken.
+    public var duration: DecimalSeconds
+    public var fps: Int
+    /// Paced by the wall clock with the death-spiral guard on, else a virtual clock (offline).
+    public var realtime: Bool
+    /// Draw frames blended between the last two steps.
+    public var interpolate: Bool
+    public var maxStepsPerFrame: Int
+    /// Physics budget per frame in real time; nil: one frame interval.
+    public var budgetNanoseconds: Int64?
+    /// nil: headless.
+    public var frames: Frames?
+
+    public init(duration: DecimalSeconds, fps: Int = 60, realtime: Bool = false, interpolate: Bool = true,
+                maxStepsPerFrame: Int = 8, budgetNanoseconds: Int64? = nil, frames: Frames? = nil) {
+        self.duration = duration
+        self.fps = fps
+        self.realtime = realtime
+        self.interpolate = interpolate
+        self.maxStepsPerFrame = maxStepsPerFrame
+        self.budgetNanoseconds = budgetNanoseconds
+        self.frames = frames
+    }
+}
+
+/// What a run did: the driver's result and, when frames were drawn, the render stage's.
+public struct RunOutcome: Sendable {
+    public var result: RunResult
+    public var render: RenderStats?
+    /// Real time: intervals between frames sent to the render stage on the frame schedule.
+    public var presentedIntervals: LatencyHistogram?
+}
+
+/// One run from a built world to its outcome: the fixed-step driver on a virtual or wall clock,
+/// the render stage (drawing and writing on threads of their own) and, in real time, the
+/// presenter that sends frames on the clock's schedule. Stop requests end it at a frame boundary.
+public final class RunSession {
+    public let settings: RunSettings
+    /// Frames the clock delivers in all, and frames drawn (every `every`-th).
+    public let frameCount: Int
+    public let framesToDraw: Int
+    private let scene: Scene
+    private let simulation: Simulation
+    private let pipeline: RenderPipeline?
+
+    /// Prepares the run; creates the frame directory now, so a bad `--out` ends it before any step.
+    /// - Parameters:
+    ///   - simulation: what the driver steps (the world, or it wrapped with inputs and records).
+    ///   - onWarning: told of frame files already in the directory.
+    /// - Throws: `FrameWriteError` when the frame directory cannot be created.
+    public init(scene: Scene, world: World, simulation: Simulation, settings: RunSettings,
+                onWarning: (String) -> Void) throws(FrameWriteError) {
+        self.scene = scene
+        self.simulation = simulation
+        self.settings = settings
+        frameCount = settings.duration.frameCount(fps: settings.fps)
+        let every = settings.frames?.every ?? 1
+        // ceil(frames / every), without the overflow of frames + every - 1.
+        framesToDraw = frameCount / every + (frameCount % every == 0 ? 0 : 1)
+        guard let frames = settings.frames else {
+            pipeline = nil
+            return
+        }
+        let sink: FrameSink & Sendable
+        switch frames.destination {
+        case .stream:
+            sink = StreamFrameWriter()
+        case let .directory(path):
+            sink = try DirectoryFrameWriter(directory: path, expectedFrames: framesToDraw)
+            let earlier = (try? FileManager.default.contentsOfDirectory(atPath: path))?
+                .filter { $0.hasPrefix("frame-") && $0.hasSuffix(".ppm") }.count ?? 0
+            if earlier > 0 {
+                onWarning("\(path) already holds \(earlier) frame files; each new frame replaces the one of its name, others stay as they are")
+            }
+        }
+        let walls = world.wallStates(), worldSize = scene.worldSize, colors = scene.render
+        pipeline = RenderPipeline(interpolate: settings.interpolate, sink: sink) {
+            FrameRenderer(world: worldSize, walls: walls, width: frames.width, height: frames.height, colors: colors)
+        }
+    }
+
+    /// Runs to the end, or to the first frame boundary after `shouldStop` says so (or the render
+    /// stage fails). `onFrame` gets each frame's load warning, if any, and the frames done so far.
+    public func run(shouldStop: @escaping () -> Bool, onFrame: (_ loadWarning: LoadWarning?, _ framesDone: Int) -> Void) -> RunOutcome {
+        var configuration = DriverConfiguration(stepRate: scene.stepRate, fps: settings.fps, guardEnabled: settings.realtime)
+        configuration.maxStepsPerFrame = settings.maxStepsPerFrame
+        configuration.maxDebtSteps = settings.maxStepsPerFrame
+        if let budget = settings.budgetNanoseconds { configuration.budgetNanoseconds = budget }
+        let stopwatch = MonotonicStopwatch()
+        let clock: FrameClock = settings.realtime ? WallFrameClock(fps: settings.fps, stopwatch: stopwatch)
+            : VirtualFrameClock(fps: settings.fps)
+        let loop = RunLoop(simulation: simulation, configuration: configuration, clock: clock, stopwatch: stopwatch,
+                           duration: settings.duration, capturesSnapshots: pipeline != nil)
+        let every = settings.frames?.every ?? 1
+        // Real time: frames leave on the clock's schedule from a thread of their own.
+        let presenter = settings.realtime ? pipeline.map { RealtimePresenter(fps: settings.fps, every: every, pipeline: $0) } : nil
+        let pipeline = self.pipeline
+        let result = loop.run(shouldStop: { shouldStop() || pipeline?.failure != nil }) { report, driver in
+            if let presenter {
+                presenter.post(FrameJob(previous: driver.previous, current: driver.current, alpha: report.alpha))
+            } else if let pipeline, report.frame % every == 0 {
+                pipeline.submit(FrameJob(previous: driver.previous, current: driver.current, alpha: report.alpha), waitIfFull: true)
+            }
+            onFrame(report.loadWarning, pipeline?.framesWritten ?? report.frame)
+        }
+        let presented = presenter?.stop()
+        return RunOutcome(result: result, render: pipeline?.finish(), presentedIntervals: presented?.intervals)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Physics
+import SceneModel
+import Session
+import TestSupport
+import Testing
+
+/// A run driven in-process through the session layer, as the CLI drives it.
+@Suite struct RunSessionTests {
+    static func golden1200() throws -> String {
+        try #require(GoldenFile(directory: Repository.path("Tests/PhysicsTests/Golden"), determinismClass: DeterminismClass.current.id,
+                                name: "book-hashes.txt").value("1200"))
+    }
+
+    @Test func aHeadlessRunOfTheBookSceneReachesTheGoldenHash() throws {
+        let scene = try Repository.scene("book")
+        let world = try World(scene: scene)
+        let session = try RunSession(scene: scene, world: world, simulation: world,
+                                     settings: RunSettings(duration: DecimalSeconds("10")!, fps: 30)) { _ in }
+        var frames = 0
+        let outcome = session.run(shouldStop: { false }) { _, done in frames = done }
+        #expect(outcome.result.counters.stepsTaken == 1200 && outcome.render == nil && frames == 300)
+        #expect(outcome.result.stateHash.description == (try Self.golden1200()))
+    }
+
+    @Test func aRenderedRunWritesEveryNthFrameAndTheSameHash() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("session-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scene = try Repository.scene("book")
+        let world = try World(scene: scene)
+        let settings = RunSettings(duration: DecimalSeconds("1")!, frames: .init(destination: .directory(directory), width: 32, height: 32, every: 3))
+        let session = try RunSession(scene: scene, world: world, simulation: world, settings: settings) { _ in }
+        #expect(session.frameCount == 60 && session.framesToDraw == 20)
+        let outcome = session.run(shouldStop: { false }) { _, _ in }
+        #expect(outcome.render?.framesWritten == 20 && outcome.render?.failure == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == 20)
+        #expect(outcome.result.counters.stepsTaken == 120)
+    }
+
+    @Test func aGravityStreamAndARecordAreWiredByTheSession() throws {
+        let record = FileManager.default.temporaryDirectory.appendingPathComponent("session-\(UUID().uuidString).rec").path
+        defer { try? FileManager.default.removeItem(atPath: record) }
+        let scene = try Repository.scene("book")
+        let world = try World(scene: scene)
+        let inputs = RunInputs(gravityPath: Repository.path("Scenes/tilt.jsonl"), recordPath: record)
+        let driven = try DrivenWorld(world: world, scene: scene, sceneFile: "Scenes/book.json", sceneText: Array("{}".utf8),
+                                     inputs: inputs, waitsForInput: true, shouldStop: { false }) { _ in }
+        let session = try RunSession(scene: scene, world: world, simulation: driven.simulation,
+                                     settings: RunSettings(duration: DecimalSeconds("8")!)) { _ in }
+        let outcome = session.run(shouldStop: { false }) { _, _ in }
+        #expect(driven.finish() == .complete)
+        #expect(outcome.result.counters.stepsTaken == 960 && (driven.scripted?.changesApplied ?? 0) > 0)
+        let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
+        #expect(lines.last?.contains("\"steps\":960,\"hash\":\"\(outcome.result.stateHash)\"") == true)
+    }
+
+    @Test func aMissingGravityFileIsASetupErrorBeforeAnyStep() throws {
+        let scene = try Repository.scene("book")
+        let world = try World(scene: scene)
+        #expect(throws: RunSetupError.self) {
+            _ = try DrivenWorld(world: world, scene: scene, sceneFile: "s", sceneText: [], inputs: RunInputs(gravityPath: "/nonexistent"),
+                                waitsForInput: true, shouldStop: { false }) { _ in }
+        }
+        #expect(world.stepCount == 0)
+    }
+}
