@@ -13,11 +13,15 @@ struct SceneDecoder {
     private var range: [SceneDiagnostic] = []
     /// The line of every value visited, by JSON path, to place range problems found later.
     private var lines: [String: Int] = [:]
+    /// The keys read of each object, by JSON path, in reading order: what `finish` allows.
+    private var known: [String: [String]] = [:]
 
     init(file: String) { self.file = file }
 
     mutating func decode(_ root: JSONValue, defaultName: String) -> Scene? {
         guard let fields = object(root, path: "") else { return nil }
+        // "$schema" names the JSON Schema for editors (Scenes/schema/scene.schema.json); no effect here.
+        _ = string(fields, "$schema")
         let name = string(fields, "name") ?? defaultName
         let worldSize = vector(fields, "world", required: true)
         let gravity = vector(fields, "gravity", required: true)
@@ -31,12 +35,7 @@ struct SceneDecoder {
         let spatialHash = member(fields, "spatial_hash").flatMap { spatialHashSpec($0, path: "spatial_hash") }
         let sleepTime = number(fields, "sleep_time")
         let render = member(fields, "render").flatMap { renderDefaults($0, path: "render") } ?? RenderDefaults()
-        // "$schema" names the JSON Schema for editors (Scenes/scene.schema.json); it has no effect here.
-        if let schema = member(fields, "$schema"), case .string = schema.kind {} else if let schema = member(fields, "$schema") {
-            report("$schema", line: schema.line, "must be a string, got \(schema.typeName)")
-        }
-        finish(fields, allowed: ["$schema", "name", "world", "gravity", "step_rate", "iterations", "bounds", "walls", "crates", "generator",
-                                 "tumbler", "spatial_hash", "sleep_time", "render"])
+        finish(fields)
 
         // The scene as a whole can be checked only when every part of it could be read.
         guard structural.isEmpty, let worldSize, let gravity, let walls, let crates else { return nil }
@@ -68,7 +67,7 @@ struct SceneDecoder {
         let mass = number(fields, "mass", required: true)
         let friction = number(fields, "friction", required: true)
         let elasticity = number(fields, "elasticity", required: true)
-        finish(fields, allowed: ["center", "size", "angle", "velocity", "angular_velocity", "mass", "friction", "elasticity"])
+        finish(fields)
         guard let center, let size, let mass, let friction, let elasticity else { return nil }
         return checked(CrateSpec(center: center, size: size, angle: angle, velocity: velocity, angularVelocity: angularVelocity,
                                  mass: mass, friction: friction, elasticity: elasticity), path: path, problems: { $0.problems() })
@@ -81,7 +80,7 @@ struct SceneDecoder {
         let radius = number(fields, "radius", required: true)
         let friction = number(fields, "friction", required: true)
         let elasticity = number(fields, "elasticity", required: true)
-        finish(fields, allowed: ["from", "to", "radius", "friction", "elasticity"])
+        finish(fields)
         guard let from, let to, let radius, let friction, let elasticity else { return nil }
         return checked(WallSpec(from: from, to: to, radius: radius, friction: friction, elasticity: elasticity), path: path,
                        problems: { $0.problems() })
@@ -92,7 +91,7 @@ struct SceneDecoder {
         let radius = number(fields, "radius", required: true)
         let friction = number(fields, "friction", required: true)
         let elasticity = number(fields, "elasticity", required: true)
-        finish(fields, allowed: ["radius", "friction", "elasticity"])
+        finish(fields)
         guard let radius, let friction, let elasticity else { return nil }
         return checked(BoundsWalls(radius: radius, friction: friction, elasticity: elasticity), path: path,
                        problems: { $0.problems() })
@@ -111,10 +110,10 @@ struct SceneDecoder {
         if let regionValue = member(fields, "region"), let regionFields = object(regionValue, path: fields.childPath("region")) {
             let min = vector(regionFields, "min", required: true)
             let max = vector(regionFields, "max", required: true)
-            finish(regionFields, allowed: ["min", "max"])
+            finish(regionFields)
             if let min, let max { region = (min, max) }
         }
-        finish(fields, allowed: ["count", "seed", "size", "density", "friction", "elasticity", "gap", "region"])
+        finish(fields)
         guard let count, let seed, let size, let density, let friction, let elasticity else { return nil }
         return PileGenerator(count: count, seed: seed, minSize: size.x, maxSize: size.y, density: density,
                              friction: friction, elasticity: elasticity, gap: gap, region: region)
@@ -128,7 +127,7 @@ struct SceneDecoder {
         let radius = number(fields, "radius", required: true)
         let friction = number(fields, "friction", required: true)
         let elasticity = number(fields, "elasticity", required: true)
-        finish(fields, allowed: ["center", "size", "angular_velocity", "radius", "friction", "elasticity"])
+        finish(fields)
         guard let center, let size, let angularVelocity, let radius, let friction, let elasticity else { return nil }
         return checked(TumblerSpec(center: center, size: size, angularVelocity: angularVelocity, radius: radius,
                            friction: friction, elasticity: elasticity), path: path, problems: { $0.problems() })
@@ -138,7 +137,7 @@ struct SceneDecoder {
         guard let fields = object(value, path: path) else { return nil }
         let cellSize = number(fields, "cell_size", required: true)
         let cells = integer(fields, "cells", required: true)
-        finish(fields, allowed: ["cell_size", "cells"])
+        finish(fields)
         guard let cellSize, let cells else { return nil }
         return SpaceOptions.SpatialHash(cellSize: cellSize, cells: cells)
     }
@@ -153,7 +152,7 @@ struct SceneDecoder {
         render.background = color(fields, "background") ?? render.background
         render.crate = color(fields, "crate") ?? render.crate
         render.wall = color(fields, "wall") ?? render.wall
-        finish(fields, allowed: ["size", "background", "crate", "wall"])
+        finish(fields)
         return render
     }
 
@@ -196,6 +195,7 @@ struct SceneDecoder {
     }
 
     private mutating func member(_ fields: Fields, _ key: String, required: Bool = false) -> JSONValue? {
+        if !known[fields.path, default: []].contains(key) { known[fields.path, default: []].append(key) }
         guard let value = fields.members.first(where: { $0.key == key })?.value else {
             if required { report(fields.childPath(key), line: fields.line, "is missing") }
             return nil
@@ -204,7 +204,10 @@ struct SceneDecoder {
         return value
     }
 
-    private mutating func finish(_ fields: Fields, allowed: [String]) {
+    /// Reports every key of `fields` that no reader asked for: the keys a part allows are exactly
+    /// those its decoder reads, so a key is named once, where it is read.
+    private mutating func finish(_ fields: Fields) {
+        let allowed = known[fields.path] ?? []
         for (key, value) in fields.members where !allowed.contains(key) {
             report(fields.childPath(key), line: value.line, "unknown key (allowed: \(allowed.joined(separator: ", ")))")
         }
