@@ -2,19 +2,22 @@ import Driver
 import Foundation
 import Raster
 import SceneModel
+import Synchronization
 
 /// Hands frames to the render stage on the frame clock's schedule in real-time runs, on a thread
 /// of its own, so a slow physics step delays the state shown, never the frame itself. The step
 /// loop posts its latest frame; each frame slot sends the latest one posted (again, if physics
 /// has not produced a newer one, as a display repeats its last image).
-///
-/// State shared with the step loop is guarded by `lock`, hence `@unchecked Sendable`.
-public final class RealtimePresenter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var latest: FrameJob?
-    private var stopped = false
-    private var intervals = LatencyHistogram()
-    private var presented = 0
+public final class RealtimePresenter: Sendable {
+    /// What the presenter thread and the step loop share.
+    private struct Shared {
+        var latest: FrameJob?
+        var stopped = false
+        var intervals = LatencyHistogram()
+        var presented = 0
+    }
+
+    private let shared = Mutex(Shared())
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts presenting `every`-th frame slots at `fps` into `pipeline`.
@@ -25,18 +28,16 @@ public final class RealtimePresenter: @unchecked Sendable {
             var slot = 0
             var lastSent: Int64?
             while clock.nextFrame() != nil {
-                lock.lock()
-                let job = latest, done = stopped
-                lock.unlock()
+                let (job, done) = shared.withLock { ($0.latest, $0.stopped) }
                 if done { break }
                 slot += 1
                 guard let job, slot % every == 0 else { continue }
                 pipeline.submit(job, waitIfFull: false)
                 let now = stopwatch.nanoseconds()
-                lock.lock()
-                if let lastSent { intervals.record(now - lastSent) }
-                presented += 1
-                lock.unlock()
+                shared.withLock {
+                    if let lastSent { $0.intervals.record(now - lastSent) }
+                    $0.presented += 1
+                }
                 lastSent = now
             }
             finished.signal()
@@ -45,19 +46,13 @@ public final class RealtimePresenter: @unchecked Sendable {
 
     /// The step loop's newest frame.
     public func post(_ job: FrameJob) {
-        lock.lock()
-        latest = job
-        lock.unlock()
+        shared.withLock { $0.latest = job }
     }
 
     /// Stops presenting; returns the intervals between frames sent and how many were sent.
     public func stop() -> (intervals: LatencyHistogram, presented: Int) {
-        lock.lock()
-        stopped = true
-        lock.unlock()
+        shared.withLock { $0.stopped = true }
         finished.wait()
-        lock.lock()
-        defer { lock.unlock() }
-        return (intervals, presented)
+        return shared.withLock { ($0.intervals, $0.presented) }
     }
 }

@@ -73,7 +73,7 @@ struct Replay: ParsableCommand {
         if let size = output.size { arguments += ["--size", size] }
         if output.quiet { arguments.append("--quiet") }
         if let summary = output.summary { arguments += ["--summary", summary] }
-        var run = try Run.parse(arguments)
+        let run = try Run.parse(arguments)
         try run.run()
     }
 }
