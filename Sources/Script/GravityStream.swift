@@ -10,7 +10,7 @@ import SceneFile
 /// whoever consumes them unless that consumer chooses to wait.
 ///
 /// The queue is bounded: a consumer that falls behind makes the reader wait, not memory grow.
-public final class GravityStream: @unchecked Sendable {
+public final class GravityStream: Sendable {
     public enum Event: Sendable, Equatable {
         case command(GravityCommand)
         case badLine(GravityLineError)

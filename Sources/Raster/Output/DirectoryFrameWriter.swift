@@ -9,7 +9,7 @@ import FileIO
 /// name; the temporary file is removed on failure.
 ///
 /// Used by one thread at a time: the pipeline's writer thread.
-public final class DirectoryFrameWriter: FrameSink, @unchecked Sendable {
+public final class DirectoryFrameWriter: FrameSink, Sendable {
     public let directory: String
     private let digits: Int
 

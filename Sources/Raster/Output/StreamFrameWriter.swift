@@ -7,7 +7,7 @@ import FileIO
 /// by default on stdout. The process must ignore SIGPIPE so a closed pipe is reported as EPIPE.
 ///
 /// Used by one thread at a time: the pipeline's writer thread.
-public final class StreamFrameWriter: FrameSink, @unchecked Sendable {
+public final class StreamFrameWriter: FrameSink, Sendable {
     private let fd: Int32
     private let name: String
 
