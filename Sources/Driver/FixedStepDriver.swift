@@ -41,6 +41,8 @@ public final class FixedStepDriver {
     private var loadWindowNanoseconds: Int64 = 0
 
     /// - Parameters:
+    ///   - simulation: what is stepped; the driver holds it strongly.
+    ///   - configuration: step rate, frame rate and the guard's caps.
     ///   - ticksPerSecond: the frame clock's tick rate.
     ///   - stopwatch: measures step costs and the per-frame budget.
     ///   - stepLimit: no step beyond this count is ever owed.

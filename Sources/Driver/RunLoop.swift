@@ -12,6 +12,10 @@ public final class RunLoop {
     private let duration: DecimalSeconds
 
     /// - Parameters:
+    ///   - simulation: what is stepped.
+    ///   - configuration: step rate, frame rate and the guard's caps.
+    ///   - clock: where frames come from (virtual offline, the wall clock in real time).
+    ///   - stopwatch: measures step costs, frame intervals and wall time.
     ///   - duration: simulated time to run; no more than floor(duration × stepRate) steps are taken.
     ///   - capturesSnapshots: copy snapshots out every frame (when frames are drawn).
     public init(simulation: Simulation, configuration: DriverConfiguration, clock: FrameClock,

@@ -25,8 +25,8 @@ public final class World {
     ///   - gravity: acceleration in px/s², y up.
     ///   - stepRate: steps per simulated second; each `step()` advances 1/stepRate s.
     ///   - iterations: solver iterations per step (`cpSpaceSetIterations`).
+    ///   - options: the `space` argument: index and sleeping settings (default: Chipmunk's tree, no sleeping).
     /// - Throws: `PhysicsError.invalidValue` for values outside `Limits`.
-    ///   - space: index and sleeping settings (default: Chipmunk's tree, no sleeping).
     public init(gravity: Vec2, stepRate: Int = Scene.defaultStepRate, iterations: Int = Scene.defaultIterations,
                 space options: SpaceOptions = SpaceOptions()) throws(PhysicsError) {
         var problems = World.gravityProblems(gravity)

@@ -55,6 +55,11 @@ public struct DrivenWorld {
     /// Opens the gravity stream and creates the record now, so a missing file ends the run
     /// before any step.
     /// - Parameters:
+    ///   - world: the world to drive; the result holds it.
+    ///   - scene: the scene it was built from (step rate and gravity for the stream's parser).
+    ///   - sceneFile: the scene's path, for the record's header.
+    ///   - sceneText: the scene file's bytes, embedded in the record.
+    ///   - inputs: the gravity stream and the record to open.
     ///   - waitsForInput: offline runs wait for the input that decides each step; real time never waits.
     ///   - shouldStop: ends a wait for input (a stop request), checked between lines too.
     ///   - onWarning: told of a skipped line and of a record made in another determinism class.

@@ -34,8 +34,12 @@ public final class GravityScriptedWorld: Simulation {
     public private(set) var readError: String?
 
     /// - Parameters:
+    ///   - world: the world whose gravity the stream sets.
+    ///   - stream: the gravity stream, already reading.
     ///   - waitsForInput: offline runs wait for the input that decides each step; real-time runs never wait.
+    ///   - policy: what a malformed line does: stop the run, or be skipped with a warning.
     ///   - recorder: receives every change applied, with its step (the caller closes it).
+    ///   - shouldStop: ends a wait for input (a stop request); checked between lines too.
     ///   - onSkip: told of each line skipped under policy `skip`.
     public init(world: World, stream: GravityStream, waitsForInput: Bool, policy: BadLinePolicy,
                 recorder: RunRecorder?, shouldStop: @escaping () -> Bool = { false },

@@ -10,7 +10,10 @@ public final class RecordingSimulation: Simulation {
     public let recorder: RunRecorder
     private var stepsTaken: Int
 
-    /// - Parameter inner: the simulation as it stands, `stepsTaken` steps in (normally 0).
+    /// - Parameters:
+    ///   - inner: the simulation as it stands, `stepsTaken` steps in (normally 0).
+    ///   - recorder: the open record; `finish()` writes its end line and closes it.
+    ///   - stepsTaken: steps `inner` has taken already.
     public init(_ inner: Simulation, recorder: RunRecorder, stepsTaken: Int = 0) {
         self.inner = inner
         self.recorder = recorder

@@ -76,7 +76,10 @@ public final class RunSession {
 
     /// Prepares the run; creates the frame directory now, so a bad `--out` ends it before any step.
     /// - Parameters:
+    ///   - scene: the scene the world was built from (step rate, world size, colours).
+    ///   - world: the built world (its walls are drawn once into the static layer).
     ///   - simulation: what the driver steps (the world, or it wrapped with inputs and records).
+    ///   - settings: how to drive and what to draw.
     ///   - onWarning: told of frame files already in the directory.
     /// - Throws: `FrameWriteError` when the frame directory cannot be created.
     public init(scene: Scene, world: World, simulation: Simulation, settings: RunSettings,
