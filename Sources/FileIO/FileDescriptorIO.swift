@@ -11,19 +11,26 @@ import Glibc
 ///   once instead of blocking);
 /// - a symbolic link is refused: CrateDrop does not write through links.
 public enum FileDescriptorIO {
+    /// A failed write: the errno and its text ("Broken pipe", "No space left on device").
+    public struct WriteFailure: Error, Sendable, Equatable, CustomStringConvertible {
+        public let code: Int32
+        public var description: String { String(cString: strerror(code)) }
+        /// The reader of a pipe closed it (EPIPE; SIGPIPE is ignored by the CLI).
+        public var isClosedPipe: Bool { code == EPIPE }
+        public init(code: Int32) { self.code = code }
+    }
+
     /// Writes all of `bytes` to `fd`, retrying partial writes and EINTR.
-    /// - Returns: nil on success, else the error text ("Broken pipe", "No space left on device").
-    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> String? {
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(WriteFailure) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 {
                 if errno == EINTR { continue }
-                return errnoText()
+                throw WriteFailure(code: errno)
             }
             offset += written
         }
-        return nil
     }
 
     /// Writes `parts` one after another as the whole content of `path`, by the rules above.
@@ -39,7 +46,7 @@ public enum FileDescriptorIO {
             case let .failure(reason): return reason.text
             }
             var failure: String?
-            for part in parts where failure == nil { failure = writeAll(fd, part) }
+            for part in parts where failure == nil { failure = attempt { () throws(WriteFailure) in try writeAll(fd, part) } }
             if close(fd) != 0, failure == nil { failure = errnoText() }
             return failure
         case .regular, .missing:
@@ -113,7 +120,7 @@ public enum FileDescriptorIO {
         let temporary = String(cString: template)
         var failure: String?
         if fchmod(fd, 0o644) != 0 { failure = errnoText() }
-        for part in parts where failure == nil { failure = writeAll(fd, part) }
+        for part in parts where failure == nil { failure = attempt { () throws(WriteFailure) in try writeAll(fd, part) } }
         if close(fd) != 0, failure == nil { failure = errnoText() }
         if failure == nil, rename(temporary, path) != 0 { failure = errnoText() }
         if failure != nil { unlink(temporary) }
@@ -121,4 +128,14 @@ public enum FileDescriptorIO {
     }
 
     public static func errnoText() -> String { String(cString: strerror(errno)) }
+
+    /// The failure's text, or nil if `body` wrote everything.
+    private static func attempt(_ body: () throws(WriteFailure) -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return error.description
+        }
+    }
 }

@@ -22,7 +22,8 @@ enum ExitCodes {
 
 /// Writes a line to stderr, unbuffered, so diagnostics never mix into stdout's results.
 func printError(_ message: String) {
-    _ = FileDescriptorIO.writeAll(STDERR_FILENO, Array((message + "\n").utf8))
+    // Nothing is left to tell a failure to: stderr is where failures go.
+    try? FileDescriptorIO.writeAll(STDERR_FILENO, Array((message + "\n").utf8))
 }
 
 /// Loads a scene or ends the command with its problems on stderr and the matching exit code.

@@ -16,8 +16,11 @@ enum StandardOutput {
 
     /// Writes `line` and a newline to stdout.
     static func write(_ line: String) throws(Failure) {
-        guard let failure = FileDescriptorIO.writeAll(STDOUT_FILENO, Array((line + "\n").utf8)) else { return }
-        throw errno == EPIPE ? .readerClosed : .failed(failure)
+        do {
+            try FileDescriptorIO.writeAll(STDOUT_FILENO, Array((line + "\n").utf8))
+        } catch {
+            throw error.isClosedPipe ? .readerClosed : .failed(error.description)
+        }
     }
 
     /// Writes `line`, or ends the command as a failure says (for output with nothing left to finish).

@@ -18,9 +18,10 @@ public final class StreamFrameWriter: FrameSink, Sendable {
 
     public func write(_ image: RGBImage, number: Int) throws(FrameWriteError) {
         // One write call for the whole frame keeps frames whole when the reader is fast.
-        if let failure = FileDescriptorIO.writeAll(fd, image.ppm()) {
-            let reason = failure == String(cString: strerror(EPIPE)) ? "the reader closed the pipe (\(failure))" : failure
-            throw FrameWriteError(target: name, reason: reason)
+        do {
+            try FileDescriptorIO.writeAll(fd, image.ppm())
+        } catch {
+            throw FrameWriteError(target: name, reason: error.isClosedPipe ? "the reader closed the pipe (\(error))" : error.description)
         }
     }
 }
