@@ -186,8 +186,8 @@ extension PileGenerator {
 
 extension Scene {
     /// Crates that start overlapping too many others (`CrateOverlaps`), named by creation order.
-    func overlapProblems() -> [FieldProblem] {
-        let report = CrateOverlaps.check(allCrates())
+    func overlapProblems(_ allCrates: [CrateSpec]) -> [FieldProblem] {
+        let report = CrateOverlaps.check(allCrates)
         if report.gaveUp {
             return [FieldProblem("crates", "too many crates of too different sizes lie too close together to check for "
                 + "overlaps within \(CrateOverlaps.maxWork) tests; spread them out")]
@@ -214,9 +214,9 @@ extension Scene {
     /// The spatial hash must fit the scene: Chipmunk puts every shape in each cell its bounding box
     /// covers and walks a bucket's whole chain on every query, so tiny cells or few buckets make
     /// steps (or the build) take minutes.
-    func spatialHashProblems(_ hash: SpaceOptions.SpatialHash) -> [FieldProblem] {
+    func spatialHashProblems(_ hash: SpaceOptions.SpatialHash, allCrates: [CrateSpec]) -> [FieldProblem] {
         var found: [FieldProblem] = []
-        let largestCrate = allCrates().map { max($0.size.x, $0.size.y) * 2.0.squareRoot() }.max() ?? 0
+        let largestCrate = allCrates.map { max($0.size.x, $0.size.y) * 2.0.squareRoot() }.max() ?? 0
         if hash.cellSize * Double(Limits.cellsPerCrateSide) < largestCrate {
             found.append(FieldProblem("spatial_hash.cell_size", "\(show(hash.cellSize)) is too small for crates up to "
                 + "\(show(largestCrate.rounded(.up))) px across: Chipmunk puts a crate in every cell it covers, so the cell must be "
@@ -284,13 +284,15 @@ extension Scene {
         }
         // Checks that look at every crate's shape need every crate valid and countable first.
         let cratesAreValid = found.isEmpty && crates.allSatisfy { $0.problems().isEmpty }
-        if cratesAreValid { found += overlapProblems() }
+        // Generated once for both checks below (up to 100,000 crates).
+        let everyCrate = cratesAreValid ? allCrates() : []
+        if cratesAreValid { found += overlapProblems(everyCrate) }
         var spaceList = ProblemList()
         if let hash = space.spatialHash {
             spaceList.check("spatial_hash.cell_size", hash.cellSize, in: Limits.hashCellSize)
             spaceList.check("spatial_hash.cells", hash.cells, in: Limits.hashCells)
             if spaceList.problems.isEmpty, cratesAreValid {
-                for problem in spatialHashProblems(hash) { spaceList.add(problem.field, problem.message) }
+                for problem in spatialHashProblems(hash, allCrates: everyCrate) { spaceList.add(problem.field, problem.message) }
             }
         }
         if let sleep = space.sleepTimeThreshold { spaceList.check("sleep_time", sleep, in: Limits.sleepTime) }
