@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import CLISupport
 import Glibc
 #endif
 import ArgumentParser
@@ -71,38 +72,6 @@ struct GravityOptions: ParsableArguments {
             printError("cratedrop: \(text)")
             return ExitCodes.ioError
         }
-    }
-
-    /// Every change of a gravity file with its step (timed lines only), or the command ends with
-    /// the first bad line (exit 65) or an unreadable file (66).
-    static func timedChanges(path: String, scene: Scene) throws -> [(step: Int, gravity: Vec2)] {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileBytes.read(path: path, limit: RunRecord.maxFileSize)
-        } catch {
-            printError("cratedrop: \(path): \(error)")
-            throw ExitCodes.noInput
-        }
-        var parser = GravityLineParser(source: path, stepRate: scene.stepRate, gravityMagnitude: scene.gravity.length, axes: .portrait)
-        var changes: [(step: Int, gravity: Vec2)] = []
-        for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            let text = line.last == UInt8(ascii: "\r") ? Array(line.dropLast()) : Array(line)
-            if text.isEmpty { continue }
-            switch parser.read(text, line: index + 1) {
-            case let .success(command?):
-                guard case let .step(step) = command.when else {
-                    printError("cratedrop: \(path):\(index + 1): an untimed line has no step")
-                    throw ExitCodes.dataError
-                }
-                changes.append((step, command.gravity))
-            case .success(nil):
-                continue
-            case let .failure(error):
-                printError("cratedrop: \(error)")
-                throw ExitCodes.dataError
-            }
-        }
-        return changes
     }
 
     /// The summary's `gravity` object.

@@ -1,3 +1,5 @@
+import CLISupport
+
 /// Where `run` puts its one-line JSON summary.
 enum SummaryOutput {
     /// The summary goes to --summary FILE, else stdout, else (stdout carrying frames) stderr.

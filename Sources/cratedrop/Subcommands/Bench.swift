@@ -2,134 +2,40 @@
 import Glibc
 #endif
 import ArgumentParser
-import Bench
-import Foundation
-import Physics
-import SceneModel
+import CLISupport
 
+/// `cratedrop bench`: the benchmark and its plain C baseline live in a program of their own,
+/// `cratedrop-bench`, built and installed beside `cratedrop`, so the shipped tool carries neither.
+/// This subcommand runs it with the same arguments.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measures stepping against plain C in the same run, snapshot copies, drawing and writing.",
-        discussion: """
-            For each scene: µs per step through CrateDrop's world and through a small C program
-            stepping the same scene against the same libchipmunk, in alternating repetitions after
-            an untimed warm-up; their ratio; the snapshot copy's share of a step; draw time per
-            frame, file-write time per frame and stream throughput at --size; peak memory. Both
-            sides must reach the same state hash (exit 1 otherwise). Medians with min and max.
-
-            --step-loop runs only the measured stepping loop of one scene, for counting
-            instructions with callgrind (see README, "Benchmarks"); --instructions does that for
-            both sides and prints the instructions per step.
-
-            Examples:
-              cratedrop bench
-              cratedrop bench --quick --json
-              cratedrop bench Scenes/pile-1000.json --instructions
-            """
+        discussion: "Runs cratedrop-bench (beside cratedrop) with these arguments: `cratedrop bench --help` shows them.",
+        shouldDisplay: true
     )
 
-    static let defaultScenes = ["Scenes/book.json", "Scenes/pile-100.json", "Scenes/pile-1000.json",
-                                "Scenes/pile-5000.json", "Scenes/tumbler.json"]
-
-    enum Side: String, ExpressibleByArgument, CaseIterable { case swift, c }
-
-    @Argument(help: "Scene files (default: the book scene, the 100, 1000 and 5000-crate piles, the tumbler).", completion: .file())
-    var scenes: [String] = []
-
-    @Flag(help: "A few repetitions of a few steps: seconds, for smoke tests.")
-    var quick = false
-
-    @Flag(help: "Print JSON instead of a table.")
-    var json = false
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Repetitions per scene (default 7, quick 3).", valueName: "N"))
-    var repetitions: Int?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Untimed steps before measuring (default 240, quick 10).", valueName: "N"))
-    var warmup: Int?
-
-    @Flag(help: "Run only the measured stepping loop of the first scene (for callgrind).")
-    var stepLoop = false
-
-    @Option(help: ArgumentHelp("With --step-loop: which side to step.", valueName: "swift|c"))
-    var side: Side = .swift
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("With --step-loop or --instructions: measured steps.", valueName: "N"))
-    var steps: Int = 100
-
-    @Flag(help: "Count instructions per step of both sides with valgrind's callgrind.")
-    var instructions = false
-
-    @Option(help: ArgumentHelp("With --instructions: also count another cratedrop binary built on the other physics backend and give the ratio (scripts/count-instructions --backends).", valueName: "BINARY"))
-    var compareWith: String?
-
-    @Flag(help: "Print the first scene (or 'probe', the determinism probe) as the C baseline's text spec, for scripts/cross-arch.")
-    var baselineSpec = false
-
-    @Option(help: ArgumentHelp("With --baseline-spec: gravity changes (timed lines) to include.", valueName: "FILE"))
-    var gravity: String?
-
-    func validate() throws {
-        if let repetitions, !(1...1000).contains(repetitions) { throw ValidationError("--repetitions must be in 1...1000, got \(repetitions)") }
-        if let warmup, !(0...1_000_000).contains(warmup) { throw ValidationError("--warmup must be in 0...1000000, got \(warmup)") }
-        if !(1...1_000_000).contains(steps) { throw ValidationError("--steps must be in 1...1000000, got \(steps)") }
-        if stepLoop, instructions { throw ValidationError("give --step-loop or --instructions, not both") }
-        if compareWith != nil, !instructions { throw ValidationError("--compare-with goes with --instructions") }
-    }
-
-    var settings: BenchSettings {
-        var settings = quick ? BenchSettings.quick : BenchSettings.standard
-        if let repetitions { settings.repetitions = repetitions }
-        if let warmup { settings.warmupSteps = warmup }
-        return settings
-    }
+    @Argument(parsing: .captureForPassthrough, help: "Arguments for cratedrop-bench.")
+    var arguments: [String] = []
 
     func run() throws {
-        if baselineSpec { return try printBaselineSpec() }
-        let paths = scenes.isEmpty ? (stepLoop || instructions ? ["Scenes/pile-1000.json"] : Self.defaultScenes) : scenes
-        let loaded = try paths.map { try loadSceneOrExit($0) }
-        if stepLoop { return try runStepLoop(loaded[0]) }
-        if instructions { return try InstructionCount.report(paths: paths, scenes: loaded, warmup: settings.warmupSteps, steps: steps, json: json,
-                                                             other: compareWith) }
-
-        var results: [SceneBenchmark] = []
-        for scene in loaded {
-            if !json { printError("bench: \(scene.name) ...") }
-            results.append(try Benchmark.run(scene: scene, settings: settings))
+        let path = Self.besideThisProgram("cratedrop-bench")
+        guard access(path, X_OK) == 0 else {
+            printError("cratedrop: bench needs cratedrop-bench beside cratedrop (\(path)): `swift build` builds it, scripts/install installs it")
+            throw ExitCode(69)
         }
-        let report = BenchReport(settings: settings, results: results, peakMemoryMiB: Benchmark.peakMemoryMiB())
-        try StandardOutput.print(json ? report.json() : report.table())
-        let mismatched = results.filter { !$0.hashesMatch }
-        if !mismatched.isEmpty {
-            printError("cratedrop: bench: state hashes differ between CrateDrop and plain C for: \(mismatched.map(\.scene).joined(separator: ", "))")
-            throw ExitCode.failure
-        }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        execv(path, argv)
+        printError("cratedrop: cannot run \(path): \(String(cString: strerror(errno)))")
+        throw ExitCode(69)
     }
 
-    /// Warm-up, then only the measured loop; prints the final state hash.
-    private func runStepLoop(_ scene: Scene) throws {
-        let world = try makeWorld(scene)
-        switch side {
-        case .swift:
-            _ = measuredSwiftStepLoop(world, steps: settings.warmupSteps, snapshots: false)
-            _ = measuredSwiftStepLoop(world, steps: steps, snapshots: true)
-            try StandardOutput.print("\(world.stepCount) \(world.stateHash)")
-        case .c:
-            let hash = BaselineRunner.run(scene: scene, warmup: settings.warmupSteps, steps: steps)
-            try StandardOutput.print("\(settings.warmupSteps + steps) \(hash)")
-        }
-    }
-
-    /// `--baseline-spec`: the scene (and its gravity changes, or the probe's settings) as text.
-    private func printBaselineSpec() throws {
-        guard let path = scenes.first else { throw ValidationError("--baseline-spec needs a scene file or 'probe'") }
-        if path == "probe" {
-            try StandardOutput.print(String(BaselineSpec.text(scene: DeterminismClass.probeScene,
-                                    probe: (DeterminismClass.angleSeed, DeterminismClass.angleCount, DeterminismClass.contactSteps)).dropLast()))
-            return
-        }
-        let scene = try loadSceneOrExit(path)
-        let changes = try gravity.map { try GravityOptions.timedChanges(path: $0, scene: scene) } ?? []
-        try StandardOutput.print(String(BaselineSpec.text(scene: scene, gravityChanges: changes).dropLast()))
+    /// `name` in the folder of the running executable (/proc/self/exe, links resolved).
+    static func besideThisProgram(_ name: String) -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return name }
+        let own = String(cString: buffer)
+        let folder = own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return folder + "/" + name
     }
 }

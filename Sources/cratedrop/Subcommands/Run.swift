@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import CLISupport
 import Glibc
 #endif
 import ArgumentParser

@@ -1,3 +1,4 @@
+import SceneFile
 import Bench
 import Foundation
 
@@ -47,7 +48,7 @@ struct BenchReport {
     func json() -> String {
         func spread(_ s: Spread) -> String { "{\"median\":\(s.median),\"min\":\(s.min),\"max\":\(s.max)}" }
         let scenes = results.map { r in
-            "{\"scene\":\(RunSummary.quoted(r.scene)),\"crates\":\(r.crates),\"steps_per_repetition\":\(r.stepsPerRepetition),"
+            "{\"scene\":\(JSONText.string(r.scene)),\"crates\":\(r.crates),\"steps_per_repetition\":\(r.stepsPerRepetition),"
                 + "\"steps_per_second\":\(r.stepsPerSecond),\"swift_us_per_step\":\(spread(r.swiftStep)),"
                 + "\"c_us_per_step\":\(spread(r.cStep)),\"snapshot_us\":\(spread(r.snapshot)),"
                 + "\"ratio\":\(r.ratioStepOnly),\"ratio_with_snapshot\":\(r.ratioWithSnapshot),\"snapshot_share\":\(r.snapshotShare),"

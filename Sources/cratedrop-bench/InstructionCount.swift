@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import Foundation
 import SceneFile
 import SceneModel
@@ -6,7 +7,7 @@ import SceneModel
 /// Counts instructions per step of both sides with valgrind's callgrind, which counts
 /// instructions rather than time, so the figure repeats run after run on a busy machine.
 enum InstructionCount {
-    /// - Parameter other: another `cratedrop` binary, built on the other physics backend
+    /// - Parameter other: another `cratedrop-bench` binary, built on the other physics backend
     ///   (scripts/count-instructions --backends): its instructions per step are counted too and the
     ///   report gives the ratio of this binary's CrateDrop side to the other's.
     static func report(paths: [String], scenes: [Scene], warmup: Int, steps: Int, json: Bool, other: String? = nil) throws {
@@ -66,7 +67,7 @@ enum InstructionCount {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: valgrind)
         process.arguments = ["--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=\(function)",
-                             binary, "bench", scene, "--step-loop", "--side", side,
+                             binary, scene, "--step-loop", "--side", side,
                              "--warmup", String(warmup), "--steps", String(steps)]
         let errors = Pipe(), output = Pipe()
         process.standardOutput = output

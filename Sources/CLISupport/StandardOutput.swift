@@ -8,14 +8,14 @@ import FileIO
 /// A reader that closed the pipe (`cratedrop hash ... | head -1`) ends the command quietly with
 /// exit 0, as `head` users expect; any other failure (a full disk, a closed stdout) is exit 74
 /// with a message on stderr. SIGPIPE is ignored process-wide, so a closed pipe comes back as EPIPE.
-enum StandardOutput {
-    enum Failure: Error {
+public enum StandardOutput {
+    public enum Failure: Error {
         case readerClosed
         case failed(String)
     }
 
     /// Writes `line` and a newline to stdout.
-    static func write(_ line: String) throws(Failure) {
+    public static func write(_ line: String) throws(Failure) {
         do {
             try FileDescriptorIO.writeAll(STDOUT_FILENO, Array((line + "\n").utf8))
         } catch {
@@ -24,7 +24,7 @@ enum StandardOutput {
     }
 
     /// Writes `line`, or ends the command as a failure says (for output with nothing left to finish).
-    static func print(_ line: String) throws {
+    public static func print(_ line: String) throws {
         do {
             try write(line)
         } catch {
@@ -33,7 +33,7 @@ enum StandardOutput {
     }
 
     /// Exit 0 for a closed reader; else the failure on stderr and exit 74.
-    static func exitCode(for failure: Failure) -> ExitCode {
+    public static func exitCode(for failure: Failure) -> ExitCode {
         switch failure {
         case .readerClosed: return .success
         case let .failed(reason):

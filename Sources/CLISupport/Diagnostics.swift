@@ -3,36 +3,35 @@ import Glibc
 #endif
 import ArgumentParser
 import Physics
-import Raster
 import SceneFile
 import SceneModel
 import Script
 import FileIO
 
 /// sysexits(3) codes the CLI promises (see `cratedrop --help`).
-enum ExitCodes {
-    static let usage = ExitCode(64)
-    static let dataError = ExitCode(65)
-    static let noInput = ExitCode(66)
-    static let cannotCreate = ExitCode(73)
-    static let ioError = ExitCode(74)
+public enum ExitCodes {
+    public static let usage = ExitCode(64)
+    public static let dataError = ExitCode(65)
+    public static let noInput = ExitCode(66)
+    public static let cannotCreate = ExitCode(73)
+    public static let ioError = ExitCode(74)
     /// `replay --verify` and `diff`: the two runs part (like cmp's 1, but distinct from any error).
-    static let diverged = ExitCode(3)
+    public static let diverged = ExitCode(3)
 }
 
 /// Writes a line to stderr, unbuffered, so diagnostics never mix into stdout's results.
-func printError(_ message: String) {
+public func printError(_ message: String) {
     // Nothing is left to tell a failure to: stderr is where failures go.
     try? FileDescriptorIO.writeAll(STDERR_FILENO, Array((message + "\n").utf8))
 }
 
 /// Loads a scene or ends the command with its problems on stderr and the matching exit code.
-func loadSceneOrExit(_ path: String) throws -> Scene {
+public func loadSceneOrExit(_ path: String) throws -> Scene {
     try loadSceneWithTextOrExit(path).scene
 }
 
 /// Loads a scene and the file's bytes (for a run record), or ends the command as `loadSceneOrExit`.
-func loadSceneWithTextOrExit(_ path: String) throws -> (scene: Scene, text: [UInt8]) {
+public func loadSceneWithTextOrExit(_ path: String) throws -> (scene: Scene, text: [UInt8]) {
     do {
         return try SceneLoader.loadWithText(path: path)
     } catch {
@@ -45,7 +44,7 @@ func loadSceneWithTextOrExit(_ path: String) throws -> (scene: Scene, text: [UIn
 }
 
 /// Builds the world for a validated scene. A failure here is a bug: the loader checks the same rules.
-func makeWorld(_ scene: Scene) throws -> World {
+public func makeWorld(_ scene: Scene) throws -> World {
     do {
         return try World(scene: scene)
     } catch {
@@ -55,13 +54,13 @@ func makeWorld(_ scene: Scene) throws -> World {
 }
 
 /// Loads a run record or ends the command: exit 66 if it cannot be read, 65 if it is malformed.
-func loadRecordOrExit(_ path: String) throws -> RunRecord {
+public func loadRecordOrExit(_ path: String) throws -> RunRecord {
     try recordFileOrExit { () throws(RecordError) in try RunRecord.load(path: path) }
 }
 
 /// Reads a record-like file with `read`, or ends the command: exit 66 if it cannot be read, 65
 /// if it is malformed, with the reason on stderr.
-func recordFileOrExit<Value>(_ read: () throws(RecordError) -> Value) throws -> Value {
+public func recordFileOrExit<Value>(_ read: () throws(RecordError) -> Value) throws -> Value {
     do {
         return try read()
     } catch {
