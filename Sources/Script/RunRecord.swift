@@ -71,10 +71,12 @@ public struct RunRecord: Sendable {
 
     /// Whether the first line of `bytes` is a record header (rather than a plain gravity stream).
     public static func startsWithHeader(_ bytes: [UInt8]) -> Bool {
-        let firstLine = Array(bytes.prefix { $0 != UInt8(ascii: "\n") })
-        guard case let .object(members)? = try? JSONParser.parse(firstLine).kind else { return false }
+        guard case let .object(members)? = try? JSONParser.parse(firstLine(bytes)).kind else { return false }
         return members.contains { $0.key == "record" && $0.value.kind == .string("cratedrop") }
     }
+
+    /// The bytes before the first newline.
+    static func firstLine(_ bytes: [UInt8]) -> [UInt8] { Array(bytes.prefix { $0 != UInt8(ascii: "\n") }) }
 
     public static func parse(_ bytes: [UInt8], source: String) throws(RecordError) -> RunRecord {
         var reader = Reader(source: source)
@@ -221,11 +223,9 @@ extension RunRecord {
     /// The header of the record at `path` if it is a regular file that starts with one (a plain
     /// gravity stream, a pipe or an unreadable file give nil). Reads only the first line.
     public static func header(atPath path: String) -> Header? {
-        guard let bytes = try? FileBytes.readPrefix(path: path, limit: 1 << 16),
-              let firstLine = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false).first
-        else { return nil }
+        guard let bytes = try? FileBytes.readPrefix(path: path, limit: 1 << 16) else { return nil }
         var reader = Reader(source: path)
-        guard (try? reader.read(Array(firstLine), number: 1)) != nil else { return nil }
+        guard (try? reader.read(firstLine(bytes), number: 1)) != nil else { return nil }
         return reader.header
     }
 }

@@ -43,7 +43,4 @@ public final class VerifyingSimulation: Simulation {
     }
 
     public func snapshot() -> WorldSnapshot { inner.snapshot() }
-
-    /// Checkpoints the record has after `steps` steps that were never reached.
-    public func checkpointsBeyond(_ steps: Int) -> Int { checkpoints.filter { $0.step > steps }.count }
 }
