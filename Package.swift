@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "Physics", dependencies: ["CChipmunk", "SceneModel"]),
         .target(name: "Driver", dependencies: ["SceneModel"]),
         // One run's wiring: the world driven with gravity streams, records and verification.
-        .target(name: "Session", dependencies: ["Driver", "Physics", "SceneModel", "Script", "Raster"]),
+        .target(name: "Session", dependencies: ["Driver", "Physics", "SceneModel", "SceneFile", "Script", "Raster"]),
         .target(name: "Queues"),
         // POSIX file output: write loops and the rules every output file follows.
         .target(name: "FileIO"),

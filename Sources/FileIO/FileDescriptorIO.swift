@@ -34,37 +34,39 @@ public enum FileDescriptorIO {
     }
 
     /// Writes `parts` one after another as the whole content of `path`, by the rules above.
-    /// - Returns: nil on success, else the reason.
-    public static func writeWhole(_ parts: [[UInt8]], to path: String) -> String? {
+    /// - Throws: `OutputFailure` with the reason; a regular file then keeps its old content.
+    public static func writeWhole(_ parts: [[UInt8]], to path: String) throws(OutputFailure) {
         switch kind(of: path) {
-        case .symbolicLink: return symbolicLinkRefusal
-        case .directory: return "is a directory"
+        case .symbolicLink: throw OutputFailure(text: symbolicLinkRefusal)
+        case .directory: throw OutputFailure(text: "is a directory")
         case .device, .pipe:
-            let fd: Int32
-            switch openInPlace(path) {
-            case let .success(opened): fd = opened
-            case let .failure(reason): return reason.text
+            let fd = try openInPlace(path)
+            var failure: OutputFailure?
+            do {
+                for part in parts { try writeAll(fd, part) }
+            } catch {
+                failure = OutputFailure(error)
             }
-            var failure: String?
-            for part in parts where failure == nil { failure = attempt { () throws(WriteFailure) in try writeAll(fd, part) } }
-            if close(fd) != 0, failure == nil { failure = errnoText() }
-            return failure
+            if close(fd) != 0, failure == nil { failure = .fromErrno() }
+            if let failure { throw failure }
         case .regular, .missing:
-            return replaceAtomically(parts, path: path)
+            try replaceAtomically(parts, path: path)
         }
     }
 
     /// Opens `path` for writing a stream (a record): regular files are created or truncated
     /// without following a link, devices and pipes opened in place, links refused.
-    /// - Returns: the descriptor, or the reason.
-    public static func openForWriting(_ path: String) -> Result<Int32, OpenFailure> {
+    /// - Returns: the descriptor, which the caller closes.
+    /// - Throws: `OutputFailure` with the reason.
+    public static func openForWriting(_ path: String) throws(OutputFailure) -> Int32 {
         switch kind(of: path) {
-        case .symbolicLink: return .failure(OpenFailure(text: symbolicLinkRefusal))
-        case .directory: return .failure(OpenFailure(text: "is a directory"))
-        case .device, .pipe: return openInPlace(path)
+        case .symbolicLink: throw OutputFailure(text: symbolicLinkRefusal)
+        case .directory: throw OutputFailure(text: "is a directory")
+        case .device, .pipe: return try openInPlace(path)
         case .regular, .missing:
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            return fd >= 0 ? .success(fd) : .failure(OpenFailure(text: errnoText()))
+            guard fd >= 0 else { throw .fromErrno() }
+            return fd
         }
     }
 
@@ -77,8 +79,14 @@ public enum FileDescriptorIO {
         }
     }
 
-    public struct OpenFailure: Error, Sendable {
+    /// A file that could not be opened or written: the reason as text ("is a directory", "No space
+    /// left on device").
+    public struct OutputFailure: Error, Sendable, Equatable, CustomStringConvertible {
         public var text: String
+        public var description: String { text }
+        public init(text: String) { self.text = text }
+        init(_ failure: WriteFailure) { text = failure.description }
+        static func fromErrno() -> OutputFailure { OutputFailure(text: errnoText()) }
     }
 
     public static let symbolicLinkRefusal = "is a symbolic link; CrateDrop does not write through links: give the path of its target"
@@ -98,44 +106,42 @@ public enum FileDescriptorIO {
     }
 
     /// Opens a device or named pipe without blocking on a pipe that nobody reads.
-    private static func openInPlace(_ path: String) -> Result<Int32, OpenFailure> {
+    private static func openInPlace(_ path: String) throws(OutputFailure) -> Int32 {
         let fd = open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
-            return .failure(OpenFailure(text: errno == ENXIO ? "is a named pipe that no process is reading" : errnoText()))
+            throw OutputFailure(text: errno == ENXIO ? "is a named pipe that no process is reading" : errnoText())
         }
         // Writes may block from here on, like any pipe writer's.
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        return .success(fd)
+        return fd
     }
 
-    private static func replaceAtomically(_ parts: [[UInt8]], path: String) -> String? {
+    private static func replaceAtomically(_ parts: [[UInt8]], path: String) throws(OutputFailure) {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         var template = Array("\(directory).\(name).XXXXXX".utf8CString)
         // mkstemp creates the name exclusively (O_CREAT | O_EXCL): never an existing file or link.
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { return errnoText() }
+        guard fd >= 0 else { throw .fromErrno() }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let temporary = String(cString: template)
-        var failure: String?
-        if fchmod(fd, 0o644) != 0 { failure = errnoText() }
-        for part in parts where failure == nil { failure = attempt { () throws(WriteFailure) in try writeAll(fd, part) } }
-        if close(fd) != 0, failure == nil { failure = errnoText() }
-        if failure == nil, rename(temporary, path) != 0 { failure = errnoText() }
-        if failure != nil { unlink(temporary) }
-        return failure
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var failure: OutputFailure?
+        if fchmod(fd, 0o644) != 0 { failure = .fromErrno() }
+        if failure == nil {
+            do {
+                for part in parts { try writeAll(fd, part) }
+            } catch {
+                failure = OutputFailure(error)
+            }
+        }
+        if close(fd) != 0, failure == nil { failure = .fromErrno() }
+        if failure == nil, rename(temporary, path) != 0 { failure = .fromErrno() }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
     }
 
     public static func errnoText() -> String { String(cString: strerror(errno)) }
-
-    /// The failure's text, or nil if `body` wrote everything.
-    private static func attempt(_ body: () throws(WriteFailure) -> Void) -> String? {
-        do {
-            try body()
-            return nil
-        } catch {
-            return error.description
-        }
-    }
 }

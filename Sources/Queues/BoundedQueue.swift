@@ -4,7 +4,8 @@ import Foundation
 /// threads with bounded memory. `put` waits while full (back-pressure); `offer` refuses instead.
 /// After `close()`, `take` drains what is left and then returns nil.
 ///
-/// All state is guarded by `condition`, hence `@unchecked Sendable`.
+/// All state is guarded by `condition`, hence `@unchecked Sendable`. (An `NSCondition`, not the
+/// standard library's `Mutex`, because takers and putters wait for each other.)
 public final class BoundedQueue<Element>: @unchecked Sendable {
     private let capacity: Int
     private let condition = NSCondition()

@@ -10,21 +10,22 @@ import SceneModel
 ///
 /// Gravity lines are the stream format itself (`{"step":N,"gravity":[x,y]}`), so a record also
 /// replays as `--gravity` input; numbers print as the shortest decimal that reads back to the
-/// same double. Write errors are kept and reported by `close()`.
+/// same double. The first write error is kept and thrown by `close()`.
 public final class RunRecorder {
     public let path: String
     public let schedule: TrailSchedule
     private let file: UnsafeMutablePointer<FILE>
-    private var failure: String?
+    private var failure: FileDescriptorIO.OutputFailure?
     private var isClosed = false
 
     /// Creates the record file and writes its header and scene lines.
     /// - Throws: the reason if the file cannot be created.
     public init(path: String, header: RunRecord.Header, sceneText: [UInt8], schedule: TrailSchedule) throws(GravityOpenError) {
         let fd: Int32
-        switch FileDescriptorIO.openForWriting(path) {
-        case let .success(opened): fd = opened
-        case let .failure(failure): throw GravityOpenError(path: path, reason: failure.text)
+        do {
+            fd = try FileDescriptorIO.openForWriting(path)
+        } catch {
+            throw GravityOpenError(path: path, reason: error.text)
         }
         guard let file = fdopen(fd, "w") else {
             Glibc.close(fd)
@@ -37,7 +38,7 @@ public final class RunRecorder {
         write(JSONText.object(["scene": JSONText.string(String(decoding: sceneText, as: UTF8.self))]))
     }
 
-    deinit { _ = close() }
+    deinit { try? close() }
 
     /// Appends one applied change: it acts on step `step` (counted from 0).
     public func record(step: Int, gravity: Vec2) {
@@ -66,18 +67,19 @@ public final class RunRecorder {
         write("{\"end\":true,\"steps\":\(steps),\"hash\":\"\(hash)\"}")
     }
 
-    /// Flushes and closes (once; later calls only repeat the answer); returns the first write error, if any.
-    public func close() -> String? {
+    /// Flushes and closes (once; later calls only repeat the answer).
+    /// - Throws: the first write error of the record's life, if any.
+    public func close() throws(FileDescriptorIO.OutputFailure) {
         if !isClosed {
             isClosed = true
-            if failure == nil, fflush(file) != 0 { failure = FileBytes.errnoText() }
-            if fclose(file) != 0, failure == nil { failure = FileBytes.errnoText() }
+            if failure == nil, fflush(file) != 0 { failure = .init(text: FileBytes.errnoText()) }
+            if fclose(file) != 0, failure == nil { failure = .init(text: FileBytes.errnoText()) }
         }
-        return failure
+        if let failure { throw failure }
     }
 
     private func write(_ line: String) {
         guard failure == nil, !isClosed else { return }
-        if fputs(line + "\n", file) < 0 { failure = FileBytes.errnoText() }
+        if fputs(line + "\n", file) < 0 { failure = .init(text: FileBytes.errnoText()) }
     }
 }

@@ -104,10 +104,15 @@ public struct DrivenWorld {
     /// Finishes the record (its end line) and says how the inputs ended. Call it before printing
     /// results, so the record is complete whatever happens to stdout.
     public func finish() -> InputOutcome {
-        let recordFailure = recording?.finish()
+        var recordFailure: RecordWriteError?
+        do {
+            try recording?.finish()
+        } catch {
+            recordFailure = error
+        }
         if let failure = scripted?.failure { return .badLine(failure) }
         if let scripted, let readError = scripted.readError { return .readError("\(scripted.source): \(readError)") }
-        if let recordFailure { return .recordNotWritten(recordFailure) }
+        if let recordFailure { return .recordNotWritten(recordFailure.description) }
         return .complete
     }
 }

@@ -30,11 +30,22 @@ public final class RecordingSimulation: Simulation {
 
     public func snapshot() -> WorldSnapshot { inner.snapshot() }
 
-    /// Writes the end line (steps taken, final hash) and closes the record; returns
-    /// `PATH: reason` if it could not be written.
-    public func finish() -> String? {
+    /// Writes the end line (steps taken, final hash) and closes the record.
+    /// - Throws: `PATH: reason` when the record could not be written whole.
+    public func finish() throws(RecordWriteError) {
         let final = inner.snapshot()
         recorder.finish(steps: final.step, hash: StateHash(final))
-        return recorder.close().map { "\(recorder.path): \($0)" }
+        do {
+            try recorder.close()
+        } catch {
+            throw RecordWriteError(path: recorder.path, reason: error.text)
+        }
     }
+}
+
+/// A run record that could not be written whole; `description` is `PATH: reason`.
+public struct RecordWriteError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "\(path): \(reason)" }
 }

@@ -7,11 +7,19 @@ import SceneModel
 /// How a run is driven and what it draws (README, "The fixed-timestep driver", "Rendering").
 public struct RunSettings: Sendable {
     /// Where drawn frames go.
-    public enum Destination: Sendable, Equatable {
+    public enum Destination: Sendable, Equatable, CustomStringConvertible {
         /// `DIR/frame-00001.ppm`, ... (DIR is created if its parent exists).
         case directory(String)
         /// Back to back as a PPM stream on stdout.
         case stream
+
+        /// The path, or `-` for the stream.
+        public var description: String {
+            switch self {
+            case let .directory(path): path
+            case .stream: "-"
+            }
+        }
     }
 
     /// What to draw: every `every`-th frame at `width`×`height` pixels.

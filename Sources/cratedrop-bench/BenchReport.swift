@@ -45,18 +45,71 @@ struct BenchReport {
             """
     }
 
-    func json() -> String {
-        func spread(_ s: Spread) -> String { "{\"median\":\(s.median),\"min\":\(s.min),\"max\":\(s.max)}" }
-        let scenes = results.map { r in
-            "{\"scene\":\(JSONText.string(r.scene)),\"crates\":\(r.crates),\"steps_per_repetition\":\(r.stepsPerRepetition),"
-                + "\"steps_per_second\":\(r.stepsPerSecond),\"swift_us_per_step\":\(spread(r.swiftStep)),"
-                + "\"c_us_per_step\":\(spread(r.cStep)),\"snapshot_us\":\(spread(r.snapshot)),"
-                + "\"ratio\":\(r.ratioStepOnly),\"ratio_with_snapshot\":\(r.ratioWithSnapshot),\"snapshot_share\":\(r.snapshotShare),"
-                + "\"swift_hash\":\"\(r.swiftHash)\",\"c_hash\":\"\(r.cHash)\",\"hashes_match\":\(r.hashesMatch),"
-                + "\"draw_ms\":\(spread(r.draw)),\"file_write_ms\":\(spread(r.fileWrite)),\"stream_mb_per_s\":\(spread(r.streamThroughput))}"
+    /// The report as one line of JSON (`--json`), keys in the order the README lists them.
+    func json() -> String { (try? OrderedJSONEncoder().encode(JSONForm(self))) ?? "{}" }
+
+    /// The JSON shape of the report.
+    private struct JSONForm: Encodable {
+        struct SpreadForm: Encodable {
+            var median, min, max: Double
+            init(_ spread: Spread) { (median, min, max) = (spread.median, spread.min, spread.max) }
         }
-        return "{\"build\":\"\(Self.buildKind)\",\"repetitions\":\(settings.repetitions),\"warmup_steps\":\(settings.warmupSteps),"
-            + "\"frame_size\":\"\(settings.renderWidth)x\(settings.renderHeight)\",\"scenes\":[\(scenes.joined(separator: ","))],"
-            + "\"peak_memory_mib\":\(peakMemoryMiB)}"
+
+        struct SceneForm: Encodable {
+            var scene: String
+            var crates, stepsPerRepetition: Int
+            var stepsPerSecond: Double
+            var swiftUsPerStep, cUsPerStep, snapshotUs: SpreadForm
+            var ratio, ratioWithSnapshot, snapshotShare: Double
+            var swiftHash, cHash: String
+            var hashesMatch: Bool
+            var drawMs, fileWriteMs, streamMbPerS: SpreadForm
+
+            enum CodingKeys: String, CodingKey {
+                case scene, crates, stepsPerRepetition = "steps_per_repetition", stepsPerSecond = "steps_per_second"
+                case swiftUsPerStep = "swift_us_per_step", cUsPerStep = "c_us_per_step", snapshotUs = "snapshot_us", ratio
+                case ratioWithSnapshot = "ratio_with_snapshot", snapshotShare = "snapshot_share", swiftHash = "swift_hash"
+                case cHash = "c_hash", hashesMatch = "hashes_match", drawMs = "draw_ms", fileWriteMs = "file_write_ms"
+                case streamMbPerS = "stream_mb_per_s"
+            }
+
+            init(_ r: SceneBenchmark) {
+                scene = r.scene
+                crates = r.crates
+                stepsPerRepetition = r.stepsPerRepetition
+                stepsPerSecond = r.stepsPerSecond
+                swiftUsPerStep = SpreadForm(r.swiftStep)
+                cUsPerStep = SpreadForm(r.cStep)
+                snapshotUs = SpreadForm(r.snapshot)
+                ratio = r.ratioStepOnly
+                ratioWithSnapshot = r.ratioWithSnapshot
+                snapshotShare = r.snapshotShare
+                swiftHash = r.swiftHash.description
+                cHash = r.cHash.description
+                hashesMatch = r.hashesMatch
+                drawMs = SpreadForm(r.draw)
+                fileWriteMs = SpreadForm(r.fileWrite)
+                streamMbPerS = SpreadForm(r.streamThroughput)
+            }
+        }
+
+        var build: String
+        var repetitions, warmupSteps: Int
+        var frameSize: String
+        var scenes: [SceneForm]
+        var peakMemoryMib: Double
+
+        enum CodingKeys: String, CodingKey {
+            case build, repetitions, warmupSteps = "warmup_steps", frameSize = "frame_size", scenes, peakMemoryMib = "peak_memory_mib"
+        }
+
+        init(_ report: BenchReport) {
+            build = BenchReport.buildKind
+            repetitions = report.settings.repetitions
+            warmupSteps = report.settings.warmupSteps
+            frameSize = "\(report.settings.renderWidth)x\(report.settings.renderHeight)"
+            scenes = report.results.map(SceneForm.init)
+            peakMemoryMib = report.peakMemoryMiB
+        }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SceneModel
 
 /// The options of `run` that turn it into a renderer.
 struct FrameOutputOptions: ParsableArguments {
@@ -29,8 +30,8 @@ struct FrameOutputOptions: ParsableArguments {
 
     func validate() throws {
         if let size {
-            guard let (width, height) = parsedSize, (1...16_384).contains(width), (1...16_384).contains(height) else {
-                throw ValidationError("--size must be WIDTHxHEIGHT with each side in 1...16384, e.g. 1280x720, got '\(size)'")
+            guard let (width, height) = parsedSize, Limits.imageSide.contains(width), Limits.imageSide.contains(height) else {
+                throw ValidationError("--size must be WIDTHxHEIGHT with each side in \(Limits.imageSide.lowerBound)...\(Limits.imageSide.upperBound), e.g. 1280x720, got '\(size)'")
             }
         }
         if every < 1 { throw ValidationError("--every must be >= 1, got \(every)") }

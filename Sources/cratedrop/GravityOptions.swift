@@ -73,12 +73,4 @@ struct GravityOptions: ParsableArguments {
             return ExitCodes.ioError
         }
     }
-
-    /// The summary's `gravity` object.
-    static func summary(_ scripted: GravityScriptedWorld?) -> String {
-        guard let scripted else { return "null" }
-        let error = scripted.failure.map { RunSummary.quoted($0.description) } ?? "null"
-        return "{\"source\":\(RunSummary.quoted(scripted.source)),\"changes_applied\":\(scripted.changesApplied),"
-            + "\"lines_skipped\":\(scripted.linesSkipped),\"error\":\(error)}"
-    }
 }

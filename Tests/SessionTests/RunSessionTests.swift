@@ -64,3 +64,26 @@ import Testing
         #expect(world.stepCount == 0)
     }
 }
+
+/// The typed run report: the summary `cratedrop run` prints.
+@Suite struct RunReportTests {
+    @Test func theReportKeepsTheDocumentedKeyOrderAndDecodesBack() throws {
+        let scene = try Repository.scene("book")
+        let world = try World(scene: scene)
+        let settings = RunSettings(duration: DecimalSeconds("0.5")!)
+        let session = try RunSession(scene: scene, world: world, simulation: world, settings: settings) { _ in }
+        let outcome = session.run(shouldStop: { false }) { _, _ in }
+        let report = RunReport(scene: scene.name, settings: settings, outcome: outcome, gravity: nil, interrupted: "SIGINT")
+        let json = report.json()
+        let keys = ["scene", "mode", "fps", "step_rate", "interpolation", "frames", "steps", "simulated_seconds", "dropped_steps",
+                    "dropped_seconds", "debt_steps", "frames_capped", "running_slowly", "ran_slowly", "peak_physics_load",
+                    "load_warning", "step_time_us", "physics_seconds", "frame_interval_us", "wall_seconds", "state_hash",
+                    "determinism_class", "render", "gravity", "interrupted"]
+        let positions = keys.map { json.range(of: "\"\($0)\":")?.lowerBound }
+        #expect(!positions.contains(nil))
+        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
+        #expect(json.contains("\"render\":null,\"gravity\":null,\"interrupted\":\"SIGINT\"}"))
+        let decoded = try JSONDecoder().decode(RunReport.self, from: Data(json.utf8))
+        #expect(decoded == report && decoded.steps == 60 && decoded.stateHash == outcome.result.stateHash.description)
+    }
+}

@@ -40,8 +40,10 @@ public final class DirectoryFrameWriter: FrameSink, Sendable {
 
     public func write(_ image: RGBImage, number: Int) throws(FrameWriteError) {
         let final = "\(directory)/\(fileName(number))"
-        if let failure = FileDescriptorIO.writeWhole([image.ppmHeader, image.pixels], to: final) {
-            throw FrameWriteError(target: final, reason: failure)
+        do {
+            try FileDescriptorIO.writeWhole([image.ppmHeader, image.pixels], to: final)
+        } catch {
+            throw FrameWriteError(target: final, reason: error.text)
         }
     }
 }

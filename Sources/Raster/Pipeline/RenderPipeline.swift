@@ -1,6 +1,7 @@
 import Foundation
 import Queues
 import SceneModel
+import Synchronization
 
 /// One frame to draw: the snapshots either side of the last step and the interpolation weight.
 public struct FrameJob: Sendable {
@@ -33,13 +34,11 @@ public struct RenderStats: Sendable {
 /// Real-time runs pass false: a frame that finds the queue full is skipped and counted, so a slow
 /// renderer never delays physics. The first write error stops the pipeline; `failure` tells the
 /// step loop, and frames already written stay complete.
-///
-/// State shared between threads is guarded by `lock`, hence `@unchecked Sendable`.
-public final class RenderPipeline: @unchecked Sendable {
+public final class RenderPipeline: Sendable {
     private let jobs: BoundedQueue<FrameJob>
     private let images = BoundedQueue<RGBImage>(capacity: 2)
-    private let lock = NSLock()
-    private var stats = RenderStats()
+    /// Written by both stages, read by the step loop.
+    private let stats = Mutex(RenderStats())
     private let finished = DispatchGroup()
 
     /// - Parameters:
@@ -87,9 +86,7 @@ public final class RenderPipeline: @unchecked Sendable {
     }
 
     private func record(_ update: (inout RenderStats) -> Void) {
-        lock.lock()
-        update(&stats)
-        lock.unlock()
+        stats.withLock { update(&$0) }
     }
 
     /// Hands a frame to the render stage. Returns false if it was skipped (queue full and not
@@ -104,24 +101,14 @@ public final class RenderPipeline: @unchecked Sendable {
     }
 
     /// The first write error, if any; the step loop checks it every frame.
-    public var failure: FrameWriteError? {
-        lock.lock()
-        defer { lock.unlock() }
-        return stats.failure
-    }
+    public var failure: FrameWriteError? { stats.withLock { $0.failure } }
 
-    public var framesWritten: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return stats.framesWritten
-    }
+    public var framesWritten: Int { stats.withLock { $0.framesWritten } }
 
     /// Waits until every accepted frame is drawn and written (or the pipeline failed).
     public func finish() -> RenderStats {
         jobs.close()
         finished.wait()
-        lock.lock()
-        defer { lock.unlock() }
-        return stats
+        return stats.withLock { $0 }
     }
 }

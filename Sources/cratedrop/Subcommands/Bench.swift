@@ -34,7 +34,7 @@ struct Bench: ParsableCommand {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return name }
-        let own = String(cString: buffer)
+        let own = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let folder = own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         return folder + "/" + name
     }

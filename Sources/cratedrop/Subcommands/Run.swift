@@ -100,18 +100,15 @@ struct Run: ParsableCommand {
             if progress.enabled { progress.update(done: done) }
         }
         progress.finish(done: outcome.render?.framesWritten ?? outcome.result.counters.frames)
-        try report(outcome, scene: scene, frames: frames, driven: driven, verifier: verifier)
+        try report(outcome, settings: settings, scene: scene, driven: driven, verifier: verifier)
     }
 
     /// Prints the summary (after finishing the record), then ends as the run did.
-    private func report(_ outcome: RunOutcome, scene: Scene, frames: RunSettings.Frames?, driven: DrivenWorld,
+    private func report(_ outcome: RunOutcome, settings: RunSettings, scene: Scene, driven: DrivenWorld,
                         verifier: VerifyingSimulation?) throws {
         let interrupted = StopSignals.received
-        let summary = RunSummary(
-            scene: scene.name, mode: realtime ? "realtime" : "offline", fps: fps, interpolation: !noInterpolation,
-            result: outcome.result, interrupted: interrupted.map(StopSignals.name), gravity: GravityOptions.summary(driven.scripted),
-            render: outcome.render.map { .init(out: output.out!, width: frames?.width ?? 0, height: frames?.height ?? 0, every: output.every, stats: $0,
-                                               presentedIntervals: outcome.presentedIntervals) })
+        let summary = RunReport(scene: scene.name, settings: settings, outcome: outcome, gravity: driven.scripted,
+                                interrupted: interrupted.map(StopSignals.name))
         let inputFailure = GravityOptions.finish(driven)
         try SummaryOutput.emit(summary.json(), to: output)
         if let inputFailure { throw inputFailure }

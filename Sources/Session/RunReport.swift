@@ -1,0 +1,153 @@
+import Driver
+import Physics
+import Raster
+import SceneFile
+import SceneModel
+
+/// The summary of one run, as `cratedrop run` prints it: one JSON object whose keys keep the order
+/// documented in the README ("The run summary"), every key present (`null` when it does not apply).
+/// Encode it with `json()`; decode it with any JSON decoder (the keys are the `CodingKeys`).
+public struct RunReport: Codable, Sendable, Equatable {
+    /// p50, p99 and max of a histogram, in microseconds.
+    public struct Micros: Codable, Sendable, Equatable {
+        public var p50: Double
+        public var p99: Double
+        public var max: Double
+
+        public init(_ histogram: LatencyHistogram) {
+            p50 = Double(histogram.percentile(0.5)) / 1000
+            p99 = Double(histogram.percentile(0.99)) / 1000
+            max = Double(histogram.max) / 1000
+        }
+    }
+
+    /// What the render stage did, when frames were drawn.
+    public struct Render: Codable, Sendable, Equatable {
+        /// Where the frames went: a directory, a video file, or `-` for the stream on stdout.
+        public var out: String
+        /// `WIDTHxHEIGHT` in pixels.
+        public var size: String
+        public var every: Int
+        public var framesWritten: Int
+        public var framesSkipped: Int
+        /// Real time: intervals between frames sent to the render stage on the frame schedule.
+        public var presentedIntervalUs: Micros?
+        public var drawUs: Micros
+        public var writeUs: Micros
+        public var drawSeconds: Double
+        public var writeSeconds: Double
+        /// The write error that ended the render stage, if any.
+        public var error: String?
+
+        enum CodingKeys: String, CodingKey {
+            case out, size, every, framesWritten = "frames_written", framesSkipped = "frames_skipped"
+            case presentedIntervalUs = "presented_interval_us", drawUs = "draw_us", writeUs = "write_us"
+            case drawSeconds = "draw_seconds", writeSeconds = "write_seconds", error
+        }
+    }
+
+    /// What a gravity stream did.
+    public struct Gravity: Codable, Sendable, Equatable {
+        /// The stream's name: its path, or `stdin`.
+        public var source: String
+        public var changesApplied: Int
+        public var linesSkipped: Int
+        /// The malformed line or read error that ended the stream, if any.
+        public var error: String?
+
+        enum CodingKeys: String, CodingKey {
+            case source, changesApplied = "changes_applied", linesSkipped = "lines_skipped", error
+        }
+
+        public init(_ scripted: GravityScriptedWorld) {
+            source = scripted.source
+            changesApplied = scripted.changesApplied
+            linesSkipped = scripted.linesSkipped
+            error = scripted.failure?.description
+        }
+    }
+
+    public var scene: String
+    /// `offline` (virtual clock) or `realtime` (wall clock, guard on).
+    public var mode: String
+    public var fps: Int
+    public var stepRate: Int
+    public var interpolation: Bool
+    public var frames: Int
+    public var steps: Int
+    public var simulatedSeconds: Double
+    public var droppedSteps: Int
+    public var droppedSeconds: Double
+    public var debtSteps: Int
+    public var framesCapped: Int
+    public var runningSlowly: Bool
+    public var ranSlowly: Bool
+    public var peakPhysicsLoad: Double
+    public var loadWarning: Bool
+    public var stepTimeUs: Micros
+    public var physicsSeconds: Double
+    public var frameIntervalUs: Micros
+    public var wallSeconds: Double
+    /// The final state's hash, 16 hex digits.
+    public var stateHash: String
+    /// The determinism class of the machine and library that ran it (`cratedrop platform`).
+    public var determinismClass: String
+    public var render: Render?
+    public var gravity: Gravity?
+    /// The signal that stopped the run (`SIGINT`, ...), if one did.
+    public var interrupted: String?
+
+    enum CodingKeys: String, CodingKey {
+        case scene, mode, fps, stepRate = "step_rate", interpolation, frames, steps, simulatedSeconds = "simulated_seconds"
+        case droppedSteps = "dropped_steps", droppedSeconds = "dropped_seconds", debtSteps = "debt_steps"
+        case framesCapped = "frames_capped", runningSlowly = "running_slowly", ranSlowly = "ran_slowly"
+        case peakPhysicsLoad = "peak_physics_load", loadWarning = "load_warning", stepTimeUs = "step_time_us"
+        case physicsSeconds = "physics_seconds", frameIntervalUs = "frame_interval_us", wallSeconds = "wall_seconds"
+        case stateHash = "state_hash", determinismClass = "determinism_class", render, gravity, interrupted
+    }
+
+    /// The report of a finished session.
+    /// - Parameters:
+    ///   - gravity: the run's gravity stream, if it had one.
+    ///   - interrupted: the name of the signal that stopped it, if one did.
+    public init(scene: String, settings: RunSettings, outcome: RunOutcome, gravity: GravityScriptedWorld?, interrupted: String?) {
+        let result = outcome.result, counters = result.counters
+        self.scene = scene
+        mode = settings.realtime ? "realtime" : "offline"
+        fps = settings.fps
+        stepRate = result.stepRate
+        interpolation = settings.interpolate
+        frames = counters.frames
+        steps = counters.stepsTaken
+        simulatedSeconds = result.simulatedSeconds
+        droppedSteps = counters.droppedSteps
+        droppedSeconds = result.droppedSeconds
+        debtSteps = counters.debtSteps
+        framesCapped = counters.framesCapped
+        runningSlowly = counters.runningSlowly
+        ranSlowly = counters.everRanSlowly
+        peakPhysicsLoad = counters.peakLoad
+        loadWarning = counters.loadWarning != nil
+        stepTimeUs = Micros(result.stepTimes)
+        physicsSeconds = Double(result.stepTimes.total) / 1e9
+        frameIntervalUs = Micros(result.frameIntervals)
+        wallSeconds = Double(result.wallNanoseconds) / 1e9
+        stateHash = result.stateHash.description
+        determinismClass = DeterminismClass.current.id
+        if let stats = outcome.render, let frames = settings.frames {
+            render = Render(out: frames.destination.description, size: "\(frames.width)x\(frames.height)", every: frames.every,
+                            framesWritten: stats.framesWritten, framesSkipped: stats.framesSkipped,
+                            presentedIntervalUs: outcome.presentedIntervals.map(Micros.init), drawUs: Micros(stats.drawTimes),
+                            writeUs: Micros(stats.writeTimes), drawSeconds: Double(stats.drawTimes.total) / 1e9,
+                            writeSeconds: Double(stats.writeTimes.total) / 1e9, error: stats.failure?.description)
+        }
+        self.gravity = gravity.map(Gravity.init)
+        self.interrupted = interrupted
+    }
+
+    /// The report as one line of JSON, keys in the documented order.
+    public func json() -> String {
+        // Encoding plain values into OrderedJSONEncoder cannot fail.
+        (try? OrderedJSONEncoder().encode(self)) ?? "{}"
+    }
+}
