@@ -33,10 +33,13 @@ struct BaselineScene {
             cbaseline_wall(ax: $0.from.x, ay: $0.from.y, bx: $0.to.x, by: $0.to.y, radius: $0.radius,
                            friction: $0.friction, elasticity: $0.elasticity)
         }
-        crates = scene.allCrates().map {
-            cbaseline_crate(cx: $0.center.x, cy: $0.center.y, width: $0.size.x, height: $0.size.y, angle: $0.angle,
-                            vx: $0.velocity.x, vy: $0.velocity.y, angular_velocity: $0.angularVelocity, mass: $0.mass,
-                            friction: $0.friction, elasticity: $0.elasticity)
+        crates = scene.allCrates().map { crate in
+            switch crate.shape {
+            case let .box(size):
+                cbaseline_crate(cx: crate.center.x, cy: crate.center.y, width: size.x, height: size.y, angle: crate.angle,
+                                vx: crate.velocity.x, vy: crate.velocity.y, angular_velocity: crate.angularVelocity, mass: crate.mass,
+                                friction: crate.friction, elasticity: crate.elasticity)
+            }
         }
     }
 }

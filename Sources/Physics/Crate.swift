@@ -1,6 +1,6 @@
 import SceneModel
 
-/// A dynamic box: owns a Chipmunk body (`cpBody`) and its box shape (`cpPolyShape`).
+/// A dynamic body: owns a Chipmunk body (`cpBody`) and its shape (a box: `cpPolyShape`).
 ///
 /// A crate can live outside any world; `World.add(_:)` puts it in one, `World.remove(_:)` takes it
 /// out again. The world holds its crates strongly; a crate only knows its world weakly, so it never
@@ -8,9 +8,9 @@ import SceneModel
 /// Not `Sendable`: it owns C state that Chipmunk does not lock.
 public final class Crate {
     let body: OpaquePointer
-    let shape: OpaquePointer
-    /// The box's width and height, in pixels.
-    public let size: Vec2
+    let collisionShape: OpaquePointer
+    /// The body's shape, in its own frame (pixels).
+    public let shape: BodyShape
     public let mass: Double
     public let friction: Double
     public let elasticity: Double
@@ -25,21 +25,24 @@ public final class Crate {
     public init(_ spec: CrateSpec) throws(PhysicsError) {
         let problems = spec.problems()
         guard problems.isEmpty else { throw .invalidValue(what: "crate", problems: problems) }
-        size = spec.size
+        shape = spec.shape
         mass = spec.mass
         friction = spec.friction
         elasticity = spec.elasticity
-        body = Chipmunk.boxBodyNew(mass: spec.mass, size: spec.size)
+        switch spec.shape {
+        case let .box(size):
+            body = Chipmunk.boxBodyNew(mass: spec.mass, size: size)
+            collisionShape = Chipmunk.boxShapeNew(body: body, size: size)
+        }
         Chipmunk.bodySetState(body, position: spec.center, angle: spec.angle, velocity: spec.velocity,
                               angularVelocity: spec.angularVelocity)
-        shape = Chipmunk.boxShapeNew(body: body, size: spec.size)
-        Chipmunk.shapeSetMaterial(shape, friction: spec.friction, elasticity: spec.elasticity)
+        Chipmunk.shapeSetMaterial(collisionShape, friction: spec.friction, elasticity: spec.elasticity)
     }
 
     deinit {
         // A world keeps its crates alive, so a crate being freed is never in a space: the shape
         // goes first because it points at the body.
-        Chipmunk.shapeFree(shape)
+        Chipmunk.shapeFree(collisionShape)
         Chipmunk.bodyFree(body)
     }
 
@@ -50,6 +53,6 @@ public final class Crate {
     public var state: BodyState {
         let s = Chipmunk.bodyState(body)
         return BodyState(id: id ?? BodyID(0), position: s.position, angle: s.angle, velocity: s.velocity,
-                         angularVelocity: s.angularVelocity, size: size)
+                         angularVelocity: s.angularVelocity, shape: shape)
     }
 }

@@ -8,7 +8,7 @@ extension World {
         for row in snapshotRows {
             let s = Chipmunk.bodyState(row.body)
             bodies.append(BodyState(id: row.id, position: s.position, angle: s.angle, velocity: s.velocity,
-                                    angularVelocity: s.angularVelocity, size: row.size))
+                                    angularVelocity: s.angularVelocity, shape: row.shape))
         }
         return WorldSnapshot(step: stepCount, bodies: bodies, movingWalls: tumblers.isEmpty ? [] : tumblers.flatMap(\.wallStates))
     }

@@ -14,7 +14,7 @@ public final class World {
     public private(set) var crates: [Crate] = []
     /// What a snapshot reads of each crate, parallel to `crates`: copying state out walks plain
     /// values instead of class instances (no reference counting in the per-step copy).
-    var snapshotRows: [(body: OpaquePointer, id: BodyID, size: Vec2)] = []
+    var snapshotRows: [(body: OpaquePointer, id: BodyID, shape: BodyShape)] = []
     public private(set) var walls: [Wall] = []
     public private(set) var tumblers: [Tumbler] = []
     /// Steps taken since the world was made.
@@ -48,7 +48,7 @@ public final class World {
     deinit {
         // Chipmunk's cpSpaceFree frees none of the bodies and shapes added to it, and they point
         // into the space, so take them all out first: shapes, then bodies, then the space.
-        for crate in crates { Chipmunk.spaceRemoveShape(space, crate.shape) }
+        for crate in crates { Chipmunk.spaceRemoveShape(space, crate.collisionShape) }
         for wall in walls { Chipmunk.spaceRemoveShape(space, wall.shape) }
         for tumbler in tumblers { for shape in tumbler.shapes { Chipmunk.spaceRemoveShape(space, shape) } }
         for crate in crates { Chipmunk.spaceRemoveBody(space, crate.body) }
@@ -67,12 +67,12 @@ public final class World {
     public func add(_ crate: Crate) throws(PhysicsError) {
         guard crate.world == nil else { throw .crateAlreadyInWorld }
         Chipmunk.spaceAddBody(space, crate.body)
-        Chipmunk.spaceAddShape(space, crate.shape)
+        Chipmunk.spaceAddShape(space, crate.collisionShape)
         crate.world = self
         crate.id = BodyID(nextBodyID)
         nextBodyID += 1
         crates.append(crate)
-        snapshotRows.append((crate.body, crate.id!, crate.size))
+        snapshotRows.append((crate.body, crate.id!, crate.shape))
     }
 
     /// Makes a crate from `spec` and adds it.
@@ -87,7 +87,7 @@ public final class World {
     /// - Throws: `PhysicsError.notInThisWorld` if it is not in this world.
     public func remove(_ crate: Crate) throws(PhysicsError) {
         guard crate.world === self, let index = crates.lastIndex(where: { $0 === crate }) else { throw .notInThisWorld }
-        Chipmunk.spaceRemoveShape(space, crate.shape)
+        Chipmunk.spaceRemoveShape(space, crate.collisionShape)
         Chipmunk.spaceRemoveBody(space, crate.body)
         crates.remove(at: index)
         snapshotRows.remove(at: index)

@@ -5,7 +5,7 @@ import SceneModel
 
 /// Draws world snapshots into images of one size. What never changes between frames (the
 /// background and the walls) is drawn once into a static layer that each frame starts from;
-/// each crate size's style is worked out once and cached. Not thread-safe: one per drawing thread.
+/// each crate shape's style is worked out once and cached. Not thread-safe: one per drawing thread.
 public final class FrameRenderer {
     public let width: Int
     public let height: Int
@@ -13,7 +13,7 @@ public final class FrameRenderer {
     private let staticLayer: RGBImage
     private let palette: CratePalette
     private let wallColor: RGB
-    private var styles: [Vec2: CrateStyle] = [:]
+    private var styles: [BodyShape: CrateStyle] = [:]
 
     /// - Parameters:
     ///   - world: the world's size, fitted into the image keeping its aspect ratio.
@@ -42,16 +42,18 @@ public final class FrameRenderer {
                                    radius: max(wall.radius * viewport.scale, 0.75), color: wallColor)
         }
         for body in snapshot.bodies {
-            let style = self.style(for: body.size)
-            Rasterizer.drawCrate(&image, center: viewport.imagePoint(body.position), angle: body.angle, style: style)
+            let center = viewport.imagePoint(body.position)
+            switch body.shape {
+            case .box: Rasterizer.drawCrate(&image, center: center, angle: body.angle, style: style(for: body.shape))
+            }
         }
         return image
     }
 
-    private func style(for size: Vec2) -> CrateStyle {
-        if let cached = styles[size] { return cached }
-        let style = CrateStyle(size: size, scale: viewport.scale, palette: palette)
-        styles[size] = style
+    private func style(for shape: BodyShape) -> CrateStyle {
+        if let cached = styles[shape] { return cached }
+        let style = CrateStyle(size: shape.boundingSize, scale: viewport.scale, palette: palette)
+        styles[shape] = style
         return style
     }
 }

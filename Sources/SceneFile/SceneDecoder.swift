@@ -60,6 +60,7 @@ struct SceneDecoder {
     private mutating func crate(_ value: JSONValue, path: String) -> CrateSpec? {
         guard let fields = object(value, path: path) else { return nil }
         let center = vector(fields, "center", required: true)
+        let kind = shapeKind(fields, "shape") ?? .box
         let size = vector(fields, "size", required: true)
         let angle = number(fields, "angle") ?? 0
         let velocity = vector(fields, "velocity") ?? .zero
@@ -69,7 +70,11 @@ struct SceneDecoder {
         let elasticity = number(fields, "elasticity", required: true)
         finish(fields)
         guard let center, let size, let mass, let friction, let elasticity else { return nil }
-        return checked(CrateSpec(center: center, size: size, angle: angle, velocity: velocity, angularVelocity: angularVelocity,
+        let shape: BodyShape
+        switch kind {
+        case .box: shape = .box(size: size)
+        }
+        return checked(CrateSpec(center: center, shape: shape, angle: angle, velocity: velocity, angularVelocity: angularVelocity,
                                  mass: mass, friction: friction, elasticity: elasticity), path: path, problems: { $0.problems() })
     }
 
@@ -265,6 +270,17 @@ struct SceneDecoder {
             return nil
         }
         return text
+    }
+
+    /// A body shape's kind, by its name.
+    private mutating func shapeKind(_ fields: Fields, _ key: String) -> BodyShape.Kind? {
+        guard let text = string(fields, key) else { return nil }
+        guard let kind = BodyShape.Kind(rawValue: text) else {
+            let names = BodyShape.Kind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            report(fields.childPath(key), "must be one of \(names), got \"\(text)\"")
+            return nil
+        }
+        return kind
     }
 
     private mutating func color(_ fields: Fields, _ key: String) -> RGB? {

@@ -11,6 +11,8 @@ public enum SceneSchema {
     static var document: String {
         let crate = object(required: ["center", "size", "mass", "friction", "elasticity"], [
             ("center", vector(magnitude: Limits.coordinate, "centre of mass, px")),
+            ("shape", described(JSONText.object([("enum", JSONText.array(BodyShape.Kind.allCases.map { JSONText.string($0.rawValue) }))]),
+                                "body shape; default \"box\"")),
             ("size", vector(Limits.size, "width and height, px")),
             ("angle", number(magnitude: Limits.angle, "radians, counter-clockwise; default 0")),
             ("velocity", vector(magnitude: Limits.speed, "px/s; default [0, 0]")),

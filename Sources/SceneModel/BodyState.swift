@@ -8,23 +8,23 @@ public struct BodyID: Sendable, Hashable, Comparable, Codable, CustomStringConve
 
 /// The dynamic state of one crate at a step boundary, copied out of the physics world.
 ///
-/// Units: pixels, seconds, radians. `position` is the centre of mass (the box centre).
+/// Units: pixels, seconds, radians. `position` is the centre of mass (a box's centre).
 public struct BodyState: Sendable, Equatable, Codable {
     public var id: BodyID
     public var position: Vec2
     public var angle: Double
     public var velocity: Vec2
     public var angularVelocity: Double
-    /// Box width and height; constant for a body's life, carried so drawing needs nothing else.
-    public var size: Vec2
+    /// The body's shape; constant for its life, carried so drawing needs nothing else.
+    public var shape: BodyShape
 
-    public init(id: BodyID, position: Vec2, angle: Double, velocity: Vec2, angularVelocity: Double, size: Vec2) {
+    public init(id: BodyID, position: Vec2, angle: Double, velocity: Vec2, angularVelocity: Double, shape: BodyShape) {
         self.id = id
         self.position = position
         self.angle = angle
         self.velocity = velocity
         self.angularVelocity = angularVelocity
-        self.size = size
+        self.shape = shape
     }
 }
 

@@ -66,10 +66,11 @@ public struct Scene: Sendable, Equatable {
     }
 }
 
-/// A dynamic box. `center` is its centre of mass; the moment of inertia is that of a uniform box.
+/// A dynamic body of one shape and uniform density. `center` is its centre of mass; the moment of
+/// inertia is that of the uniform shape.
 public struct CrateSpec: Sendable, Equatable {
     public var center: Vec2
-    public var size: Vec2
+    public var shape: BodyShape
     public var angle: Double
     public var velocity: Vec2
     public var angularVelocity: Double
@@ -77,10 +78,10 @@ public struct CrateSpec: Sendable, Equatable {
     public var friction: Double
     public var elasticity: Double
 
-    public init(center: Vec2, size: Vec2, angle: Double = 0, velocity: Vec2 = .zero, angularVelocity: Double = 0,
+    public init(center: Vec2, shape: BodyShape, angle: Double = 0, velocity: Vec2 = .zero, angularVelocity: Double = 0,
                 mass: Double, friction: Double, elasticity: Double) {
         self.center = center
-        self.size = size
+        self.shape = shape
         self.angle = angle
         self.velocity = velocity
         self.angularVelocity = angularVelocity
@@ -88,6 +89,16 @@ public struct CrateSpec: Sendable, Equatable {
         self.friction = friction
         self.elasticity = elasticity
     }
+
+    /// A box crate of `size` (width, height), in pixels.
+    public init(center: Vec2, size: Vec2, angle: Double = 0, velocity: Vec2 = .zero, angularVelocity: Double = 0,
+                mass: Double, friction: Double, elasticity: Double) {
+        self.init(center: center, shape: .box(size: size), angle: angle, velocity: velocity, angularVelocity: angularVelocity,
+                  mass: mass, friction: friction, elasticity: elasticity)
+    }
+
+    /// Width and height of the smallest body-frame rectangle around the shape (a box's size).
+    public var size: Vec2 { shape.boundingSize }
 }
 
 /// A static segment with rounded ends; `radius` is half its thickness.

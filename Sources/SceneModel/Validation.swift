@@ -108,7 +108,9 @@ extension CrateSpec {
     public func problems() -> [FieldProblem] {
         var list = ProblemList()
         list.check("center", center, magnitude: Limits.coordinate)
-        list.check("size", size, in: Limits.size)
+        switch shape {
+        case let .box(size): list.check("size", size, in: Limits.size)
+        }
         list.check("angle", angle, magnitude: Limits.angle)
         list.check("velocity", velocity, magnitude: Limits.speed)
         list.check("angular_velocity", angularVelocity, magnitude: Limits.angularSpeed)

@@ -7,7 +7,7 @@ import Testing
     static let colors = RenderDefaults(background: background, crate: RGB(200, 100, 50), wall: RGB(0, 0, 0))
 
     static func crate(_ id: UInt64, at position: Vec2, size: Vec2, angle: Double = 0) -> BodyState {
-        BodyState(id: BodyID(id), position: position, angle: angle, velocity: .zero, angularVelocity: 0, size: size)
+        BodyState(id: BodyID(id), position: position, angle: angle, velocity: .zero, angularVelocity: 0, shape: .box(size: size))
     }
 
     static func pixel(_ image: RGBImage, _ x: Int, _ y: Int) -> RGB {

@@ -22,7 +22,7 @@ import Testing
         #expect(crates.count == 5)
         for (crate, (x, y, w, h)) in zip(crates, Self.bookFrames) {
             #expect(crate.center == Vec2(x + w / 2, 300 - y - h / 2))
-            #expect(crate.size == Vec2(w, h))
+            #expect(crate.shape == .box(size: Vec2(w, h)))
             #expect(crate.mass == 100 && crate.friction == 0.5 && crate.elasticity == 0.8)
             #expect(crate.angle == 0 && crate.velocity == .zero && crate.angularVelocity == 0)
         }
@@ -47,5 +47,18 @@ import Testing
             guard case let .unreadable(file, reason)? = error as? SceneLoadError else { return false }
             return file == "/nonexistent/x.json" && reason == "No such file or directory"
         }
+    }
+}
+
+@Suite struct SceneShapeTests {
+    @Test func anExplicitBoxShapeDecodesAsTheDefault() throws {
+        func crate(_ shapeKey: String) throws -> CrateSpec {
+            let text = #"{"world": [100, 100], "gravity": [0, -10], "crates": [{"center": [50, 50], "#
+                + shapeKey + #""size": [10, 4], "mass": 1, "friction": 0.5, "elasticity": 0.2}]}"#
+            return try #require(SceneLoader.parse(Array(text.utf8), file: "x.json").crates.first)
+        }
+        let explicit = try crate(#""shape": "box", "#)
+        #expect(explicit == (try crate("")))
+        #expect(explicit.shape == .box(size: Vec2(10, 4)) && explicit.shape.kind == .box)
     }
 }

@@ -13,7 +13,7 @@ import Testing
     /// 1, 2, 0.5, -3, 0, 0.25, then FNV-1a 64), so this pins the documented byte layout.
     @Test func hashFollowsTheDocumentedByteLayout() {
         let body = BodyState(id: BodyID(1), position: Vec2(1, 2), angle: 0.5, velocity: Vec2(-3, 0),
-                             angularVelocity: 0.25, size: Vec2(10, 10))
+                             angularVelocity: 0.25, shape: .box(size: Vec2(10, 10)))
         let hash = StateHash(WorldSnapshot(step: 7, bodies: [body]))
         #expect(hash.description == "777b286bb1d37c70")
     }
@@ -24,10 +24,10 @@ import Testing
 
     @Test func hashIgnoresStepAndSizeButSeesEveryStateField() {
         let base = BodyState(id: BodyID(1), position: Vec2(1, 2), angle: 0.5, velocity: Vec2(-3, 0),
-                             angularVelocity: 0.25, size: Vec2(10, 10))
+                             angularVelocity: 0.25, shape: .box(size: Vec2(10, 10)))
         let reference = StateHash(WorldSnapshot(step: 1, bodies: [base]))
         var resized = base
-        resized.size = Vec2(20, 20)
+        resized.shape = .box(size: Vec2(20, 20))
         #expect(StateHash(WorldSnapshot(step: 99, bodies: [resized])) == reference)
 
         let changes: [(inout BodyState) -> Void] = [
