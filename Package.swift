@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, each depending only on the ones above it:
-//   CChipmunk (C)  ->  Physics  ->  Session (with Driver, Script)  ->  cratedrop (CLI)
+//   CChipmunk (C)  ->  Physics  ->  Session (with Driver, Script, Raster -> Outputs)  ->  cratedrop (CLI)
 //   SceneModel (values, no deps) is shared by all; SceneFile parses JSON into it.
 let package = Package(
     name: "CrateDrop",
@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "CrateDropSession", targets: ["Session"]),
         .library(name: "CrateDropScript", targets: ["Script"]),
         .library(name: "CrateDropRaster", targets: ["Raster"]),
+        .library(name: "CrateDropOutputs", targets: ["Outputs"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -27,20 +28,26 @@ let package = Package(
             name: "CChipmunk",
             providers: [.apt(["libchipmunk-dev"])]
         ),
+        .systemLibrary(
+            name: "CSpng",
+            providers: [.apt(["libspng-dev"])]
+        ),
         .target(name: "SceneModel"),
         .target(name: "SceneFile", dependencies: ["SceneModel"]),
         .target(name: "Physics", dependencies: ["CChipmunk", "SceneModel"]),
         .target(name: "Driver", dependencies: ["SceneModel"]),
         // One run's wiring: the world driven with gravity streams, records and verification.
-        .target(name: "Session", dependencies: ["Driver", "Physics", "SceneModel", "SceneFile", "Script", "Raster"]),
+        .target(name: "Session", dependencies: ["Driver", "Physics", "SceneModel", "SceneFile", "Script", "Raster", "Outputs"]),
         .target(name: "Queues"),
         // POSIX file output: write loops and the rules every output file follows.
         .target(name: "FileIO"),
         .target(name: "Script", dependencies: ["SceneModel", "SceneFile", "Queues", "FileIO"]),
         .target(name: "Raster", dependencies: ["SceneModel", "Queues", "FileIO"]),
+        // Where frames go: frame files (PPM, PNG through libspng), the PPM stream, video through ffmpeg.
+        .target(name: "Outputs", dependencies: ["Raster", "FileIO", "CSpng"]),
         // The benchmark's yardstick: the same scenes stepped by plain C against the same library.
         .target(name: "CBaseline", linkerSettings: [.linkedLibrary("chipmunk")]),
-        .target(name: "Bench", dependencies: ["CBaseline", "Physics", "Driver", "Raster", "SceneModel", "FileIO"]),
+        .target(name: "Bench", dependencies: ["CBaseline", "Physics", "Driver", "Raster", "Outputs", "SceneModel", "FileIO"]),
         // What the command-line programs share: exit codes, diagnostics, checked stdout.
         .target(
             name: "CLISupport",
@@ -50,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "cratedrop",
             dependencies: [
-                "SceneModel", "SceneFile", "Physics", "Driver", "Session", "Raster", "Script", "FileIO", "CLISupport",
+                "SceneModel", "SceneFile", "Physics", "Driver", "Session", "Raster", "Outputs", "Script", "FileIO", "CLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -93,6 +100,7 @@ let package = Package(
         .testTarget(name: "QueuesTests", dependencies: ["Queues"]),
         .testTarget(name: "ScriptTests", dependencies: ["Script", "SceneModel", "TestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "SceneModel", "TestSupport"]),
+        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Raster", "SceneModel", "TestSupport"]),
         .testTarget(name: "DriverTests", dependencies: ["Driver", "Session", "Physics", "SceneModel", "Script", "TestSupport"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "Physics", "SceneModel", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["cratedrop", "cratedrop-bench", "TestSupport"], exclude: ["Golden"]),

@@ -4,6 +4,7 @@ import Glibc
 import Driver
 import Foundation
 import Physics
+import Outputs
 import Raster
 import SceneModel
 import FileIO

@@ -13,6 +13,8 @@ public enum ExitCodes {
     public static let usage = ExitCode(64)
     public static let dataError = ExitCode(65)
     public static let noInput = ExitCode(66)
+    /// A program CrateDrop runs (ffmpeg) is not installed.
+    public static let unavailable = ExitCode(69)
     public static let cannotCreate = ExitCode(73)
     public static let ioError = ExitCode(74)
     /// `replay --verify` and `diff`: the two runs part (like cmp's 1, but distinct from any error).

@@ -91,9 +91,10 @@ public enum FileDescriptorIO {
 
     public static let symbolicLinkRefusal = "is a symbolic link; CrateDrop does not write through links: give the path of its target"
 
-    enum Kind { case missing, regular, directory, device, pipe, symbolicLink }
+    /// What is at a path, without following a symbolic link.
+    public enum Kind: Sendable { case missing, regular, directory, device, pipe, symbolicLink }
 
-    static func kind(of path: String) -> Kind {
+    public static func kind(of path: String) -> Kind {
         var info = stat()
         guard lstat(path, &info) == 0 else { return .missing }
         switch info.st_mode & S_IFMT {
@@ -116,7 +117,22 @@ public enum FileDescriptorIO {
         return fd
     }
 
-    private static func replaceAtomically(_ parts: [[UInt8]], path: String) throws(OutputFailure) {
+    /// Creates an empty file under a fresh hidden name beside `path` (`DIR/.NAME.XXXXXX`), made
+    /// exclusively with `mkstemp` and readable by all (0644, as a finished output is), for output
+    /// that is renamed over `path` once complete.
+    /// - Returns: the temporary file's path; the caller renames or removes it.
+    public static func createTemporary(beside path: String) throws(OutputFailure) -> String {
+        let (fd, temporary) = try openTemporary(beside: path)
+        let failure: OutputFailure? = fchmod(fd, 0o644) == 0 ? nil : .fromErrno()
+        close(fd)
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+        return temporary
+    }
+
+    private static func openTemporary(beside path: String) throws(OutputFailure) -> (Int32, String) {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -125,7 +141,11 @@ public enum FileDescriptorIO {
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .fromErrno() }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (fd, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
+    private static func replaceAtomically(_ parts: [[UInt8]], path: String) throws(OutputFailure) {
+        let (fd, temporary) = try openTemporary(beside: path)
         var failure: OutputFailure?
         if fchmod(fd, 0o644) != 0 { failure = .fromErrno() }
         if failure == nil {

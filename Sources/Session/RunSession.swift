@@ -1,5 +1,6 @@
 import Driver
 import Foundation
+import Outputs
 import Physics
 import Raster
 import SceneModel
@@ -8,15 +9,20 @@ import SceneModel
 public struct RunSettings: Sendable {
     /// Where drawn frames go.
     public enum Destination: Sendable, Equatable, CustomStringConvertible {
-        /// `DIR/frame-00001.ppm`, ... (DIR is created if its parent exists).
-        case directory(String)
+        /// `DIR/frame-00001.ppm` (or `.png`), ... (DIR is created if its parent exists).
+        case directory(String, format: FrameFileFormat = .ppm)
         /// Back to back as a PPM stream on stdout.
         case stream
+        /// A video file made by ffmpeg (README, "Video").
+        /// - Parameters:
+        ///   - encoderArguments: ffmpeg output options replacing the format's defaults.
+        ///   - replaceExisting: replace a file already at the path (`--force`).
+        case video(String, format: VideoFormat, encoderArguments: [String]? = nil, replaceExisting: Bool = false)
 
         /// The path, or `-` for the stream.
         public var description: String {
             switch self {
-            case let .directory(path): path
+            case let .directory(path, _), let .video(path, _, _, _): path
             case .stream: "-"
             }
         }
@@ -82,16 +88,17 @@ public final class RunSession {
     private let simulation: Simulation
     private let pipeline: RenderPipeline?
 
-    /// Prepares the run; creates the frame directory now, so a bad `--out` ends it before any step.
+    /// Prepares the run and its output, so a bad `--out` ends it before any step: creates the frame
+    /// directory, or checks the video path and starts ffmpeg.
     /// - Parameters:
     ///   - scene: the scene the world was built from (step rate, world size, colours).
     ///   - world: the built world (its walls are drawn once into the static layer).
     ///   - simulation: what the driver steps (the world, or it wrapped with inputs and records).
     ///   - settings: how to drive and what to draw.
     ///   - onWarning: told of frame files already in the directory.
-    /// - Throws: `FrameWriteError` when the frame directory cannot be created.
+    /// - Throws: `OutputSetupError` when the output cannot be set up.
     public init(scene: Scene, world: World, simulation: Simulation, settings: RunSettings,
-                onWarning: (String) -> Void) throws(FrameWriteError) {
+                onWarning: (String) -> Void) throws(OutputSetupError) {
         self.scene = scene
         self.simulation = simulation
         self.settings = settings
@@ -107,13 +114,25 @@ public final class RunSession {
         switch frames.destination {
         case .stream:
             sink = StreamFrameWriter()
-        case let .directory(path):
-            sink = try DirectoryFrameWriter(directory: path, expectedFrames: framesToDraw)
+        case let .directory(path, format):
+            do {
+                sink = try DirectoryFrameWriter(directory: path, expectedFrames: framesToDraw, format: format)
+            } catch {
+                throw .cannotCreate(error)
+            }
             let earlier = (try? FileManager.default.contentsOfDirectory(atPath: path))?
-                .filter { $0.hasPrefix("frame-") && $0.hasSuffix(".ppm") }.count ?? 0
+                .filter { $0.hasPrefix("frame-") && $0.hasSuffix("." + format.fileExtension) }.count ?? 0
             if earlier > 0 {
                 onWarning("\(path) already holds \(earlier) frame files; each new frame replaces the one of its name, others stay as they are")
             }
+        case let .video(path, format, encoderArguments, replaceExisting):
+            // A video plays `every`-th frames at the rate they were drawn.
+            let rate = settings.fps / every
+            if settings.fps % every != 0 {
+                throw .unsuitable(path: path, reason: "--every \(every) must divide --fps \(settings.fps) for a video (one video frame per drawn frame)")
+            }
+            sink = try VideoFrameWriter(path: path, format: format, width: frames.width, height: frames.height, fps: rate,
+                                        encoderArguments: encoderArguments, replaceExisting: replaceExisting)
         }
         let walls = world.wallStates(), worldSize = scene.worldSize, colors = scene.render
         pipeline = RenderPipeline(interpolate: settings.interpolate, sink: sink) {

@@ -13,8 +13,9 @@ struct CrateDrop: ParsableCommand {
         discussion: """
             Scenes are JSON files (see Scenes/). Results go to stdout, diagnostics to stderr.
             Exit codes: 0 success (also when a reader closes the pipe, as `| head` does), 3 the
-            runs part (replay, diff), 64 bad usage, 65 bad data, 66 missing input, 73 cannot create
-            output, 74 I/O error, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM.
+            runs part (replay, diff), 64 bad usage, 65 bad data, 66 missing input, 69 a program
+            CrateDrop needs (ffmpeg) missing, 73 cannot create output, 74 I/O error, 129/130/143
+            stopped by SIGHUP/SIGINT/SIGTERM.
             """,
         version: version,
         subcommands: [Run.self, Hash.self, Replay.self, Diff.self, Validate.self, Platform.self, Bench.self]

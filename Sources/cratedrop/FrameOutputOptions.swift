@@ -1,10 +1,28 @@
 import ArgumentParser
+import Outputs
 import SceneModel
+import Session
+
+extension FrameOutputOptions.FileFormat: ExpressibleByArgument {}
 
 /// The options of `run` that turn it into a renderer.
 struct FrameOutputOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Write PPM frames into DIR (created if missing), or '-' for a PPM stream on stdout.", valueName: "DIR|-"), completion: .directory)
+    enum FileFormat: String, CaseIterable { case ppm, png }
+
+    @Option(help: ArgumentHelp("Where frames go: a directory of frame files (created if missing), '-' for a PPM stream on stdout, or a video file ending in .mp4, .mkv, .webm or .gif (made by ffmpeg).", valueName: "DIR|-|FILE"), completion: .file())
     var out: String?
+
+    @Option(help: ArgumentHelp("Frame file format in a directory: ppm or png.", valueName: "ppm|png"))
+    var format: FileFormat = .ppm
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("PNG compression level, 0 (fastest) to 9 (smallest).", valueName: "N"))
+    var pngLevel: Int = PNGEncoder.defaultLevel
+
+    @Flag(help: "Replace an existing video file.")
+    var force = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("ffmpeg output options replacing the defaults for the video's format, split at spaces (README, \"Video\"), e.g. \"-c:v libx264 -preset slow -crf 18 -pix_fmt yuv420p\".", valueName: "ARGS"))
+    var encoderArgs: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Frame size in pixels (default: the scene's render size).", valueName: "WxH"))
     var size: String?
@@ -35,7 +53,34 @@ struct FrameOutputOptions: ParsableArguments {
             }
         }
         if every < 1 { throw ValidationError("--every must be >= 1, got \(every)") }
+        if !PNGEncoder.levels.contains(pngLevel) { throw ValidationError("--png-level must be in 0...9, got \(pngLevel)") }
         if out == nil, size != nil || every != 1 { throw ValidationError("--size and --every need --out") }
-        if out?.isEmpty == true { throw ValidationError("--out needs a directory or '-'") }
+        if out?.isEmpty == true { throw ValidationError("--out needs a directory, '-' or a video file") }
+        guard let out else {
+            if format != .ppm || force || encoderArgs != nil { throw ValidationError("--format, --force and --encoder-args need --out") }
+            return
+        }
+        switch OutputPath(out) {
+        case let .unknownFileType(suffix): throw ValidationError(OutputPath.unknownTypeMessage(out, fileExtension: suffix))
+        case .video:
+            if format != .ppm { throw ValidationError("--format is for frame directories; \(out) is a video file") }
+        case .stream, .directory:
+            if force || encoderArgs != nil { throw ValidationError("--force and --encoder-args are for video files (\(VideoFormat.extensionList))") }
+            if out == "-", format != .ppm { throw ValidationError("--out - streams PPM frames; --format png is for frame directories") }
+        }
+        if let encoderArgs, encoderArgs.split(separator: " ").isEmpty { throw ValidationError("--encoder-args needs ffmpeg options") }
+    }
+
+    /// Where `--out` sends frames (nil without it).
+    var destination: RunSettings.Destination? {
+        guard let out else { return nil }
+        switch OutputPath(out) {
+        case .stream: return .stream
+        case let .video(format):
+            return .video(out, format: format, encoderArguments: encoderArgs.map { $0.split(separator: " ").map(String.init) },
+                          replaceExisting: force)
+        case .directory, .unknownFileType:
+            return .directory(out, format: format == .png ? .png(PNGEncoder(level: pngLevel)) : .ppm)
+        }
     }
 }

@@ -23,6 +23,11 @@ public enum CLI {
         try launch(executable, arguments, input: input, environment: environment)
     }
 
+    /// Runs an installed program found on PATH (ffmpeg, ffprobe) in the repository root.
+    public static func tool(_ name: String, _ arguments: [String]) throws -> Result {
+        try launch(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, input: nil, environment: [:])
+    }
+
     /// Runs `program` in the repository root and collects its status and output.
     private static func launch(_ program: URL, _ arguments: [String], input: Data?, environment: [String: String]) throws -> Result {
         let process = Process()

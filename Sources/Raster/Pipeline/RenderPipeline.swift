@@ -81,6 +81,11 @@ public final class RenderPipeline: Sendable {
                     $0.framesWritten += 1
                 }
             }
+            do throws(FrameWriteError) {
+                try sink.finish()
+            } catch {
+                record { if $0.failure == nil { $0.failure = error } }
+            }
             finished.leave()
         }.start()
     }

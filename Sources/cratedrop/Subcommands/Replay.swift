@@ -69,12 +69,9 @@ struct Replay: ParsableCommand {
     /// `--out`: the record rendered by `run`, with the same output options.
     private func render(out: String) throws {
         _ = try RunSource.record(record)
-        var arguments = [record, "--out", out, "--every", String(output.every)]
-        if verify { arguments.append("--verify") }
-        if let size = output.size { arguments += ["--size", size] }
-        if output.quiet { arguments.append("--quiet") }
-        if let summary = output.summary { arguments += ["--summary", summary] }
-        let run = try Run.parse(arguments)
+        var run = try Run.parse([record])
+        run.output = output
+        run.verify = verify
         try run.run()
     }
 }

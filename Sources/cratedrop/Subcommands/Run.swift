@@ -15,15 +15,20 @@ struct Run: ParsableCommand {
             clock at --fps for offline runs (every owed step is taken, as fast as the machine
             allows), or the wall clock with --realtime (work per frame is capped and time that
             cannot be simulated is dropped and reported). With --out, frames are drawn and written
-            as binary PPM files on other threads while stepping goes on. Prints one JSON line on
-            stdout (stderr with --out -); warnings go to stderr. Ctrl-C ends the run at the next
-            frame, finishes the frames in flight and still prints the summary (exit 130; 143 for
-            SIGTERM). A write error (disk full, closed pipe) ends the run with exit 74; a malformed
-            gravity line with exit 65, after the frames and summary of what ran.
+            on other threads while stepping goes on: into a directory (PPM, or PNG with --format png),
+            as a PPM stream on stdout (--out -), or into a video file through ffmpeg (.mp4 and .mkv:
+            H.264; .webm: VP9; .gif), exactly one video frame per frame at --fps. Prints one JSON
+            line on stdout (stderr with --out -); warnings go to stderr. Ctrl-C ends the run at the
+            next frame, finishes the frames in flight (and the video) and still prints the summary
+            (exit 130; 143 for SIGTERM). A write error (disk full, closed pipe, ffmpeg failing)
+            ends the run with exit 74; a malformed gravity line with exit 65, after the frames and
+            summary of what ran. Missing ffmpeg: exit 69; an existing video without --force: 73.
 
             Examples:
-              cratedrop run Scenes/book.json --seconds 10 --out frames
-              cratedrop run Scenes/book.json --out - | ffmpeg -f image2pipe -c:v ppm -i - crates.mp4
+              cratedrop run Scenes/book.json --seconds 10 --out crates.mp4
+              cratedrop run Scenes/book.json --seconds 10 --out frames --format png
+              cratedrop run Scenes/book.json --fps 25 --out crates.gif
+              cratedrop run Scenes/book.json --out - | ffmpeg -y -f image2pipe -framerate 60 -c:v ppm -i - crates.mp4
               cratedrop run Scenes/pile-5000.json --realtime --seconds 5
               cratedrop run Scenes/book.json --gravity Scenes/tilt.jsonl --out frames
               tilt-sensor | cratedrop run Scenes/book.json --realtime --gravity - --record tilt.rec
@@ -80,9 +85,7 @@ struct Run: ParsableCommand {
                                                   waitsForInput: !realtime, gravityPath: source.gravityPath)
         let verifier = verify ? VerifyingSimulation(driven.simulation, checkpoints: source.checkpointsToVerify) : nil
         let (width, height) = output.parsedSize ?? (scene.render.imageWidth, scene.render.imageHeight)
-        let frames = output.out.map {
-            RunSettings.Frames(destination: $0 == "-" ? .stream : .directory($0), width: width, height: height, every: output.every)
-        }
+        let frames = output.destination.map { RunSettings.Frames(destination: $0, width: width, height: height, every: output.every) }
         let settings = RunSettings(duration: source.duration, fps: fps, realtime: realtime, interpolate: !noInterpolation,
                                    maxStepsPerFrame: maxStepsPerFrame, budgetNanoseconds: budgetMs.map { Int64($0 * 1e6) }, frames: frames)
         let session: RunSession
@@ -92,7 +95,11 @@ struct Run: ParsableCommand {
             }
         } catch {
             printError("cratedrop: \(error)")
-            throw ExitCodes.cannotCreate
+            switch error {
+            case .programMissing: throw ExitCodes.unavailable
+            case .unsuitable: throw ExitCodes.usage
+            case .exists, .cannotCreate: throw ExitCodes.cannotCreate
+            }
         }
         let progress = ProgressLine(total: frames == nil ? session.frameCount : session.framesToDraw, quiet: output.quiet)
         let outcome = session.run(shouldStop: { StopSignals.received != nil }) { loadWarning, done in
@@ -117,7 +124,11 @@ struct Run: ParsableCommand {
             throw ExitCodes.diverged
         }
         if let render = outcome.render, let failure = render.failure {
-            printError("cratedrop: \(failure); \(render.framesWritten) complete frames were written before it")
+            if case .video = settings.frames?.destination {
+                printError("cratedrop: \(failure); no video was made (\(render.framesWritten) frames had gone to ffmpeg)")
+            } else {
+                printError("cratedrop: \(failure); \(render.framesWritten) complete frames were written before it")
+            }
             throw ExitCodes.ioError
         }
         if let interrupted {

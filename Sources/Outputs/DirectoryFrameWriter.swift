@@ -2,8 +2,25 @@
 import Glibc
 #endif
 import FileIO
+import Raster
 
-/// Writes `DIR/frame-00001.ppm`, ... Each frame goes to a fresh hidden temporary name first
+/// The file format of frames written to a directory.
+public enum FrameFileFormat: Sendable, Equatable {
+    /// Binary PPM (P6): the raw pixels behind a 15-byte header.
+    case ppm
+    /// PNG through libspng.
+    case png(PNGEncoder)
+
+    /// The file extension, without the dot.
+    public var fileExtension: String {
+        switch self {
+        case .ppm: "ppm"
+        case .png: "png"
+        }
+    }
+}
+
+/// Writes `DIR/frame-00001.ppm` (or `.png`), ... Each frame goes to a fresh hidden temporary name first
 /// (created exclusively, never through a planted link) and is renamed into place once complete,
 /// so a reader, or a run that is interrupted or fails, never leaves a partial frame under a frame
 /// name; the temporary file is removed on failure.
@@ -11,13 +28,15 @@ import FileIO
 /// Used by one thread at a time: the pipeline's writer thread.
 public final class DirectoryFrameWriter: FrameSink, Sendable {
     public let directory: String
+    public let format: FrameFileFormat
     private let digits: Int
 
     /// Creates `directory` if it is missing (its parent must exist).
     /// - Parameter expectedFrames: file numbers are zero-padded to fit it (at least 5 digits).
     /// - Throws: `FrameWriteError` if the directory cannot be made or is not a directory.
-    public init(directory: String, expectedFrames: Int) throws(FrameWriteError) {
+    public init(directory: String, expectedFrames: Int, format: FrameFileFormat = .ppm) throws(FrameWriteError) {
         self.directory = directory
+        self.format = format
         digits = max(5, String(max(expectedFrames, 1)).count)
         var info = stat(), link = stat()
         if lstat(directory, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK, stat(directory, &info) != 0 {
@@ -35,13 +54,23 @@ public final class DirectoryFrameWriter: FrameSink, Sendable {
     /// The file name of frame `number`.
     public func fileName(_ number: Int) -> String {
         let text = String(number)
-        return "frame-" + String(repeating: "0", count: max(0, digits - text.count)) + text + ".ppm"
+        return "frame-" + String(repeating: "0", count: max(0, digits - text.count)) + text + "." + format.fileExtension
     }
 
     public func write(_ image: RGBImage, number: Int) throws(FrameWriteError) {
         let final = "\(directory)/\(fileName(number))"
+        let parts: [[UInt8]]
+        switch format {
+        case .ppm: parts = [image.ppmHeader, image.pixels]
+        case let .png(encoder):
+            do {
+                parts = [try encoder.encode(image)]
+            } catch {
+                throw FrameWriteError(target: final, reason: error.reason)
+            }
+        }
         do {
-            try FileDescriptorIO.writeWhole([image.ppmHeader, image.pixels], to: final)
+            try FileDescriptorIO.writeWhole(parts, to: final)
         } catch {
             throw FrameWriteError(target: final, reason: error.text)
         }

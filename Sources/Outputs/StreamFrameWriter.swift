@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FileIO
+import Raster
 
 /// Writes frames back to back as a PPM stream (what `ffmpeg -f image2pipe -c:v ppm -i -` reads),
 /// by default on stdout. The process must ignore SIGPIPE so a closed pipe is reported as EPIPE.

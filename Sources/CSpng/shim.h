@@ -1,0 +1,2 @@
+// libspng (Debian's libspng-dev): PNG encoding for frame files.
+#include <spng.h>

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FileIO
+import Foundation
+import Synchronization
+
+/// A child program fed through a pipe on its standard input: an encoder such as ffmpeg. Its
+/// stdout is discarded (CrateDrop's own stdout carries results), the last 16 KiB of its stderr are
+/// kept for error messages. Foundation's `Process` starts it in a process group of its own, so a
+/// Ctrl-C at the terminal reaches CrateDrop only, which then ends the input and lets the encoder
+/// finish its file.
+final class EncoderProcess: Sendable {
+    private let process: Process
+    private let input: FileHandle
+    private let errorTail = Mutex<[UInt8]>([])
+    private let errorsRead = DispatchGroup()
+    private static let keptErrorBytes = 16 * 1024
+
+    /// The first `name` on PATH that is an executable file.
+    static func find(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") where !directory.isEmpty {
+            let candidate = "\(directory)/\(name)"
+            var info = stat()
+            if stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// Starts `executable` with `arguments`.
+    /// - Throws: the reason it could not be started.
+    init(executable: String, arguments: [String]) throws(FileDescriptorIO.OutputFailure) {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let stdin = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw FileDescriptorIO.OutputFailure(text: "cannot start \(executable): \(error.localizedDescription)")
+        }
+        input = stdin.fileHandleForWriting
+        let errors = stderr.fileHandleForReading
+        errorsRead.enter()
+        Thread { [self] in
+            while let chunk = try? errors.read(upToCount: 4096), !chunk.isEmpty {
+                errorTail.withLock {
+                    $0.append(contentsOf: chunk)
+                    if $0.count > Self.keptErrorBytes { $0.removeFirst($0.count - Self.keptErrorBytes) }
+                }
+            }
+            errorsRead.leave()
+        }.start()
+    }
+
+    /// Writes all of `bytes` to the program's stdin. A program that has exited shows as EPIPE
+    /// (the caller's process must ignore SIGPIPE).
+    func write(_ bytes: [UInt8]) throws(FileDescriptorIO.WriteFailure) {
+        try FileDescriptorIO.writeAll(input.fileDescriptor, bytes)
+    }
+
+    /// Ends its input, waits for it to exit, and returns its exit status and what it printed on
+    /// stderr (trimmed).
+    func finish() -> (status: Int32, errorText: String) {
+        try? input.close()
+        process.waitUntilExit()
+        errorsRead.wait()
+        let text = errorTail.withLock { String(decoding: $0, as: UTF8.self) }
+        let status = process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+        return (status, text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}

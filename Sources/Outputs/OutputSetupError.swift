@@ -1,0 +1,24 @@
+import Raster
+
+/// An output that cannot be set up; raised before any step is taken.
+public enum OutputSetupError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A program the output needs is not installed (exit 69, EX_UNAVAILABLE).
+    case programMissing(program: String, package: String)
+    /// The output exists and replacing it was not asked for (exit 73).
+    case exists(path: String)
+    /// Frames of this size or rate cannot go into this output (exit 64).
+    case unsuitable(path: String, reason: String)
+    /// The output cannot be created (exit 73).
+    case cannotCreate(FrameWriteError)
+
+    public var description: String {
+        switch self {
+        case let .programMissing(program, package):
+            "\(program) is not installed (or not on PATH); video output needs it: install the \(package) package "
+                + "(Debian: apt-get install \(package)), or write frames to a directory with --out DIR"
+        case let .exists(path): "\(path) already exists; pass --force to replace it"
+        case let .unsuitable(path, reason): "\(path): \(reason)"
+        case let .cannotCreate(error): error.description
+        }
+    }
+}

@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+private import CSpng
+import Raster
+
+/// Encodes frames as PNG with libspng (Debian's libspng-dev): 8-bit RGB, no interlace.
+///
+/// The frames are flat colours with straight edges, which compress very well even at zlib's
+/// fastest levels, so the default (level 1, the Up filter on every row) trades a little size for
+/// a lot of speed (README, "PNG frames"). Higher levels, up to 9, try every filter per row.
+public struct PNGEncoder: Sendable, Equatable {
+    /// zlib compression level, 0 (store) ... 9 (smallest).
+    public let level: Int
+    public static let levels = 0...9
+    public static let defaultLevel = 1
+
+    public init(level: Int = PNGEncoder.defaultLevel) {
+        precondition(Self.levels.contains(level), "PNG level must be in 0...9")
+        self.level = level
+    }
+
+    /// The PNG file for `image`.
+    /// - Throws: libspng's error text (it fails only on memory exhaustion or sizes over 2^31−1).
+    public func encode(_ image: RGBImage) throws(FrameWriteError) -> [UInt8] {
+        guard let context = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
+            throw FrameWriteError(target: "PNG", reason: "libspng could not allocate an encoder")
+        }
+        defer { spng_ctx_free(context) }
+        var header = spng_ihdr(width: UInt32(image.width), height: UInt32(image.height), bit_depth: 8,
+                               color_type: UInt8(SPNG_COLOR_TYPE_TRUECOLOR.rawValue), compression_method: 0,
+                               filter_method: 0, interlace_method: 0)
+        let filters = level <= 3 ? Int32(SPNG_FILTER_CHOICE_UP.rawValue) : Int32(SPNG_FILTER_CHOICE_ALL.rawValue)
+        var status = spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1)
+        if status == 0 { status = spng_set_option(context, SPNG_IMG_COMPRESSION_LEVEL, Int32(level)) }
+        if status == 0 { status = spng_set_option(context, SPNG_FILTER_CHOICE, filters) }
+        if status == 0 { status = spng_set_ihdr(context, &header) }
+        if status == 0 {
+            status = image.pixels.withUnsafeBytes {
+                spng_encode_image(context, $0.baseAddress, $0.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
+            }
+        }
+        var length = 0
+        var bufferStatus: Int32 = 0
+        let buffer = status == 0 ? spng_get_png_buffer(context, &length, &bufferStatus) : nil
+        guard let buffer else {
+            let code = status != 0 ? status : bufferStatus
+            throw FrameWriteError(target: "PNG", reason: "libspng: " + String(cString: spng_strerror(code)))
+        }
+        defer { free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+    }
+}

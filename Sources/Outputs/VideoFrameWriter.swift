@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FileIO
+import Raster
+import Synchronization
+
+/// Writes frames into a video file through an ffmpeg subprocess fed raw frames on a pipe, as
+/// matplotlib's FFMpegWriter does: planar YUV 4:2:0 converted here (BT.709, limited range, tagged
+/// so) for H.264 and VP9, RGB for GIF. Exactly one video frame per frame at `fps`.
+///
+/// The video is made under a hidden temporary name beside `path` and renamed into place when
+/// ffmpeg has finished it, so `path` never holds a partial file; a run stopped early (Ctrl-C) still
+/// finishes the file with the frames written. If ffmpeg fails, its own error text is reported and
+/// the temporary file removed.
+///
+/// Creating one makes the process ignore SIGPIPE, so that an encoder that exits shows up as a
+/// write error instead of killing the process.
+public final class VideoFrameWriter: FrameSink, Sendable {
+    public let path: String
+    public let format: VideoFormat
+    private let temporaryPath: String
+    private let encoder: EncoderProcess
+    private let converter: YUV420Converter?
+    private let state = Mutex(State())
+
+    private struct State {
+        var buffer: [UInt8] = []
+        var failed = false
+        var finished = false
+    }
+
+    /// Checks the output, then starts ffmpeg; nothing is drawn before this succeeds.
+    /// - Parameters:
+    ///   - encoderArguments: ffmpeg output options replacing `format.defaultEncoderArguments`.
+    ///   - replaceExisting: `--force`: an existing file at `path` is replaced once the new one is done.
+    /// - Throws: `OutputSetupError`: ffmpeg missing, `path` existing, a size or rate the format
+    ///   cannot carry, a path that cannot be created.
+    public init(path: String, format: VideoFormat, width: Int, height: Int, fps: Int, encoderArguments: [String]? = nil,
+                replaceExisting: Bool = false) throws(OutputSetupError) {
+        self.path = path
+        self.format = format
+        if let problem = format.problem(width: width, height: height, fps: fps) { throw .unsuitable(path: path, reason: problem) }
+        switch FileDescriptorIO.kind(of: path) {
+        case .missing: break
+        case .regular: if !replaceExisting { throw .exists(path: path) }
+        case .symbolicLink: throw .cannotCreate(FrameWriteError(target: path, reason: FileDescriptorIO.symbolicLinkRefusal))
+        case .directory, .device, .pipe:
+            throw .cannotCreate(FrameWriteError(target: path, reason: "exists and is not a regular file"))
+        }
+        guard let ffmpeg = EncoderProcess.find("ffmpeg") else { throw .programMissing(program: "ffmpeg", package: "ffmpeg") }
+        do {
+            temporaryPath = try FileDescriptorIO.createTemporary(beside: path)
+        } catch {
+            throw .cannotCreate(FrameWriteError(target: path, reason: "cannot create it: \(error.text)"))
+        }
+        converter = format.feedsYUV ? YUV420Converter(width: width, height: height) : nil
+        let input = ["-f", "rawvideo", "-pixel_format", format.feedsYUV ? "yuv420p" : "rgb24", "-video_size", "\(width)x\(height)",
+                     "-framerate", String(fps), "-i", "pipe:0"]
+        let colourTags = format.feedsYUV
+            ? ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"] : []
+        let arguments = ["-hide_banner", "-nostdin", "-loglevel", "error"] + input
+            + (encoderArguments ?? format.defaultEncoderArguments) + colourTags + ["-f", format.muxer, "-y", temporaryPath]
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            encoder = try EncoderProcess(executable: ffmpeg, arguments: arguments)
+        } catch {
+            unlink(temporaryPath)
+            throw .cannotCreate(FrameWriteError(target: path, reason: error.text))
+        }
+    }
+
+    deinit {
+        if !state.withLock({ $0.finished }) { try? finish() }
+    }
+
+    public func write(_ image: RGBImage, number: Int) throws(FrameWriteError) {
+        let failure = state.withLock { (state: inout State) -> FileDescriptorIO.WriteFailure? in
+            do throws(FileDescriptorIO.WriteFailure) {
+                if let converter {
+                    converter.convert(image, into: &state.buffer)
+                    try encoder.write(state.buffer)
+                } else {
+                    try encoder.write(image.pixels)
+                }
+                return nil
+            } catch {
+                state.failed = true
+                return error
+            }
+        }
+        guard let failure else { return }
+        // A closed pipe means ffmpeg stopped: its own message says why.
+        let (status, text) = encoder.finish()
+        state.withLock { $0.finished = true }
+        unlink(temporaryPath)
+        let reason = failure.isClosedPipe ? "ffmpeg stopped (exit \(status))" + (text.isEmpty ? "" : ": \(text)") : failure.description
+        throw FrameWriteError(target: path, reason: reason)
+    }
+
+    /// Ends ffmpeg's input, waits for it to finish the file and renames it into place.
+    /// - Throws: ffmpeg's error text when it fails; the temporary file is then removed.
+    public func finish() throws(FrameWriteError) {
+        let alreadyFinished = state.withLock { state in
+            defer { state.finished = true }
+            return state.finished
+        }
+        guard !alreadyFinished else { return }
+        let (status, text) = encoder.finish()
+        guard status == 0, !state.withLock({ $0.failed }) else {
+            unlink(temporaryPath)
+            throw FrameWriteError(target: path, reason: "ffmpeg failed (exit \(status))" + (text.isEmpty ? "" : ": \(text)"))
+        }
+        guard rename(temporaryPath, path) == 0 else {
+            let reason = FileDescriptorIO.errnoText()
+            unlink(temporaryPath)
+            throw FrameWriteError(target: path, reason: "cannot move the finished video into place: \(reason)")
+        }
+    }
+}

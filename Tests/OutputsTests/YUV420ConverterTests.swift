@@ -1,0 +1,34 @@
+import Outputs
+import Raster
+import SceneModel
+import Testing
+
+@Suite struct YUV420ConverterTests {
+    /// BT.709 limited range, worked out from the matrix by hand: white (235, 128, 128), black
+    /// (16, 128, 128), red (63, 102, 240), green (173, 42, 26), blue (32, 240, 118).
+    @Test(arguments: [
+        (RGB(255, 255, 255), [UInt8](arrayLiteral: 235, 128, 128)),
+        (RGB(0, 0, 0), [16, 128, 128]),
+        (RGB(255, 0, 0), [63, 102, 240]),
+        (RGB(0, 255, 0), [173, 42, 26]),
+        (RGB(0, 0, 255), [32, 240, 118]),
+    ])
+    func flatColoursConvertToTheirBT709Values(colour: RGB, expected: [UInt8]) {
+        let converter = YUV420Converter(width: 4, height: 2)
+        var output: [UInt8] = []
+        converter.convert(RGBImage(width: 4, height: 2, fill: colour), into: &output)
+        #expect(output.count == 12)
+        #expect(Array(output[0..<8]) == Array(repeating: expected[0], count: 8))
+        #expect(Array(output[8..<10]) == [expected[1], expected[1]] && Array(output[10..<12]) == [expected[2], expected[2]])
+    }
+
+    @Test func chromaIsTheMeanOfEachTwoByTwoBlock() {
+        var image = RGBImage(width: 2, height: 2, fill: RGB(0, 0, 0))
+        // Two white pixels and two black: chroma stays neutral, luma follows each pixel.
+        image.pixels.replaceSubrange(0..<3, with: [255, 255, 255])
+        image.pixels.replaceSubrange(9..<12, with: [255, 255, 255])
+        var output: [UInt8] = []
+        YUV420Converter(width: 2, height: 2).convert(image, into: &output)
+        #expect(output == [235, 16, 16, 235, 128, 128])
+    }
+}
