@@ -18,12 +18,15 @@ public struct RunSettings: Sendable {
         ///   - encoderArguments: ffmpeg output options replacing the format's defaults.
         ///   - replaceExisting: replace a file already at the path (`--force`).
         case video(String, format: VideoFormat, encoderArguments: [String]? = nil, replaceExisting: Bool = false)
+        /// A window (ffplay) showing the frames as they come, titled `title`.
+        case viewer(title: String)
 
-        /// The path, or `-` for the stream.
+        /// The path, `-` for the stream, `view` for the window.
         public var description: String {
             switch self {
             case let .directory(path, _), let .video(path, _, _, _): path
             case .stream: "-"
+            case .viewer: "view"
             }
         }
     }
@@ -133,6 +136,8 @@ public final class RunSession {
             }
             sink = try VideoFrameWriter(path: path, format: format, width: frames.width, height: frames.height, fps: rate,
                                         encoderArguments: encoderArguments, replaceExisting: replaceExisting)
+        case let .viewer(title):
+            sink = try ViewerFrameWriter(width: frames.width, height: frames.height, fps: max(1, settings.fps / every), title: title)
         }
         let walls = world.wallStates(), worldSize = scene.worldSize, colors = scene.render
         pipeline = RenderPipeline(interpolate: settings.interpolate, sink: sink) {

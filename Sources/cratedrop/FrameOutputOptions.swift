@@ -12,6 +12,9 @@ struct FrameOutputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Where frames go: a directory of frame files (created if missing), '-' for a PPM stream on stdout, or a video file ending in .mp4, .mkv, .webm or .gif (made by ffmpeg).", valueName: "DIR|-|FILE"), completion: .file())
     var out: String?
 
+    @Flag(help: "Show the frames in a window as they come (through ffplay); with --realtime, a live view.")
+    var view = false
+
     @Option(help: ArgumentHelp("Frame file format in a directory: ppm or png.", valueName: "ppm|png"))
     var format: FileFormat = .ppm
 
@@ -54,7 +57,8 @@ struct FrameOutputOptions: ParsableArguments {
         }
         if every < 1 { throw ValidationError("--every must be >= 1, got \(every)") }
         if !PNGEncoder.levels.contains(pngLevel) { throw ValidationError("--png-level must be in 0...9, got \(pngLevel)") }
-        if out == nil, size != nil || every != 1 { throw ValidationError("--size and --every need --out") }
+        if view, out != nil { throw ValidationError("--view shows frames in a window; it cannot be combined with --out") }
+        if out == nil, !view, size != nil || every != 1 { throw ValidationError("--size and --every need --out or --view") }
         if out?.isEmpty == true { throw ValidationError("--out needs a directory, '-' or a video file") }
         guard let out else {
             if format != .ppm || force || encoderArgs != nil { throw ValidationError("--format, --force and --encoder-args need --out") }
@@ -71,8 +75,9 @@ struct FrameOutputOptions: ParsableArguments {
         if let encoderArgs, encoderArgs.split(separator: " ").isEmpty { throw ValidationError("--encoder-args needs ffmpeg options") }
     }
 
-    /// Where `--out` sends frames (nil without it).
-    var destination: RunSettings.Destination? {
+    /// Where `--out` or `--view` sends frames (nil without either).
+    func destination(title: String) -> RunSettings.Destination? {
+        if view { return .viewer(title: title) }
         guard let out else { return nil }
         switch OutputPath(out) {
         case .stream: return .stream

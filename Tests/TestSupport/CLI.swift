@@ -20,23 +20,24 @@ public enum CLI {
     /// Runs `cratedrop ARGUMENTS` in the repository root, with `input` on stdin (empty if nil) and
     /// `environment` added to this process's environment.
     public static func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> Result {
-        try launch(executable, arguments, input: input, environment: environment)
+        try launch(executable, arguments, input: input, environment: environment, directory: Repository.root)
     }
 
     /// Runs an installed program found on PATH (ffmpeg, ffprobe) in the repository root.
     public static func tool(_ name: String, _ arguments: [String]) throws -> Result {
-        try launch(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, input: nil, environment: [:])
+        try launch(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, input: nil, environment: [:], directory: Repository.root)
     }
 
-    /// Runs `program` in the repository root and collects its status and output.
-    private static func launch(_ program: URL, _ arguments: [String], input: Data?, environment: [String: String]) throws -> Result {
+    /// Runs `program` in `directory` and collects its status and output.
+    private static func launch(_ program: URL, _ arguments: [String], input: Data?, environment: [String: String],
+                               directory: URL) throws -> Result {
         let process = Process()
         process.executableURL = program
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         process.arguments = arguments
-        process.currentDirectoryURL = Repository.root
+        process.currentDirectoryURL = directory
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
@@ -72,6 +73,15 @@ public enum CLI {
     /// Runs `script` with bash in the repository root, `$CRATEDROP` naming the binary under test:
     /// for what needs a shell (closed descriptors, pipelines). Returns bash's own status and output.
     public static func shell(_ script: String) throws -> Result {
-        try launch(URL(fileURLWithPath: "/bin/bash"), ["-c", script], input: nil, environment: ["CRATEDROP": executable.path])
+        try launch(URL(fileURLWithPath: "/bin/bash"), ["-c", script], input: nil, environment: ["CRATEDROP": executable.path],
+                   directory: Repository.root)
+    }
+
+    /// Runs `script` with bash in `directory`, with the binary under test first on PATH as
+    /// `cratedrop`: for recipes written as a user types them. `environment` is added.
+    public static func recipe(_ script: String, in directory: String, environment: [String: String] = [:]) throws -> Result {
+        let path = executable.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        return try launch(URL(fileURLWithPath: "/bin/bash"), ["-o", "pipefail", "-c", script], input: nil,
+                          environment: environment.merging(["PATH": path]) { $1 }, directory: URL(fileURLWithPath: directory))
     }
 }

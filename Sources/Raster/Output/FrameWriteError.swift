@@ -3,10 +3,14 @@
 public struct FrameWriteError: Error, Sendable, Equatable, CustomStringConvertible {
     public var target: String
     public var reason: String
+    /// The output ended by the user's choice (a viewer window closed): the run stops as if asked
+    /// to, and this is no failure.
+    public var stopsRun: Bool
 
-    public init(target: String, reason: String) {
+    public init(target: String, reason: String, stopsRun: Bool = false) {
         self.target = target
         self.reason = reason
+        self.stopsRun = stopsRun
     }
 
     public var description: String { "\(target): \(reason)" }

@@ -36,7 +36,7 @@ struct Replay: ParsableCommand {
     @OptionGroup var output: FrameOutputOptions
 
     func run() throws {
-        if let out = output.out { return try render(out: out) }
+        if output.out != nil || output.view { return try render() }
         let source = try RunSource.record(record)
         let world = try makeWorld(source.scene)
         let driven = try GravityOptions.open(world, scene: source.scene, sceneFile: source.sceneFile, sceneText: source.sceneText,
@@ -66,8 +66,8 @@ struct Replay: ParsableCommand {
         }
     }
 
-    /// `--out`: the record rendered by `run`, with the same output options.
-    private func render(out: String) throws {
+    /// `--out` or `--view`: the record rendered by `run`, with the same output options.
+    private func render() throws {
         _ = try RunSource.record(record)
         var run = try Run.parse([record])
         run.output = output

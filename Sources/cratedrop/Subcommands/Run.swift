@@ -28,10 +28,13 @@ struct Run: ParsableCommand {
               cratedrop run Scenes/book.json --seconds 10 --out crates.mp4
               cratedrop run Scenes/book.json --seconds 10 --out frames --format png
               cratedrop run Scenes/book.json --fps 25 --out crates.gif
-              cratedrop run Scenes/book.json --out - | ffmpeg -y -f image2pipe -framerate 60 -c:v ppm -i - crates.mp4
+              cratedrop run Scenes/book.json --out - | ffmpeg -y -f image2pipe \\
+                -framerate 60 -c:v ppm -i - -c:v libx264 -pix_fmt yuv420p crates.mp4
+              cratedrop run Scenes/pile-100.json --realtime --view
               cratedrop run Scenes/pile-5000.json --realtime --seconds 5
               cratedrop run Scenes/book.json --gravity Scenes/tilt.jsonl --out frames
-              tilt-sensor | cratedrop run Scenes/book.json --realtime --gravity - --record tilt.rec
+              tilt-sensor | cratedrop run Scenes/book.json --realtime --gravity - \\
+                --record tilt.rec
             """
     )
 
@@ -85,7 +88,7 @@ struct Run: ParsableCommand {
                                                   waitsForInput: !realtime, gravityPath: source.gravityPath)
         let verifier = verify ? VerifyingSimulation(driven.simulation, checkpoints: source.checkpointsToVerify) : nil
         let (width, height) = output.parsedSize ?? (scene.render.imageWidth, scene.render.imageHeight)
-        let frames = output.destination.map { RunSettings.Frames(destination: $0, width: width, height: height, every: output.every) }
+        let frames = output.destination(title: "cratedrop: \(scene.name)").map { RunSettings.Frames(destination: $0, width: width, height: height, every: output.every) }
         let settings = RunSettings(duration: source.duration, fps: fps, realtime: realtime, interpolate: !noInterpolation,
                                    maxStepsPerFrame: maxStepsPerFrame, budgetNanoseconds: budgetMs.map { Int64($0 * 1e6) }, frames: frames)
         let session: RunSession
@@ -123,7 +126,9 @@ struct Run: ParsableCommand {
             printError("cratedrop: the run parts from the record: \(divergence)")
             throw ExitCodes.diverged
         }
-        if let render = outcome.render, let failure = render.failure {
+        if let render = outcome.render, let failure = render.failure, failure.stopsRun {
+            printError("cratedrop: \(failure.reason) after \(render.framesWritten) frames; the run stopped there")
+        } else if let render = outcome.render, let failure = render.failure {
             if case .video = settings.frames?.destination {
                 printError("cratedrop: \(failure); no video was made (\(render.framesWritten) frames had gone to ffmpeg)")
             } else {

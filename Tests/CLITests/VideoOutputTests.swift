@@ -1,0 +1,145 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `run --out FILE.mp4` and friends from the command line: the bad inputs, and Ctrl-C.
+@Suite struct VideoOutputTests {
+    static func temporaryDirectory() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("video-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test func aMissingFFmpegIsExit69BeforeAnyWork() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try CLI.run(["run", "Scenes/book.json", "--out", "\(directory)/x.mp4"], environment: ["PATH": directory])
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("ffmpeg is not installed (or not on PATH)") && result.stderr.contains("apt-get install ffmpeg"))
+        #expect(result.stdout.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+    }
+
+    @Test func anExistingVideoNeedsForce() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/x.mp4"
+        try #require(FileManager.default.createFile(atPath: path, contents: Data("keep".utf8)))
+        let refused = try CLI.run(["run", "Scenes/book.json", "--seconds", "0.5", "--out", path])
+        #expect(refused.status == 73 && refused.stderr.contains("\(path) already exists; pass --force to replace it"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("keep".utf8))
+        let forced = try CLI.run(["run", "Scenes/book.json", "--seconds", "0.5", "--out", path, "--force", "--quiet"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try VideoProbe(path).frames == 30)
+    }
+
+    @Test(arguments: [
+        (["--out", "x.avi"], 64, "--out x.avi: CrateDrop does not write .avi files"),
+        (["--out", "x.mp4", "--size", "301x300"], 64, ".mp4 needs even frame sides (its colour planes are half size), got 301x300: try --size 302x300"),
+        (["--out", "x.gif"], 64, "--fps must divide 100 and be at most 50"),
+        (["--out", "/nonexistent/x.mp4"], 73, "/nonexistent/x.mp4: cannot create it: No such file or directory"),
+        (["--out", "/proc/x.mp4"], 73, "/proc/x.mp4: cannot create it:"),
+        (["--out", "frames", "--force"], 64, "--force and --encoder-args are for video files"),
+        (["--out", "x.mp4", "--format", "png"], 64, "--format is for frame directories"),
+        (["--out", "-", "--format", "png"], 64, "--out - streams PPM frames"),
+        (["--out", "x.mp4", "--view"], 64, "--view shows frames in a window; it cannot be combined with --out"),
+        (["--out", "f", "--png-level", "10"], 64, "--png-level must be in 0...9, got 10"),
+    ] as [([String], Int32, String)])
+    func badOutputsAreRefusedBeforeAnyStep(arguments: [String], status: Int32, message: String) throws {
+        let result = try CLI.run(["run", "Scenes/book.json"] + arguments)
+        #expect(result.status == status)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func ffmpegsErrorIsShownAndTheRunEndsWith74() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try CLI.run(["run", "Scenes/book.json", "--seconds", "1", "--out", "\(directory)/x.mp4", "--quiet",
+                                  "--encoder-args", "-c:v no-such-encoder"])
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("ffmpeg stopped (exit 1): Unknown encoder 'no-such-encoder'"), "\(result.stderr)")
+        #expect(result.stderr.contains("no video was made"))
+        #expect(try JSONFields(result.stdout.trimmingCharacters(in: .newlines)).object("render").string("error") != nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+    }
+
+    /// Ctrl-C during a video run: the summary, exit 130, and a playable video of every frame drawn.
+    @Test(.timeLimit(.minutes(1)))
+    func ctrlCStillLeavesAPlayableVideo() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/x.mp4"
+        let process = Process()
+        process.executableURL = CLI.executable
+        // No encoder lookahead and a flush after each packet, so the file grows as frames arrive.
+        process.arguments = ["run", "Scenes/book.json", "--gravity", "-", "--out", path, "--quiet", "--encoder-args",
+                             "-c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p -movflags +faststart -flush_packets 1"]
+        process.currentDirectoryURL = Repository.root
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try process.run()
+        // Steps 0...120 can run (60 frames); then the run waits for a line that never comes.
+        input.fileHandleForWriting.write(Data("{\"step\": 120, \"gravity\": [0, 1000]}\n".utf8))
+        // Wait, without sleeping blind, until encoded video reaches the temporary file.
+        func encodedBytes() -> Int {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            return names.compactMap { try? FileManager.default.attributesOfItem(atPath: "\(directory)/\($0)")[.size] as? Int }.max() ?? 0
+        }
+        for _ in 0..<4000 where encodedBytes() < 2000 { usleep(5000) }
+        kill(process.processIdentifier, SIGINT)
+        let summaryText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try input.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 130)
+        let summary = try JSONFields(summaryText.trimmingCharacters(in: .newlines))
+        #expect(summary.string("interrupted") == "SIGINT")
+        let written = try #require(try summary.object("render").number("frames_written"))
+        let probe = try VideoProbe(path)
+        #expect(written >= 10 && Double(probe.frames) == written)
+        #expect(abs(probe.duration - written / 60) < 0.05)
+    }
+}
+
+/// The live view's pacing, read where a viewer reads it: the real-time PPM stream on a pipe.
+@Suite struct LivePacingTests {
+    @Test(.timeLimit(.minutes(1)))
+    func realtimeFramesArriveAtTheFrameRate() throws {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["run", "Scenes/pile-100.json", "--realtime", "--seconds", "3", "--fps", "30", "--size", "64x64",
+                             "--out", "-", "--quiet"]
+        process.currentDirectoryURL = Repository.root
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try process.run()
+        let frameBytes = "P6\n64 64\n255\n".utf8.count + 64 * 64 * 3
+        var pending = 0
+        var arrivals: [UInt64] = []
+        // read(2), not FileHandle.read(upToCount:), which waits to fill its whole count.
+        let fd = output.fileHandleForReading.fileDescriptor
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            pending += count
+            while pending >= frameBytes {
+                pending -= frameBytes
+                arrivals.append(DispatchTime.now().uptimeNanoseconds)
+            }
+        }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(arrivals.count >= 85 && arrivals.count <= 92, "\(arrivals.count) frames")
+        let intervals = zip(arrivals.dropFirst(), arrivals).map { Double($0 - $1) / 1e6 }.sorted()
+        let median = intervals[intervals.count / 2]
+        // 30 fps is 33.3 ms a frame; a machine this busy may jitter, never run at a different rate.
+        #expect(abs(median - 33.33) < 5, "median interval \(median) ms")
+        let total = Double(arrivals.last! - arrivals.first!) / 1e9
+        #expect(abs(total - Double(arrivals.count - 1) / 30) < 0.25, "\(arrivals.count) frames over \(total) s")
+    }
+}
