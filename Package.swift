@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "Script", dependencies: ["SceneModel", "SceneFile", "Queues", "FileIO"]),
         .target(name: "Raster", dependencies: ["SceneModel", "Queues", "FileIO"]),
         // Where frames go: frame files (PPM, PNG through libspng), the PPM stream, video through ffmpeg.
-        .target(name: "Outputs", dependencies: ["Raster", "FileIO", "CSpng"]),
+        .target(name: "Outputs", dependencies: ["Raster", "SceneModel", "SceneFile", "Queues", "FileIO", "CSpng"]),
         // The benchmark's yardstick: the same scenes stepped by plain C against the same library.
         .target(name: "CBaseline", linkerSettings: [.linkedLibrary("chipmunk")]),
         .target(name: "Bench", dependencies: ["CBaseline", "Physics", "Driver", "Raster", "Outputs", "SceneModel", "FileIO"]),
@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "cratedrop-bench",
             dependencies: [
-                "Bench", "CLISupport", "SceneModel", "SceneFile", "Physics",
+                "Bench", "CLISupport", "SceneModel", "SceneFile", "Physics", "FileIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

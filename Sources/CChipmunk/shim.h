@@ -3,6 +3,7 @@
 
 #include <chipmunk/chipmunk.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -22,6 +23,58 @@ static inline cpSpace *CChipmunk_SpaceNewQuietly(void) {
     if (devnull >= 0) close(devnull);
     if (saved >= 0) close(saved);
     return space;
+}
+
+/// Contacts touching the space's bodies now: each colliding pair (arbiter) once, and its points.
+typedef struct {
+    int pairs;
+    int points;
+    /// If not NULL, up to `capacity` contact points are copied here as (x, y, nx, ny): the point
+    /// midway between the two surfaces and the pair's unit normal, in either direction.
+    double *out;
+    int capacity;
+} CChipmunk_Contacts;
+
+static inline void CChipmunk_ContactOfBody(cpBody *body, cpArbiter *arbiter, void *data) {
+    CChipmunk_Contacts *contacts = (CChipmunk_Contacts *)data;
+    // cpBodyEachArbiter presents each arbiter with `body` first; a pair of dynamic bodies is met
+    // from both of them, so it is counted from one only.
+    cpBody *self, *other;
+    cpArbiterGetBodies(arbiter, &self, &other);
+    if (cpBodyGetType(other) == CP_BODY_TYPE_DYNAMIC && (uintptr_t)other < (uintptr_t)self) return;
+    int count = cpArbiterGetCount(arbiter);
+    if (count == 0) return;
+    cpVect normal = cpArbiterGetNormal(arbiter);
+    for (int i = 0; i < count; i++) {
+        if (contacts->out != NULL && contacts->points < contacts->capacity) {
+            cpVect a = cpArbiterGetPointA(arbiter, i), b = cpArbiterGetPointB(arbiter, i);
+            double *row = contacts->out + 4 * contacts->points;
+            row[0] = 0.5 * (a.x + b.x); row[1] = 0.5 * (a.y + b.y); row[2] = normal.x; row[3] = normal.y;
+        }
+        contacts->points++;
+    }
+    contacts->pairs++;
+}
+
+static inline void CChipmunk_ContactsOfBody(cpBody *body, void *data) {
+    cpBodyEachArbiter(body, CChipmunk_ContactOfBody, data);
+}
+
+/// Counts (and copies, see `CChipmunk_Contacts.out`) the contacts of every body in `space`.
+static inline void CChipmunk_SpaceContacts(cpSpace *space, CChipmunk_Contacts *contacts) {
+    cpSpaceEachBody(space, CChipmunk_ContactsOfBody, contacts);
+}
+
+static inline void CChipmunk_AddKineticEnergy(cpBody *body, void *data) {
+    // cpBodyKineticEnergy is m·v² + I·ω² (twice the energy).
+    if (cpBodyGetType(body) == CP_BODY_TYPE_DYNAMIC) *(double *)data += 0.5 * cpBodyKineticEnergy(body);
+}
+
+/// The kinetic energy of the space's dynamic bodies, ½·m·v² + ½·I·ω² summed.
+static inline double CChipmunk_SpaceKineticEnergy(cpSpace *space) {
+    double energy = 0;
+    cpSpaceEachBody(space, CChipmunk_AddKineticEnergy, &energy);
+    return energy;
 }
 
 #endif

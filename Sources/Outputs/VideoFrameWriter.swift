@@ -26,6 +26,8 @@ public final class VideoFrameWriter: FrameSink, Sendable {
 
     private struct State {
         var buffer: [UInt8] = []
+        /// The frame `buffer` holds the conversion of.
+        var converted: RGBImage?
         var failed = false
         var finished = false
     }
@@ -78,7 +80,8 @@ public final class VideoFrameWriter: FrameSink, Sendable {
         let failure = state.withLock { (state: inout State) -> FileDescriptorIO.WriteFailure? in
             do throws(FileDescriptorIO.WriteFailure) {
                 if let converter {
-                    converter.convert(image, into: &state.buffer)
+                    converter.convert(image, into: &state.buffer, previous: state.converted)
+                    state.converted = image
                     try encoder.write(state.buffer)
                 } else {
                     try encoder.write(image.pixels)

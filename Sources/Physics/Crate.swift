@@ -53,6 +53,6 @@ public final class Crate {
     public var state: BodyState {
         let s = Chipmunk.bodyState(body)
         return BodyState(id: id ?? BodyID(0), position: s.position, angle: s.angle, velocity: s.velocity,
-                         angularVelocity: s.angularVelocity, shape: shape)
+                         angularVelocity: s.angularVelocity, shape: shape, sleeping: s.sleeping)
     }
 }

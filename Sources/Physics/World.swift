@@ -138,6 +138,10 @@ public final class World {
 
     public var gravity: Vec2 { Chipmunk.spaceGravity(space) }
 
+    /// Whether `snapshot()` also copies out the contact points (for debug drawing); off by default,
+    /// since it costs a walk over every body's arbiters.
+    public var snapshotsIncludeContacts = false
+
     /// Sets gravity for the following steps.
     /// - Throws: `PhysicsError.invalidValue` if a component is not finite or beyond `Limits.gravity`.
     public func setGravity(_ gravity: Vec2) throws(PhysicsError) {

@@ -17,14 +17,19 @@ public struct BodyState: Sendable, Equatable, Codable {
     public var angularVelocity: Double
     /// The body's shape; constant for its life, carried so drawing needs nothing else.
     public var shape: BodyShape
+    /// Chipmunk has put the body to sleep (at rest for the scene's `sleep_time`). Not hashed: it
+    /// follows from the state.
+    public var sleeping: Bool
 
-    public init(id: BodyID, position: Vec2, angle: Double, velocity: Vec2, angularVelocity: Double, shape: BodyShape) {
+    public init(id: BodyID, position: Vec2, angle: Double, velocity: Vec2, angularVelocity: Double, shape: BodyShape,
+                sleeping: Bool = false) {
         self.id = id
         self.position = position
         self.angle = angle
         self.velocity = velocity
         self.angularVelocity = angularVelocity
         self.shape = shape
+        self.sleeping = sleeping
     }
 }
 
@@ -50,10 +55,14 @@ public struct WorldSnapshot: Sendable, Equatable, Codable {
     /// Walls that move (the tumbler's), where they are at this step; static walls are drawn once
     /// from `World.wallStates()` and are not repeated here.
     public var movingWalls: [WallState]
+    /// Contact points, when the snapshot was taken for debug drawing (`World.snapshot(contacts:)`);
+    /// empty otherwise.
+    public var contacts: [ContactPoint]
 
-    public init(step: Int, bodies: [BodyState], movingWalls: [WallState] = []) {
+    public init(step: Int, bodies: [BodyState], movingWalls: [WallState] = [], contacts: [ContactPoint] = []) {
         self.step = step
         self.bodies = bodies
         self.movingWalls = movingWalls
+        self.contacts = contacts
     }
 }

@@ -67,6 +67,14 @@ public struct RunReport: Codable, Sendable, Equatable {
         }
     }
 
+    /// A data file's part: where it went, how many steps it holds, what went wrong.
+    public struct DataFile: Codable, Sendable, Equatable {
+        public var out: String
+        /// Steps traced (`trace`) or measured (`stats`).
+        public var steps: Int
+        public var error: String?
+    }
+
     public var scene: String
     /// `offline` (virtual clock) or `realtime` (wall clock, guard on).
     public var mode: String
@@ -96,6 +104,9 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var gravity: Gravity?
     /// The signal that stopped the run (`SIGINT`, ...), if one did.
     public var interrupted: String?
+    /// `--trace` and `--stats`, when given.
+    public var trace: DataFile?
+    public var stats: DataFile?
 
     enum CodingKeys: String, CodingKey {
         case scene, mode, fps, stepRate = "step_rate", interpolation, frames, steps, simulatedSeconds = "simulated_seconds"
@@ -103,7 +114,7 @@ public struct RunReport: Codable, Sendable, Equatable {
         case framesCapped = "frames_capped", runningSlowly = "running_slowly", ranSlowly = "ran_slowly"
         case peakPhysicsLoad = "peak_physics_load", loadWarning = "load_warning", stepTimeUs = "step_time_us"
         case physicsSeconds = "physics_seconds", frameIntervalUs = "frame_interval_us", wallSeconds = "wall_seconds"
-        case stateHash = "state_hash", determinismClass = "determinism_class", render, gravity, interrupted
+        case stateHash = "state_hash", determinismClass = "determinism_class", render, gravity, interrupted, trace, stats
     }
 
     /// The report of a finished session.
@@ -143,6 +154,9 @@ public struct RunReport: Codable, Sendable, Equatable {
         }
         self.gravity = gravity.map(Gravity.init)
         self.interrupted = interrupted
+        func error(_ path: String) -> String? { outcome.dataFailures.first { $0.target == path }?.description }
+        trace = settings.data.tracePath.map { DataFile(out: $0, steps: outcome.stepsTraced, error: error($0)) }
+        stats = settings.data.statsPath.map { DataFile(out: $0, steps: outcome.stepsMeasured, error: error($0)) }
     }
 
     /// The report as one line of JSON, keys in the documented order.

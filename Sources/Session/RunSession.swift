@@ -58,6 +58,8 @@ public struct RunSettings: Sendable {
     public var budgetNanoseconds: Int64?
     /// nil: headless.
     public var frames: Frames?
+    /// Trajectories and per-step statistics to write.
+    public var data = DataOutputSettings()
 
     public init(duration: DecimalSeconds, fps: Int = 60, realtime: Bool = false, interpolate: Bool = true,
                 maxStepsPerFrame: Int = 8, budgetNanoseconds: Int64? = nil, frames: Frames? = nil) {
@@ -77,6 +79,11 @@ public struct RunOutcome: Sendable {
     public var render: RenderStats?
     /// Real time: intervals between frames sent to the render stage on the frame schedule.
     public var presentedIntervals: LatencyHistogram?
+    /// States traced and steps measured, when `--trace` or `--stats` were given.
+    public var stepsTraced = 0
+    public var stepsMeasured = 0
+    /// What the trace and stats files could not write (a full disk), each naming its file.
+    public var dataFailures: [FrameWriteError] = []
 }
 
 /// One run from a built world to its outcome: the fixed-step driver on a virtual or wall clock,
@@ -89,6 +96,7 @@ public final class RunSession {
     public let framesToDraw: Int
     private let scene: Scene
     private let simulation: Simulation
+    private let recorder: DataRecorder?
     private let pipeline: RenderPipeline?
 
     /// Prepares the run and its output, so a bad `--out` ends it before any step: creates the frame
@@ -103,8 +111,15 @@ public final class RunSession {
     public init(scene: Scene, world: World, simulation: Simulation, settings: RunSettings,
                 onWarning: (String) -> Void) throws(OutputSetupError) {
         self.scene = scene
-        self.simulation = simulation
         self.settings = settings
+        if settings.data.isEmpty {
+            recorder = nil
+            self.simulation = simulation
+        } else {
+            let recorder = try DataRecorder(simulation, world: world, scene: scene, settings: settings.data, tracesFrames: true)
+            self.recorder = recorder
+            self.simulation = recorder
+        }
         frameCount = settings.duration.frameCount(fps: settings.fps)
         let every = settings.frames?.every ?? 1
         // ceil(frames / every), without the overflow of frames + every - 1.
@@ -156,12 +171,13 @@ public final class RunSession {
         let clock: FrameClock = settings.realtime ? WallFrameClock(fps: settings.fps, stopwatch: stopwatch)
             : VirtualFrameClock(fps: settings.fps)
         let loop = RunLoop(simulation: simulation, configuration: configuration, clock: clock, stopwatch: stopwatch,
-                           duration: settings.duration, capturesSnapshots: pipeline != nil)
+                           duration: settings.duration, capturesSnapshots: pipeline != nil || recorder?.tracesFrames == true)
         let every = settings.frames?.every ?? 1
         // Real time: frames leave on the clock's schedule from a thread of their own.
         let presenter = settings.realtime ? pipeline.map { RealtimePresenter(fps: settings.fps, every: every, pipeline: $0) } : nil
-        let pipeline = self.pipeline
+        let pipeline = self.pipeline, recorder = self.recorder
         let result = loop.run(shouldStop: { shouldStop() || pipeline?.failure != nil }) { report, driver in
+            recorder?.traceFrame(driver.current)
             if let presenter {
                 presenter.post(FrameJob(previous: driver.previous, current: driver.current, alpha: report.alpha))
             } else if let pipeline, report.frame % every == 0 {
@@ -170,6 +186,12 @@ public final class RunSession {
             onFrame(report.loadWarning, pipeline?.framesWritten ?? report.frame)
         }
         let presented = presenter?.stop()
-        return RunOutcome(result: result, render: pipeline?.finish(), presentedIntervals: presented?.intervals)
+        var outcome = RunOutcome(result: result, render: pipeline?.finish(), presentedIntervals: presented?.intervals)
+        if let recorder {
+            outcome.dataFailures = recorder.finish()
+            outcome.stepsTraced = recorder.stepsTraced
+            outcome.stepsMeasured = recorder.stepsMeasured
+        }
+        return outcome
     }
 }

@@ -4,7 +4,9 @@ import Glibc
 import ArgumentParser
 import CLISupport
 import Bench
+import FileIO
 import Foundation
+import SceneFile
 import Physics
 import SceneModel
 
@@ -66,6 +68,12 @@ struct CrateDropBench: ParsableCommand {
     @Option(help: ArgumentHelp("With --instructions: also count another cratedrop-bench binary built on the other physics backend and give the ratio (scripts/count-instructions --backends).", valueName: "BINARY"))
     var compareWith: String?
 
+    @Option(help: ArgumentHelp("Encode one 1280x720 frame of the first scene (after 300 steps) as PNG at level N, print the median time and the size as JSON, and write the frame as a PPM to --frame-out (for scripts/bench-outputs).", valueName: "N"))
+    var png: Int?
+
+    @Option(help: ArgumentHelp("With --png: where to write the encoded frame as PPM.", valueName: "FILE"))
+    var frameOut: String?
+
     @Flag(help: "Print the first scene (or 'probe', the determinism probe) as the C baseline's text spec, for scripts/cross-arch.")
     var baselineSpec = false
 
@@ -78,6 +86,8 @@ struct CrateDropBench: ParsableCommand {
         if !(1...1_000_000).contains(steps) { throw ValidationError("--steps must be in 1...1000000, got \(steps)") }
         if stepLoop, instructions { throw ValidationError("give --step-loop or --instructions, not both") }
         if compareWith != nil, !instructions { throw ValidationError("--compare-with goes with --instructions") }
+        if let png, !(0...9).contains(png) { throw ValidationError("--png must be a level in 0...9, got \(png)") }
+        if frameOut != nil, png == nil { throw ValidationError("--frame-out goes with --png") }
     }
 
     var settings: BenchSettings {
@@ -92,6 +102,7 @@ struct CrateDropBench: ParsableCommand {
         let paths = scenes.isEmpty ? (stepLoop || instructions ? ["Scenes/pile-1000.json"] : Self.defaultScenes) : scenes
         let loaded = try paths.map { try loadSceneOrExit($0) }
         if stepLoop { return try runStepLoop(loaded[0]) }
+        if let png { return try runPNG(loaded[0], level: png) }
         if instructions { return try InstructionCount.report(paths: paths, scenes: loaded, warmup: settings.warmupSteps, steps: steps, json: json,
                                                              other: compareWith) }
 
@@ -107,6 +118,17 @@ struct CrateDropBench: ParsableCommand {
             printError("cratedrop: bench: state hashes differ between CrateDrop and plain C for: \(mismatched.map(\.scene).joined(separator: ", "))")
             throw ExitCode.failure
         }
+    }
+
+    /// `--png N`: one frame's PNG encode time (median of the repetitions) and size.
+    private func runPNG(_ scene: Scene, level: Int) throws {
+        let result = try PNGBenchmark.run(scene: scene, steps: 300, width: 1280, height: 720, level: level,
+                                          repetitions: repetitions ?? 30)
+        if let frameOut { try FileDescriptorIO.writeWhole([result.frame.ppmHeader, result.frame.pixels], to: frameOut) }
+        try StandardOutput.print(JSONText.object([
+            ("scene", JSONText.string(scene.name)), ("level", String(level)), ("frame_size", JSONText.string("1280x720")),
+            ("encode_ms", JSONText.number(result.milliseconds.median)), ("bytes", String(result.bytes)),
+        ]))
     }
 
     /// Warm-up, then only the measured loop; prints the final state hash.

@@ -101,6 +101,10 @@ import Testing
         let viewed = try CLI.recipe(view.replacingOccurrences(of: "--view", with: "--view --seconds 1"), in: directory, environment: dummy)
         #expect(viewed.status == 0, "\(viewed.stderr)")
         let summary = try JSONFields(viewed.stdout.trimmingCharacters(in: .newlines))
-        #expect(try summary.object("render").number("frames_written") == 60)
+        // Every frame of the second reached the window, or was skipped (counted) while it was busy.
+        let render = try summary.object("render")
+        let offered = (render.number("frames_written") ?? 0) + (render.number("frames_skipped") ?? 0)
+        #expect(offered >= 60 && offered <= (summary.number("frames") ?? 0))
+        #expect((render.number("frames_written") ?? 0) >= 30)
     }
 }

@@ -6,7 +6,7 @@ import Testing
     static let summaryKeys = ["scene", "mode", "fps", "step_rate", "interpolation", "frames", "steps", "simulated_seconds",
                               "dropped_steps", "dropped_seconds", "debt_steps", "frames_capped", "running_slowly", "ran_slowly",
                               "peak_physics_load", "load_warning", "step_time_us", "physics_seconds", "frame_interval_us", "wall_seconds",
-                              "state_hash", "determinism_class", "render", "gravity", "interrupted"]
+                              "state_hash", "determinism_class", "render", "gravity", "interrupted", "trace", "stats"]
 
     @Test(arguments: [24, 60, 1000])
     func offlineRunPrintsOneSummaryLineWithTheSameHashAsHash(fps: Int) throws {

@@ -32,3 +32,25 @@ import Testing
         #expect(output == [235, 16, 16, 235, 128, 128])
     }
 }
+
+@Suite struct YUV420DeltaTests {
+    /// Converting only what changed since the previous frame gives the same bytes as converting
+    /// the whole frame, over a sequence where bodies move, appear and leave.
+    @Test func convertingChangesOnlyEqualsConvertingEverything() {
+        let converter = YUV420Converter(width: 96, height: 40)
+        var whole: [UInt8] = [], delta: [UInt8] = []
+        var previous: RGBImage?
+        for frame in 0..<12 {
+            var image = RGBImage(width: 96, height: 40, fill: RGB(240, 235, 225))
+            // A square moving right by 7 px a frame, and one appearing every third frame.
+            for y in 10..<22 {
+                for x in (frame * 7)..<min(96, frame * 7 + 12) { image.pixels.replaceSubrange((y * 96 + x) * 3..<(y * 96 + x) * 3 + 3, with: [181, 131, 74]) }
+            }
+            if frame % 3 == 0 { image.pixels.replaceSubrange((35 * 96 + 50) * 3..<(35 * 96 + 50) * 3 + 3, with: [10, 200, 30]) }
+            converter.convert(image, into: &whole)
+            converter.convert(image, into: &delta, previous: previous)
+            #expect(delta == whole, "frame \(frame)")
+            previous = image
+        }
+    }
+}

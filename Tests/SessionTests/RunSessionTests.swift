@@ -78,11 +78,11 @@ import Testing
         let keys = ["scene", "mode", "fps", "step_rate", "interpolation", "frames", "steps", "simulated_seconds", "dropped_steps",
                     "dropped_seconds", "debt_steps", "frames_capped", "running_slowly", "ran_slowly", "peak_physics_load",
                     "load_warning", "step_time_us", "physics_seconds", "frame_interval_us", "wall_seconds", "state_hash",
-                    "determinism_class", "render", "gravity", "interrupted"]
+                    "determinism_class", "render", "gravity", "interrupted", "trace", "stats"]
         let positions = keys.map { json.range(of: "\"\($0)\":")?.lowerBound }
         #expect(!positions.contains(nil))
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
-        #expect(json.contains("\"render\":null,\"gravity\":null,\"interrupted\":\"SIGINT\"}"))
+        #expect(json.contains("\"render\":null,\"gravity\":null,\"interrupted\":\"SIGINT\",\"trace\":null,\"stats\":null}"))
         let decoded = try JSONDecoder().decode(RunReport.self, from: Data(json.utf8))
         #expect(decoded == report && decoded.steps == 60 && decoded.stateHash == outcome.result.stateHash.description)
     }

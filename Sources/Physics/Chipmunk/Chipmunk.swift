@@ -45,6 +45,16 @@ enum Chipmunk {
         return Vec2(g.x, g.y)
     }
 
+    /// Counts the space's contact pairs and points, copying up to `capacity` points into `out`
+    /// as (x, y, nx, ny) rows (`CChipmunk_SpaceContacts`, over `cpBodyEachArbiter`).
+    static func spaceContacts(_ space: OpaquePointer, out: UnsafeMutablePointer<Double>?, capacity: Int) -> (pairs: Int, points: Int) {
+        var contacts = CChipmunk_Contacts(pairs: 0, points: 0, out: out, capacity: Int32(clamping: capacity))
+        CChipmunk_SpaceContacts(space, &contacts)
+        return (Int(contacts.pairs), Int(contacts.points))
+    }
+
+    static func spaceKineticEnergy(_ space: OpaquePointer) -> Double { CChipmunk_SpaceKineticEnergy(space) }
+
     static func spaceAddBody(_ space: OpaquePointer, _ body: OpaquePointer) { cpSpaceAddBody(space, body) }
     static func spaceAddShape(_ space: OpaquePointer, _ shape: OpaquePointer) { cpSpaceAddShape(space, shape) }
     static func spaceRemoveBody(_ space: OpaquePointer, _ body: OpaquePointer) { cpSpaceRemoveBody(space, body) }
@@ -83,10 +93,12 @@ enum Chipmunk {
     }
 
     /// Position, angle, velocity and angular velocity of `body`, read in one call.
-    static func bodyState(_ body: OpaquePointer) -> (position: Vec2, angle: Double, velocity: Vec2, angularVelocity: Double) {
+    static func bodyIsSleeping(_ body: OpaquePointer) -> Bool { cpBodyIsSleeping(body) != 0 }
+
+    static func bodyState(_ body: OpaquePointer) -> (position: Vec2, angle: Double, velocity: Vec2, angularVelocity: Double, sleeping: Bool) {
         let p = cpBodyGetPosition(body)
         let v = cpBodyGetVelocity(body)
-        return (Vec2(p.x, p.y), cpBodyGetAngle(body), Vec2(v.x, v.y), cpBodyGetAngularVelocity(body))
+        return (Vec2(p.x, p.y), cpBodyGetAngle(body), Vec2(v.x, v.y), cpBodyGetAngularVelocity(body), cpBodyIsSleeping(body) != 0)
     }
 
     // MARK: Shapes (`cpShape`)

@@ -1,5 +1,7 @@
 import ArgumentParser
 import CLISupport
+import Driver
+import Session
 import Physics
 import SceneModel
 
@@ -35,8 +37,10 @@ struct Hash: ParsableCommand {
 
     @OptionGroup var gravityInput: GravityOptions
 
+    @OptionGroup var data: DataOptions
+
     func validate() throws {
-        try OutputChecks.check(inputs: [("the scene file", scene)] + gravityInput.inputs, outputs: gravityInput.outputs)
+        try OutputChecks.check(inputs: [("the scene file", scene)] + gravityInput.inputs, outputs: gravityInput.outputs + data.outputs)
         if seconds != nil, steps != nil { throw ValidationError("give --seconds or --steps, not both") }
         if let seconds, DecimalSeconds(seconds) == nil {
             throw ValidationError("--seconds must be a decimal number of seconds such as 10 or 2.5 (at most 9 decimals, at most 1000000000 s), got '\(seconds)'")
@@ -52,7 +56,15 @@ struct Hash: ParsableCommand {
         let world = try makeWorld(scene)
         let driven = try gravityInput.drivenWorld(world, scene: scene, sceneFile: self.scene, sceneText: sceneText,
                                                   waitsForInput: true)
-        let simulation = driven.simulation
+        let recorder: DataRecorder?
+        do {
+            recorder = data.settings.isEmpty ? nil
+                : try DataRecorder(driven.simulation, world: world, scene: scene, settings: data.settings, tracesFrames: false)
+        } catch {
+            printError("cratedrop: \(error)")
+            throw ExitCodes.cannotCreate
+        }
+        let simulation: Simulation = recorder ?? driven.simulation
         let interval = every ?? max(total, 1)
         var outputFailure: StandardOutput.Failure?
         while world.stepCount < total, outputFailure == nil, StopSignals.received == nil {
@@ -61,10 +73,13 @@ struct Hash: ParsableCommand {
             if world.stepCount % interval == 0, world.stepCount != total { outputFailure = report(world) }
         }
         if outputFailure == nil { outputFailure = report(world) }
-        // The record is finished whatever happened to stdout: nothing already done is lost.
+        // The record and data files are finished whatever happened to stdout: nothing already done is lost.
         let inputFailure = GravityOptions.finish(driven)
+        let dataFailures = recorder?.finish() ?? []
+        for failure in dataFailures { printError("cratedrop: \(failure)") }
         if let outputFailure { throw StandardOutput.exitCode(for: outputFailure) }
         if let inputFailure { throw inputFailure }
+        if !dataFailures.isEmpty { throw ExitCodes.ioError }
         if let interrupted = StopSignals.received {
             printError("cratedrop: stopped by \(StopSignals.name(interrupted)) after \(world.stepCount) steps")
             throw ExitCode(128 + interrupted)

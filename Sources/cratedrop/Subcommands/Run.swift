@@ -66,8 +66,10 @@ struct Run: ParsableCommand {
 
     @OptionGroup var gravityInput: GravityOptions
 
+    @OptionGroup var data: DataOptions
+
     func validate() throws {
-        try OutputChecks.check(inputs: [("the scene file", scene)] + gravityInput.inputs, outputs: gravityInput.outputs + (output.summary.map { [("--summary", $0)] } ?? []))
+        try OutputChecks.check(inputs: [("the scene file", scene)] + gravityInput.inputs, outputs: gravityInput.outputs + data.outputs + (output.summary.map { [("--summary", $0)] } ?? []))
         if let seconds {
             guard let duration = DecimalSeconds(seconds), duration.scaled > 0 else {
                 throw ValidationError("--seconds must be a decimal number of seconds > 0 such as 10 or 2.5 (at most 9 decimals, at most 1000000000 s), got '\(seconds)'")
@@ -89,8 +91,9 @@ struct Run: ParsableCommand {
         let verifier = verify ? VerifyingSimulation(driven.simulation, checkpoints: source.checkpointsToVerify) : nil
         let (width, height) = output.parsedSize ?? (scene.render.imageWidth, scene.render.imageHeight)
         let frames = output.destination(title: "cratedrop: \(scene.name)").map { RunSettings.Frames(destination: $0, width: width, height: height, every: output.every) }
-        let settings = RunSettings(duration: source.duration, fps: fps, realtime: realtime, interpolate: !noInterpolation,
+        var settings = RunSettings(duration: source.duration, fps: fps, realtime: realtime, interpolate: !noInterpolation,
                                    maxStepsPerFrame: maxStepsPerFrame, budgetNanoseconds: budgetMs.map { Int64($0 * 1e6) }, frames: frames)
+        settings.data = data.settings
         let session: RunSession
         do {
             session = try RunSession(scene: scene, world: world, simulation: verifier ?? driven.simulation, settings: settings) { warning in
@@ -122,6 +125,8 @@ struct Run: ParsableCommand {
         let inputFailure = GravityOptions.finish(driven)
         try SummaryOutput.emit(summary.json(), to: output)
         if let inputFailure { throw inputFailure }
+        for failure in outcome.dataFailures { printError("cratedrop: \(failure)") }
+        if !outcome.dataFailures.isEmpty { throw ExitCodes.ioError }
         if let divergence = verifier?.divergence {
             printError("cratedrop: the run parts from the record: \(divergence)")
             throw ExitCodes.diverged

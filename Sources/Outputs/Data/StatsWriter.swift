@@ -1,0 +1,73 @@
+import FileIO
+import Raster
+import SceneFile
+import SceneModel
+
+/// What one step did, for `--stats`.
+public struct StepStats: Sendable, Equatable {
+    /// Steps taken when it ended (the first step is 1).
+    public var step: Int
+    /// Wall time of the step, in microseconds.
+    public var stepMicroseconds: Double
+    /// Colliding shape pairs and their contact points after the step.
+    public var contactPairs: Int
+    public var contactPoints: Int
+    /// Crates not asleep after the step.
+    public var awakeBodies: Int
+    /// ½·m·v² + ½·I·ω² over the crates after the step (mass units · px²/s²).
+    public var kineticEnergy: Double
+    /// Gravity during the step, px/s².
+    public var gravity: Vec2
+
+    public init(step: Int, stepMicroseconds: Double, contactPairs: Int, contactPoints: Int, awakeBodies: Int,
+                kineticEnergy: Double, gravity: Vec2) {
+        self.step = step
+        self.stepMicroseconds = stepMicroseconds
+        self.contactPairs = contactPairs
+        self.contactPoints = contactPoints
+        self.awakeBodies = awakeBodies
+        self.kineticEnergy = kineticEnergy
+        self.gravity = gravity
+    }
+}
+
+/// Writes per-step statistics (`--stats FILE.jsonl`): a first line naming the run, then one
+/// object per step, as Box2D's profile files do (README, "Data out"). Rows are small, so they are
+/// written from the step loop through a 64 KiB buffer. Used by one thread at a time.
+public final class StatsWriter {
+    public let path: String
+    private let file: BufferedTextFile
+
+    /// - Throws: `OutputSetupError.unsuitable` unless the name ends in .jsonl, `.cannotCreate`
+    ///   when the file cannot be created.
+    public init(path: String, run: RunIdentity) throws(OutputSetupError) {
+        guard DataFormat(path: path) == .jsonl else {
+            throw .unsuitable(path: path, reason: "per-step statistics are written as JSON Lines; name the file .jsonl")
+        }
+        self.path = path
+        do {
+            file = try BufferedTextFile(path: path)
+        } catch {
+            throw .cannotCreate(FrameWriteError(target: path, reason: "cannot create it: \(error.text)"))
+        }
+        file.append("{\"stats\":\"cratedrop\",\"scene\":\(JSONText.string(run.scene)),\"step_rate\":\(run.stepRate),"
+                    + "\"determinism_class\":\(JSONText.string(run.determinismClass))}\n")
+    }
+
+    public func write(_ stats: StepStats) {
+        file.append("{\"step\":\(stats.step),\"step_us\":\(stats.stepMicroseconds),\"contact_pairs\":\(stats.contactPairs),"
+                    + "\"contact_points\":\(stats.contactPoints),\"awake_bodies\":\(stats.awakeBodies),"
+                    + "\"kinetic_energy\":\(JSONText.number(stats.kineticEnergy)),"
+                    + "\"gravity\":[\(stats.gravity.x),\(stats.gravity.y)]}\n")
+    }
+
+    /// Writes what is buffered and closes the file.
+    /// - Throws: the first write error, naming the file.
+    public func finish() throws(FrameWriteError) {
+        do {
+            try file.close()
+        } catch {
+            throw FrameWriteError(target: path, reason: error.text)
+        }
+    }
+}

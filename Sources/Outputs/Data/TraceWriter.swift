@@ -1,0 +1,100 @@
+import FileIO
+import Foundation
+import Queues
+import Raster
+import SceneFile
+import SceneModel
+
+/// Writes body trajectories (`--trace`): one row per body per traced step, with the columns
+/// `step, time, id, shape, width, height, x, y, angle, vx, vy, angular_velocity, sleeping`
+/// (README, "Data out"). Numbers print as the shortest decimal that reads back to the same
+/// double, so the rows recover the exact state (and its hash).
+///
+/// Formatting happens on a thread of its own, fed through a bounded queue: the step loop hands
+/// over snapshots (values) and waits only when the writer is 8 snapshots behind, so memory stays
+/// flat however long the run. Call `finish()` once at the end.
+///
+/// `@unchecked Sendable`: `file` is used by the writer thread alone until it leaves `done`, and by
+/// `finish()` only after waiting for that.
+public final class TraceWriter: @unchecked Sendable {
+    public let path: String
+    public let format: DataFormat
+    private let snapshots = BoundedQueue<WorldSnapshot>(capacity: 8)
+    private let done = DispatchGroup()
+    private let file: BufferedTextFile
+
+    public static let columns = ["step", "time", "id", "shape", "width", "height", "x", "y", "angle", "vx", "vy",
+                                 "angular_velocity", "sleeping"]
+
+    /// Creates the file and writes its first lines.
+    /// - Parameter format: the format; nil: told by the extension.
+    /// - Throws: `OutputSetupError.unsuitable` without a format or an extension naming one,
+    ///   `.cannotCreate` when the file cannot be created.
+    public init(path: String, format: DataFormat? = nil, run: RunIdentity) throws(OutputSetupError) {
+        guard let format = format ?? DataFormat(path: path) else {
+            throw .unsuitable(path: path, reason: "a trace is written as .csv or .jsonl; name the file so")
+        }
+        self.path = path
+        self.format = format
+        do {
+            file = try BufferedTextFile(path: path)
+        } catch {
+            throw .cannotCreate(FrameWriteError(target: path, reason: "cannot create it: \(error.text)"))
+        }
+        switch format {
+        case .csv:
+            file.append("# cratedrop trace: scene \(run.scene), step_rate \(run.stepRate), determinism_class \(run.determinismClass)\n")
+            file.append(Self.columns.joined(separator: ",") + "\n")
+        case .jsonl:
+            file.append("{\"trace\":\"cratedrop\",\"scene\":\(JSONText.string(run.scene)),\"step_rate\":\(run.stepRate),"
+                        + "\"determinism_class\":\(JSONText.string(run.determinismClass))}\n")
+        }
+        let stepRate = Double(run.stepRate)
+        done.enter()
+        Thread { [self] in
+            while let snapshot = snapshots.take() {
+                Self.append(snapshot, stepRate: stepRate, format: format, to: file)
+            }
+            done.leave()
+        }.start()
+    }
+
+    /// Hands over the rows of `snapshot`'s step; waits only while the writer is far behind.
+    public func write(_ snapshot: WorldSnapshot) {
+        snapshots.put(snapshot)
+    }
+
+    /// Writes what is queued and closes the file.
+    /// - Throws: the first write error (a full disk), naming the file.
+    public func finish() throws(FrameWriteError) {
+        snapshots.close()
+        done.wait()
+        do {
+            try file.close()
+        } catch {
+            throw FrameWriteError(target: path, reason: error.text)
+        }
+    }
+
+    private static func append(_ snapshot: WorldSnapshot, stepRate: Double, format: DataFormat, to file: BufferedTextFile) {
+        let step = snapshot.step
+        let time = Double(step) / stepRate
+        var text = ""
+        text.reserveCapacity(snapshot.bodies.count * 200)
+        for body in snapshot.bodies {
+            let size = body.shape.boundingSize
+            switch format {
+            case .csv:
+                text += "\(step),\(time),\(body.id.rawValue),\(body.shape.kind.rawValue),\(size.x),\(size.y),"
+                text += "\(body.position.x),\(body.position.y),\(body.angle),\(body.velocity.x),\(body.velocity.y),"
+                text += "\(body.angularVelocity),\(body.sleeping ? 1 : 0)\n"
+            case .jsonl:
+                text += "{\"step\":\(step),\"time\":\(time),\"id\":\(body.id.rawValue),\"shape\":\"\(body.shape.kind.rawValue)\","
+                text += "\"width\":\(size.x),\"height\":\(size.y),\"x\":\(body.position.x),\"y\":\(body.position.y),"
+                text += "\"angle\":\(body.angle),\"vx\":\(body.velocity.x),\"vy\":\(body.velocity.y),"
+                text += "\"angular_velocity\":\(body.angularVelocity),\"sleeping\":\(body.sleeping)}\n"
+            }
+        }
+        file.append(text)
+    }
+}

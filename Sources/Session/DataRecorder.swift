@@ -1,0 +1,97 @@
+import Driver
+import Outputs
+import Physics
+import Raster
+import SceneModel
+
+/// What `--trace` and `--stats` ask for.
+public struct DataOutputSettings: Sendable, Equatable {
+    /// `--trace FILE` (.csv or .jsonl).
+    public var tracePath: String?
+    /// The trace's format; nil: told by the extension.
+    public var traceFormat: DataFormat?
+    /// Trace every K steps; nil: once per frame in a run (every step where there are no frames).
+    public var traceEvery: Int?
+    /// `--stats FILE.jsonl`.
+    public var statsPath: String?
+
+    public init(tracePath: String? = nil, traceFormat: DataFormat? = nil, traceEvery: Int? = nil, statsPath: String? = nil) {
+        self.tracePath = tracePath
+        self.traceFormat = traceFormat
+        self.traceEvery = traceEvery
+        self.statsPath = statsPath
+    }
+
+    public var isEmpty: Bool { tracePath == nil && statsPath == nil }
+}
+
+/// Wraps a simulation to write trajectories and per-step statistics as it steps (README,
+/// "Data out"): the data files are created before the first step, rows stream out with flat
+/// memory, and `finish()` closes them and reports what could not be written.
+public final class DataRecorder: Simulation {
+    private let inner: Simulation
+    private let world: World
+    private let trace: TraceWriter?
+    private let stats: StatsWriter?
+    /// Steps between traced states; nil: the caller traces frames through `traceFrame(_:)`.
+    private let traceEvery: Int?
+    private let stopwatch = MonotonicStopwatch()
+    public private(set) var stepsTraced = 0
+    private var lastTracedStep = -1
+    public private(set) var stepsMeasured = 0
+
+    /// - Parameters:
+    ///   - inner: what is stepped (the world, or it wrapped with inputs and records).
+    ///   - world: the world inside `inner`, asked for contacts, energy and sleeping bodies.
+    ///   - tracesFrames: the caller has frames and traces them when `traceEvery` is nil.
+    /// - Throws: `OutputSetupError` when a file has the wrong extension or cannot be created.
+    public init(_ inner: Simulation, world: World, scene: Scene, settings: DataOutputSettings, tracesFrames: Bool) throws(OutputSetupError) {
+        self.inner = inner
+        self.world = world
+        let run = RunIdentity(scene: scene.name, stepRate: scene.stepRate, determinismClass: DeterminismClass.current.id)
+        trace = try settings.tracePath.map { path throws(OutputSetupError) in try TraceWriter(path: path, format: settings.traceFormat, run: run) }
+        stats = try settings.statsPath.map { path throws(OutputSetupError) in try StatsWriter(path: path, run: run) }
+        traceEvery = settings.traceEvery ?? (tracesFrames ? nil : 1)
+    }
+
+    /// Whether the caller should hand frame snapshots to `traceFrame(_:)`.
+    public var tracesFrames: Bool { trace != nil && traceEvery == nil }
+
+    public func prepareStep() -> Bool { inner.prepareStep() }
+
+    public func step() {
+        let start = stats == nil ? 0 : stopwatch.nanoseconds()
+        inner.step()
+        if let stats {
+            let elapsed = stopwatch.nanoseconds() - start
+            let contacts = world.contactCounts()
+            stats.write(StepStats(step: world.stepCount, stepMicroseconds: Double(elapsed) / 1000, contactPairs: contacts.pairs,
+                                  contactPoints: contacts.points, awakeBodies: world.awakeCrateCount,
+                                  kineticEnergy: world.kineticEnergy, gravity: world.gravity))
+            stepsMeasured += 1
+        }
+        if let trace, let traceEvery, world.stepCount % traceEvery == 0 {
+            trace.write(inner.snapshot())
+            stepsTraced += 1
+        }
+    }
+
+    public func snapshot() -> WorldSnapshot { inner.snapshot() }
+
+    /// Traces the state at a frame's last step (once per frame, when tracing frames; a frame
+    /// that took no step adds no rows).
+    public func traceFrame(_ snapshot: WorldSnapshot) {
+        guard let trace, tracesFrames, snapshot.step != lastTracedStep else { return }
+        lastTracedStep = snapshot.step
+        trace.write(snapshot)
+        stepsTraced += 1
+    }
+
+    /// Closes the files; returns the write errors (a full disk), each naming its file.
+    public func finish() -> [FrameWriteError] {
+        var failures: [FrameWriteError] = []
+        do { try trace?.finish() } catch { failures.append(error) }
+        do { try stats?.finish() } catch { failures.append(error) }
+        return failures
+    }
+}

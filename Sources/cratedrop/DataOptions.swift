@@ -1,0 +1,44 @@
+import ArgumentParser
+import Outputs
+import Session
+
+extension DataFormat: ExpressibleByArgument {}
+
+/// `--trace` and `--stats`: data out of `run` and `hash` (README, "Data out").
+struct DataOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Write every body's state to FILE (.csv or .jsonl): once per frame in a run, every step in hash, or every --trace-every steps.", valueName: "FILE"), completion: .file())
+    var trace: String?
+
+    @Option(help: ArgumentHelp("With --trace: csv or jsonl, for a name without either extension (a device, a pipe).", valueName: "csv|jsonl"))
+    var traceFormat: DataFormat?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --trace: trace every K steps.", valueName: "K"))
+    var traceEvery: Int?
+
+    @Option(help: ArgumentHelp("Write per-step statistics to FILE (.jsonl): step time, contacts, awake bodies, kinetic energy, gravity.", valueName: "FILE"), completion: .file())
+    var stats: String?
+
+    /// The files these options write, for `OutputChecks`.
+    var outputs: [(option: String, path: String)] {
+        (trace.map { [("--trace", $0)] } ?? []) + (stats.map { [("--stats", $0)] } ?? [])
+    }
+
+    var settings: DataOutputSettings {
+        DataOutputSettings(tracePath: trace, traceFormat: traceFormat, traceEvery: traceEvery, statsPath: stats)
+    }
+
+    func validate() throws {
+        if let trace, traceFormat == nil, DataFormat(path: trace) == nil {
+            throw ValidationError("--trace \(trace): a trace is written as .csv or .jsonl; name the file so, or give --trace-format")
+        }
+        if traceFormat != nil, trace == nil { throw ValidationError("--trace-format needs --trace") }
+        if let stats, DataFormat(path: stats) != .jsonl {
+            throw ValidationError("--stats \(stats): per-step statistics are written as JSON Lines; name the file .jsonl")
+        }
+        if let traceEvery {
+            if trace == nil { throw ValidationError("--trace-every needs --trace") }
+            if traceEvery < 1 { throw ValidationError("--trace-every must be >= 1, got \(traceEvery)") }
+        }
+        if let trace, let stats, trace == stats { throw ValidationError("--trace and --stats name the same file, \(trace)") }
+    }
+}
