@@ -11,18 +11,27 @@ public final class FrameRenderer {
     public let height: Int
     public let viewport: Viewport
     private let staticLayer: RGBImage
-    private let palette: CratePalette
+    private let crateColor: RGB
+    private let crateColors: [BodyID: RGB]
     private let wallColor: RGB
-    private var styles: [BodyShape: CrateStyle] = [:]
+    private var styles: [StyleKey: CrateStyle] = [:]
+
+    private struct StyleKey: Hashable {
+        var shape: BodyShape
+        var color: RGB
+    }
 
     /// - Parameters:
-    ///   - world: the world's size, fitted into the image keeping its aspect ratio.
+    ///   - world: the world's size; the whole world, or `colors.view`, is fitted into the image
+    ///     keeping its aspect ratio.
     ///   - walls: drawn once into the static layer.
-    public init(world: Vec2, walls: [WallState], width: Int, height: Int, colors: RenderDefaults) {
+    ///   - crateColors: crates drawn in a colour of their own; others in `colors.crate`.
+    public init(world: Vec2, walls: [WallState], width: Int, height: Int, colors: RenderDefaults, crateColors: [BodyID: RGB] = [:]) {
         self.width = width
         self.height = height
-        viewport = Viewport(world: world, imageWidth: width, imageHeight: height)
-        palette = CratePalette(base: colors.crate)
+        viewport = Viewport(view: colors.view ?? ViewRect(min: .zero, max: world), imageWidth: width, imageHeight: height)
+        crateColor = colors.crate
+        self.crateColors = crateColors
         wallColor = colors.wall
         var layer = RGBImage(width: width, height: height, fill: colors.background)
         for wall in walls {
@@ -44,16 +53,18 @@ public final class FrameRenderer {
         for body in snapshot.bodies {
             let center = viewport.imagePoint(body.position)
             switch body.shape {
-            case .box: Rasterizer.drawCrate(&image, center: center, angle: body.angle, style: style(for: body.shape))
+            case .box:
+                let style = style(for: StyleKey(shape: body.shape, color: crateColors[body.id] ?? crateColor))
+                Rasterizer.drawCrate(&image, center: center, angle: body.angle, style: style)
             }
         }
         return image
     }
 
-    private func style(for shape: BodyShape) -> CrateStyle {
-        if let cached = styles[shape] { return cached }
-        let style = CrateStyle(size: shape.boundingSize, scale: viewport.scale, palette: palette)
-        styles[shape] = style
+    private func style(for key: StyleKey) -> CrateStyle {
+        if let cached = styles[key] { return cached }
+        let style = CrateStyle(size: key.shape.boundingSize, scale: viewport.scale, palette: CratePalette(base: key.color))
+        styles[key] = style
         return style
     }
 }

@@ -68,6 +68,7 @@ struct SceneDecoder {
         let mass = number(fields, "mass", required: true)
         let friction = number(fields, "friction", required: true)
         let elasticity = number(fields, "elasticity", required: true)
+        let color = color(fields, "color")
         finish(fields)
         guard let center, let size, let mass, let friction, let elasticity else { return nil }
         let shape: BodyShape
@@ -75,7 +76,8 @@ struct SceneDecoder {
         case .box: shape = .box(size: size)
         }
         return checked(CrateSpec(center: center, shape: shape, angle: angle, velocity: velocity, angularVelocity: angularVelocity,
-                                 mass: mass, friction: friction, elasticity: elasticity), path: path, problems: { $0.problems() })
+                                 mass: mass, friction: friction, elasticity: elasticity, color: color), path: path,
+                       problems: { $0.problems() })
     }
 
     private mutating func wall(_ value: JSONValue, path: String) -> WallSpec? {
@@ -118,10 +120,11 @@ struct SceneDecoder {
             finish(regionFields)
             if let min, let max { region = (min, max) }
         }
+        let colors = palette(fields, "colors") ?? []
         finish(fields)
         guard let count, let seed, let size, let density, let friction, let elasticity else { return nil }
         return PileGenerator(count: count, seed: seed, minSize: size.x, maxSize: size.y, density: density,
-                             friction: friction, elasticity: elasticity, gap: gap, region: region)
+                             friction: friction, elasticity: elasticity, gap: gap, region: region, colors: colors)
     }
 
     private mutating func tumblerSpec(_ value: JSONValue, path: String) -> TumblerSpec? {
@@ -157,6 +160,12 @@ struct SceneDecoder {
         render.background = color(fields, "background") ?? render.background
         render.crate = color(fields, "crate") ?? render.crate
         render.wall = color(fields, "wall") ?? render.wall
+        if let viewValue = member(fields, "view"), let viewFields = object(viewValue, path: fields.childPath("view")) {
+            let min = vector(viewFields, "min", required: true)
+            let max = vector(viewFields, "max", required: true)
+            finish(viewFields)
+            if let min, let max { render.view = ViewRect(min: min, max: max) }
+        }
         finish(fields)
         return render
     }
@@ -290,6 +299,29 @@ struct SceneDecoder {
             return nil
         }
         return color
+    }
+
+    /// An array of `#rrggbb` colours.
+    private mutating func palette(_ fields: Fields, _ key: String) -> [RGB]? {
+        guard let value = member(fields, key) else { return nil }
+        guard case let .array(elements) = value.kind else {
+            report(fields.childPath(key), line: value.line, "must be an array of colours written #rrggbb, got \(value.typeName)")
+            return nil
+        }
+        guard !elements.isEmpty else {
+            report(fields.childPath(key), line: value.line,
+                   "must hold \(Limits.paletteColors.lowerBound)...\(Limits.paletteColors.upperBound) colours, got 0")
+            return nil
+        }
+        var colors: [RGB] = []
+        for (index, element) in elements.enumerated() {
+            guard case let .string(text) = element.kind, let color = RGB(hex: text) else {
+                report("\(fields.childPath(key))[\(index)]", line: element.line, "must be a colour written #rrggbb")
+                return nil
+            }
+            colors.append(color)
+        }
+        return colors
     }
 
     private mutating func pair(_ fields: Fields, _ key: String, required: Bool) -> (JSONValue, JSONValue)? {

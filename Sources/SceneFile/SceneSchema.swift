@@ -18,7 +18,7 @@ public enum SceneSchema {
             ("velocity", vector(magnitude: Limits.speed, "px/s; default [0, 0]")),
             ("angular_velocity", number(magnitude: Limits.angularSpeed, "rad/s; default 0")),
             ("mass", number(Limits.mass, "mass units")),
-        ] + surface)
+        ] + surface + [("color", described(color, "how it is drawn; default: render.crate"))])
         let wall = object(required: ["from", "to", "radius", "friction", "elasticity"], [
             ("from", vector(magnitude: Limits.coordinate, "px")), ("to", vector(magnitude: Limits.coordinate, "px; not equal to from")),
             ("radius", number(Limits.wallRadius, "half the thickness, px")),
@@ -50,7 +50,10 @@ public enum SceneSchema {
                     ("density", number(Limits.density, "mass per px²")),
                     ("gap", number(Limits.gap, "px between cells; default 1")),
                     ("region", object(required: ["min", "max"], [("min", point), ("max", point)])),
-                ] + surface)),
+                ] + surface + [("colors", described(JSONText.object([
+                    ("type", JSONText.string("array")), ("items", color),
+                    ("minItems", String(Limits.paletteColors.lowerBound)), ("maxItems", String(Limits.paletteColors.upperBound)),
+                ]), "dealt out in turn: crate i gets colors[i mod count]; default: render.crate"))])),
                 ("tumbler", object(required: ["center", "size", "angular_velocity", "radius", "friction", "elasticity"], [
                     ("center", vector(magnitude: Limits.coordinate, "px")), ("size", vector(Limits.size, "px")),
                     ("angular_velocity", number(magnitude: Limits.angularSpeed, "rad/s")),
@@ -66,6 +69,9 @@ public enum SceneSchema {
                         ("items", integer(Limits.imageSide, "px")),
                     ])),
                     ("background", color), ("crate", color), ("wall", color),
+                    ("view", described(object(required: ["min", "max"], [
+                        ("min", vector(magnitude: Limits.coordinate, "px")), ("max", vector(magnitude: Limits.coordinate, "px")),
+                    ]), "the part of the world shown, fitted keeping its aspect ratio; default: the whole world")),
                 ])),
             ])),
         ])

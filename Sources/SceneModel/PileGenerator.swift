@@ -16,9 +16,12 @@ public struct PileGenerator: Sendable, Equatable {
     public var gap: Double
     /// The rectangle the grid fills, in world coordinates; nil: the whole world.
     public var region: (min: Vec2, max: Vec2)?
+    /// Colours dealt out in turn (crate i gets `colors[i % colors.count]`); empty: the scene's.
+    public var colors: [RGB]
 
     public init(count: Int, seed: UInt64, minSize: Double, maxSize: Double, density: Double,
-                friction: Double, elasticity: Double, gap: Double = 1, region: (min: Vec2, max: Vec2)? = nil) {
+                friction: Double, elasticity: Double, gap: Double = 1, region: (min: Vec2, max: Vec2)? = nil, colors: [RGB] = []) {
+        self.colors = colors
         self.count = count
         self.seed = seed
         self.minSize = minSize
@@ -33,7 +36,7 @@ public struct PileGenerator: Sendable, Equatable {
     public static func == (a: PileGenerator, b: PileGenerator) -> Bool {
         a.count == b.count && a.seed == b.seed && a.minSize == b.minSize && a.maxSize == b.maxSize && a.density == b.density
             && a.friction == b.friction && a.elasticity == b.elasticity && a.gap == b.gap
-            && a.region?.min == b.region?.min && a.region?.max == b.region?.max
+            && a.region?.min == b.region?.min && a.region?.max == b.region?.max && a.colors == b.colors
     }
 
     /// The grid's rectangle in a world of `size`.
@@ -66,7 +69,8 @@ public struct PileGenerator: Sendable, Equatable {
             let angle = random.nextUnit() * 2 * Double.pi
             let center = origin + Vec2(gap + (Double(i % columns) + 0.5) * cell, gap + (Double(i / columns) + 0.5) * cell)
             result.append(CrateSpec(center: center, size: Vec2(width, height), angle: angle,
-                                    mass: density * width * height, friction: friction, elasticity: elasticity))
+                                    mass: density * width * height, friction: friction, elasticity: elasticity,
+                                    color: colors.isEmpty ? nil : colors[i % colors.count]))
         }
         return result
     }

@@ -77,11 +77,14 @@ public struct CrateSpec: Sendable, Equatable {
     public var mass: Double
     public var friction: Double
     public var elasticity: Double
+    /// How it is drawn; nil: the scene's crate colour. Physics ignores it.
+    public var color: RGB?
 
     public init(center: Vec2, shape: BodyShape, angle: Double = 0, velocity: Vec2 = .zero, angularVelocity: Double = 0,
-                mass: Double, friction: Double, elasticity: Double) {
+                mass: Double, friction: Double, elasticity: Double, color: RGB? = nil) {
         self.center = center
         self.shape = shape
+        self.color = color
         self.angle = angle
         self.velocity = velocity
         self.angularVelocity = angularVelocity
@@ -92,9 +95,9 @@ public struct CrateSpec: Sendable, Equatable {
 
     /// A box crate of `size` (width, height), in pixels.
     public init(center: Vec2, size: Vec2, angle: Double = 0, velocity: Vec2 = .zero, angularVelocity: Double = 0,
-                mass: Double, friction: Double, elasticity: Double) {
+                mass: Double, friction: Double, elasticity: Double, color: RGB? = nil) {
         self.init(center: center, shape: .box(size: size), angle: angle, velocity: velocity, angularVelocity: angularVelocity,
-                  mass: mass, friction: friction, elasticity: elasticity)
+                  mass: mass, friction: friction, elasticity: elasticity, color: color)
     }
 
     /// Width and height of the smallest body-frame rectangle around the shape (a box's size).
@@ -157,9 +160,12 @@ public struct RenderDefaults: Sendable, Equatable {
     public var background: RGB
     public var crate: RGB
     public var wall: RGB
+    /// The part of the world the image shows, fitted keeping its aspect ratio; nil: the whole world.
+    public var view: ViewRect?
 
     public init(imageWidth: Int = 600, imageHeight: Int = 600, background: RGB = RGB(0xf4, 0xef, 0xe6),
-                crate: RGB = RGB(0xb5, 0x83, 0x4a), wall: RGB = RGB(0x3c, 0x3c, 0x46)) {
+                crate: RGB = RGB(0xb5, 0x83, 0x4a), wall: RGB = RGB(0x3c, 0x3c, 0x46), view: ViewRect? = nil) {
+        self.view = view
         self.imageWidth = imageWidth
         self.imageHeight = imageHeight
         self.background = background

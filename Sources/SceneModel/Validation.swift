@@ -46,6 +46,8 @@ public enum Limits {
     public static let cellsPerWallSide = 1024
     public static let density = 1e-9...1e6
     public static let imageSide = 1...16_384
+    /// Colours in a generator's palette.
+    public static let paletteColors = 1...256
     /// The generator's gap between cells, in pixels.
     public static let gap = 0.0...1e4
     public static let hashCellSize = 0.01...1e5
@@ -165,6 +167,9 @@ extension PileGenerator {
         list.check("density", density, in: Limits.density)
         list.checkSurface(friction: friction, elasticity: elasticity)
         list.check("gap", gap, in: Limits.gap)
+        if !colors.isEmpty, !Limits.paletteColors.contains(colors.count) {
+            list.add("colors", "must hold \(Limits.paletteColors.lowerBound)...\(Limits.paletteColors.upperBound) colours, got \(colors.count)")
+        }
         if let region {
             list.check("region.min", region.min, in: 0...Limits.coordinate)
             list.check("region.max", region.max, in: 0...Limits.coordinate)
@@ -302,6 +307,7 @@ extension Scene {
         var renderList = ProblemList()
         renderList.check("size[0]", render.imageWidth, in: Limits.imageSide)
         renderList.check("size[1]", render.imageHeight, in: Limits.imageSide)
+        if let problem = render.view?.problem { renderList.add("view", problem) }
         for problem in renderList.problems { found.append(FieldProblem("render.\(problem.field)", problem.message)) }
         return found
     }

@@ -37,8 +37,11 @@ public struct RunSettings: Sendable {
         public var width: Int
         public var height: Int
         public var every: Int
+        /// The part of the world to show; nil: the scene's `render.view`, else the whole world.
+        public var view: ViewRect?
 
-        public init(destination: Destination, width: Int, height: Int, every: Int = 1) {
+        public init(destination: Destination, width: Int, height: Int, every: Int = 1, view: ViewRect? = nil) {
+            self.view = view
             self.destination = destination
             self.width = width
             self.height = height
@@ -154,10 +157,24 @@ public final class RunSession {
         case let .viewer(title):
             sink = try ViewerFrameWriter(width: frames.width, height: frames.height, fps: max(1, settings.fps / every), title: title)
         }
-        let walls = world.wallStates(), worldSize = scene.worldSize, colors = scene.render
+        let walls = world.wallStates(), worldSize = scene.worldSize
+        var look = scene.render
+        if let view = frames.view { look.view = view }
+        let colors = look, crateColors = Self.crateColors(scene: scene, world: world)
         pipeline = RenderPipeline(interpolate: settings.interpolate, sink: sink) {
-            FrameRenderer(world: worldSize, walls: walls, width: frames.width, height: frames.height, colors: colors)
+            FrameRenderer(world: worldSize, walls: walls, width: frames.width, height: frames.height, colors: colors,
+                          crateColors: crateColors)
         }
+    }
+
+    /// The crates the scene gives a colour of their own, by the ids the world gave them (the
+    /// world adds the scene's crates in `allCrates()` order).
+    static func crateColors(scene: Scene, world: World) -> [BodyID: RGB] {
+        var colors: [BodyID: RGB] = [:]
+        for (spec, crate) in zip(scene.allCrates(), world.crates) {
+            if let color = spec.color, let id = crate.id { colors[id] = color }
+        }
+        return colors
     }
 
     /// Runs to the end, or to the first frame boundary after `shouldStop` says so (or the render

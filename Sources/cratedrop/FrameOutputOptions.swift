@@ -30,6 +30,9 @@ struct FrameOutputOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Frame size in pixels (default: the scene's render size).", valueName: "WxH"))
     var size: String?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("The part of the world to show, in world pixels: min x, min y, max x, max y (default: the scene's render.view, else the whole world).", valueName: "X0,Y0,X1,Y1"))
+    var viewRect: String?
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Draw every Nth frame.", valueName: "N"))
     var every: Int = 1
 
@@ -40,6 +43,14 @@ struct FrameOutputOptions: ParsableArguments {
     var summary: String?
 
     var streamsToStdout: Bool { out == "-" }
+
+    /// `--view-rect` as a rectangle, nil if not given or malformed.
+    var parsedViewRect: ViewRect? {
+        guard let viewRect else { return nil }
+        let numbers = viewRect.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0) }
+        guard numbers.count == 4 else { return nil }
+        return ViewRect(min: Vec2(numbers[0], numbers[1]), max: Vec2(numbers[2], numbers[3]))
+    }
 
     /// `--size` as (width, height), nil if not given.
     var parsedSize: (Int, Int)? {
@@ -56,9 +67,17 @@ struct FrameOutputOptions: ParsableArguments {
             }
         }
         if every < 1 { throw ValidationError("--every must be >= 1, got \(every)") }
+        if let viewRect {
+            guard let rect = parsedViewRect else {
+                throw ValidationError("--view-rect must be four numbers X0,Y0,X1,Y1 (world pixels), e.g. 0,0,400,150, got '\(viewRect)'")
+            }
+            if let problem = rect.problem { throw ValidationError("--view-rect \(viewRect): \(problem)") }
+        }
         if !PNGEncoder.levels.contains(pngLevel) { throw ValidationError("--png-level must be in 0...9, got \(pngLevel)") }
         if view, out != nil { throw ValidationError("--view shows frames in a window; it cannot be combined with --out") }
-        if out == nil, !view, size != nil || every != 1 { throw ValidationError("--size and --every need --out or --view") }
+        if out == nil, !view, size != nil || every != 1 || viewRect != nil {
+            throw ValidationError("--size, --every and --view-rect need --out or --view")
+        }
         if out?.isEmpty == true { throw ValidationError("--out needs a directory, '-' or a video file") }
         guard let out else {
             if format != .ppm || force || encoderArgs != nil { throw ValidationError("--format, --force and --encoder-args need --out") }

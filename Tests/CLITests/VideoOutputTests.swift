@@ -143,3 +143,40 @@ import Testing
         #expect(abs(total - Double(arrivals.count - 1) / 30) < 0.25, "\(arrivals.count) frames over \(total) s")
     }
 }
+
+@Suite struct ViewRectOptionTests {
+    @Test(arguments: [
+        (["--view-rect", "0,0,100"], "--view-rect must be four numbers X0,Y0,X1,Y1"),
+        (["--view-rect", "10,0,5,100"], "--view-rect 10,0,5,100: min must be below and left of max"),
+        (["--view-rect", "0,0,nan,100"], "--view-rect 0,0,nan,100: must be finite numbers"),
+    ])
+    func badViewRectanglesAreRefused(arguments: [String], message: String) throws {
+        let result = try CLI.run(["run", "Scenes/book.json", "--out", "f"] + arguments)
+        #expect(result.status == 64 && result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    /// Framing the bottom-left quarter doubles the scale: a crate resting in that corner covers
+    /// four times the pixels.
+    @Test func aViewRectangleFramesPartOfTheWorld() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("view-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func crateCoverage(_ extra: [String]) throws -> Int {
+            try? FileManager.default.removeItem(atPath: directory)
+            let result = try CLI.run(["run", "Scenes/book.json", "--seconds", "0.05", "--out", directory, "--size", "200x200", "--quiet",
+                                      "--no-interpolation"] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+            let image = try PPMImage.readFile(Array(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/frame-00003.ppm"))))
+            let background: [UInt8] = [0xf4, 0xef, 0xe6], wall: [UInt8] = [0x3c, 0x3c, 0x46]
+            return stride(from: 0, to: image.pixels.count, by: 3).filter {
+                let pixel = Array(image.pixels[$0..<$0 + 3])
+                return pixel != background && pixel != wall
+            }.count
+        }
+        let whole = try crateCoverage([])
+        // The top-left quarter of the 300x300 world holds four of the five crates, all of them
+        // inside it at the start.
+        let quarter = try crateCoverage(["--view-rect", "0,150,150,300"])
+        #expect(whole > 1000)
+        #expect(Double(quarter) > 3.0 * Double(whole) * 0.8, "whole \(whole), quarter \(quarter)")
+    }
+}

@@ -82,3 +82,31 @@ import Testing
         #expect(image.ppm() == Array("P6\n3 2\n255\n".utf8) + [1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3])
     }
 }
+
+@Suite struct SceneLookTests {
+    /// A crate with a colour of its own is drawn in its shades; the others in the scene's.
+    @Test func crateColoursAreDrawnPerBody() {
+        let crates = [FrameRendererTests.crate(1, at: Vec2(25, 50), size: Vec2(30, 30)),
+                      FrameRendererTests.crate(2, at: Vec2(75, 50), size: Vec2(30, 30))]
+        let red = RGB(200, 20, 20)
+        let renderer = FrameRenderer(world: Vec2(100, 100), walls: [], width: 100, height: 100, colors: RenderDefaults(),
+                                     crateColors: [BodyID(2): red])
+        let image = renderer.render(WorldSnapshot(step: 0, bodies: crates))
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(image.pixels[(y * 100 + x) * 3..<(y * 100 + x) * 3 + 3]) }
+        // Just inside the left border, on the bottom plank (shade 1.0 of the base colour).
+        let base = RenderDefaults().crate
+        #expect(pixel(18, 60) == [base.r, base.g, base.b])
+        #expect(pixel(68, 60) == [red.r, red.g, red.b])
+    }
+
+    /// A view rectangle fills the image: its corners map to the image's corners.
+    @Test func aViewRectangleIsFittedIntoTheImage() {
+        let viewport = Viewport(view: ViewRect(min: Vec2(100, 20), max: Vec2(260, 110)), imageWidth: 320, imageHeight: 180)
+        #expect(viewport.scale == 2)
+        #expect(viewport.imagePoint(Vec2(100, 110)) == Vec2(0, 0))
+        #expect(viewport.imagePoint(Vec2(260, 20)) == Vec2(320, 180))
+        // The whole world keeps mapping as before: (0, h) is the top-left corner.
+        let world = Viewport(world: Vec2(300, 300), imageWidth: 120, imageHeight: 120)
+        #expect(world.imagePoint(Vec2(0, 300)) == Vec2(0, 0) && world.imagePoint(Vec2(300, 0)) == Vec2(120, 120))
+    }
+}
