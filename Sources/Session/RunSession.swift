@@ -39,9 +39,12 @@ public struct RunSettings: Sendable {
         public var every: Int
         /// The part of the world to show; nil: the scene's `render.view`, else the whole world.
         public var view: ViewRect?
+        /// Debug drawing over the frames.
+        public var overlays: Overlays
 
-        public init(destination: Destination, width: Int, height: Int, every: Int = 1, view: ViewRect? = nil) {
+        public init(destination: Destination, width: Int, height: Int, every: Int = 1, view: ViewRect? = nil, overlays: Overlays = []) {
             self.view = view
+            self.overlays = overlays
             self.destination = destination
             self.width = width
             self.height = height
@@ -160,10 +163,12 @@ public final class RunSession {
         let walls = world.wallStates(), worldSize = scene.worldSize
         var look = scene.render
         if let view = frames.view { look.view = view }
-        let colors = look, crateColors = Self.crateColors(scene: scene, world: world)
+        let colors = look, crateColors = Self.crateColors(scene: scene, world: world), overlays = frames.overlays
+        // Contact points are copied out of Chipmunk only when they are drawn.
+        if overlays.contains(.contacts) { world.snapshotsIncludeContacts = true }
         pipeline = RenderPipeline(interpolate: settings.interpolate, sink: sink) {
             FrameRenderer(world: worldSize, walls: walls, width: frames.width, height: frames.height, colors: colors,
-                          crateColors: crateColors)
+                          crateColors: crateColors, overlays: overlays)
         }
     }
 

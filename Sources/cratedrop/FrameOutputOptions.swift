@@ -1,5 +1,6 @@
 import ArgumentParser
 import Outputs
+import Raster
 import SceneModel
 import Session
 
@@ -33,6 +34,9 @@ struct FrameOutputOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("The part of the world to show, in world pixels: min x, min y, max x, max y (default: the scene's render.view, else the whole world).", valueName: "X0,Y0,X1,Y1"))
     var viewRect: String?
 
+    @Option(help: ArgumentHelp("Debug drawing over the frames, comma-separated: aabb (bounding boxes), contacts (points and normals), sleeping (sleeping crates grey), ids, grid (every 50 world px).", valueName: "LIST"))
+    var overlay: String?
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Draw every Nth frame.", valueName: "N"))
     var every: Int = 1
 
@@ -43,6 +47,12 @@ struct FrameOutputOptions: ParsableArguments {
     var summary: String?
 
     var streamsToStdout: Bool { out == "-" }
+
+    /// `--overlay` as a set (empty if not given or malformed).
+    var overlays: Overlays {
+        guard let overlay, case let .success(overlays) = Overlays.parse(overlay) else { return [] }
+        return overlays
+    }
 
     /// `--view-rect` as a rectangle, nil if not given or malformed.
     var parsedViewRect: ViewRect? {
@@ -75,8 +85,9 @@ struct FrameOutputOptions: ParsableArguments {
         }
         if !PNGEncoder.levels.contains(pngLevel) { throw ValidationError("--png-level must be in 0...9, got \(pngLevel)") }
         if view, out != nil { throw ValidationError("--view shows frames in a window; it cannot be combined with --out") }
-        if out == nil, !view, size != nil || every != 1 || viewRect != nil {
-            throw ValidationError("--size, --every and --view-rect need --out or --view")
+        if let overlay, case let .failure(unknown) = Overlays.parse(overlay) { throw ValidationError("--overlay: \(unknown)") }
+        if out == nil, !view, size != nil || every != 1 || viewRect != nil || overlay != nil {
+            throw ValidationError("--size, --every, --view-rect and --overlay need --out or --view")
         }
         if out?.isEmpty == true { throw ValidationError("--out needs a directory, '-' or a video file") }
         guard let out else {

@@ -198,7 +198,7 @@ import Testing
         (["run", "Scenes/book.json", "--out", "f", "--size", "0x10"], "--size must be WIDTHxHEIGHT with each side in 1...16384"),
         (["run", "Scenes/book.json", "--out", "f", "--size", "big"], "--size must be WIDTHxHEIGHT"),
         (["run", "Scenes/book.json", "--out", "f", "--every", "0"], "--every must be >= 1, got 0"),
-        (["run", "Scenes/book.json", "--size", "10x10"], "--size, --every and --view-rect need --out or --view"),
+        (["run", "Scenes/book.json", "--size", "10x10"], "--size, --every, --view-rect and --overlay need --out or --view"),
     ])
     func badRenderOptionsExit64(arguments: [String], message: String) throws {
         let result = try CLI.run(arguments)

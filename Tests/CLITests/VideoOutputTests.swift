@@ -44,6 +44,7 @@ import Testing
         (["--out", "-", "--format", "png"], 64, "--out - streams PPM frames"),
         (["--out", "x.mp4", "--view"], 64, "--view shows frames in a window; it cannot be combined with --out"),
         (["--out", "f", "--png-level", "10"], 64, "--png-level must be in 0...9, got 10"),
+        (["--out", "f", "--overlay", "aabb,boxes"], 64, "--overlay: unknown overlay 'boxes' (known: grid, sleeping, aabb, contacts, ids)"),
     ] as [([String], Int32, String)])
     func badOutputsAreRefusedBeforeAnyStep(arguments: [String], status: Int32, message: String) throws {
         let result = try CLI.run(["run", "Scenes/book.json"] + arguments)

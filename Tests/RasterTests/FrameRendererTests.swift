@@ -110,3 +110,57 @@ import Testing
         #expect(world.imagePoint(Vec2(0, 300)) == Vec2(0, 0) && world.imagePoint(Vec2(300, 0)) == Vec2(120, 120))
     }
 }
+
+@Suite struct OverlayTests {
+    static func count(_ image: RGBImage, _ color: RGB) -> Int {
+        stride(from: 0, to: image.pixels.count, by: 3).filter {
+            image.pixels[$0] == color.r && image.pixels[$0 + 1] == color.g && image.pixels[$0 + 2] == color.b
+        }.count
+    }
+
+    static func render(_ overlays: Overlays, bodies: [BodyState], contacts: [ContactPoint] = []) -> RGBImage {
+        FrameRenderer(world: Vec2(100, 100), walls: [], width: 200, height: 200, colors: RenderDefaults(), overlays: overlays)
+            .render(WorldSnapshot(step: 0, bodies: bodies, contacts: contacts))
+    }
+
+    static let crate = FrameRendererTests.crate(7, at: Vec2(50, 50), size: Vec2(30, 20), angle: 0.5)
+
+    @Test func eachOverlayDrawsOnlyWhenAsked() {
+        let plain = Self.render([], bodies: [Self.crate], contacts: [ContactPoint(position: Vec2(20, 20), normal: Vec2(0, 1))])
+        #expect(Self.count(plain, RGB(0xe0, 0x30, 0x30)) == 0 && Self.count(plain, RGB(0x10, 0x10, 0x10)) == 0)
+
+        // Lines are anti-aliased, so count the pixels each overlay changes.
+        func changed(_ a: RGBImage, _ b: RGBImage) -> Int {
+            stride(from: 0, to: a.pixels.count, by: 3).filter { a.pixels[$0..<$0 + 3] != b.pixels[$0..<$0 + 3] }.count
+        }
+        // The bounding box of a 30x20 crate turned 0.5 rad is about 36 x 32 world px: 4 sides of ~70 image px.
+        let boxed = Self.render(.aabb, bodies: [Self.crate])
+        #expect(changed(boxed, Self.render([], bodies: [Self.crate])) > 200)
+
+        let labelled = Self.render(.ids, bodies: [Self.crate])
+        #expect(Self.count(labelled, RGB(0x10, 0x10, 0x10)) > 10)
+
+        // Lines every 50 world px over a 100 px world: 3 each way across 200 image px.
+        let gridded = Self.render(.grid, bodies: [])
+        #expect(changed(gridded, Self.render([], bodies: [])) > 6 * 150)
+
+        let contact = Self.render(.contacts, bodies: [], contacts: [ContactPoint(position: Vec2(20, 20), normal: Vec2(0, 1))])
+        #expect(changed(contact, Self.render([], bodies: [])) > 20)
+    }
+
+    @Test func sleepingCratesAreGreyOnlyWithTheOverlay() {
+        var asleep = Self.crate
+        asleep.sleeping = true
+        let base = RenderDefaults().crate
+        #expect(Self.count(Self.render([], bodies: [asleep]), base) > 100)
+        let shown = Self.render(.sleeping, bodies: [asleep])
+        #expect(Self.count(shown, base) == 0 && Self.count(shown, RGB(0x9a, 0x9a, 0x9a)) > 100)
+    }
+
+    @Test func overlayListsParse() throws {
+        let all = try Overlays.parse("aabb,contacts,sleeping,ids,grid").get()
+        #expect(all == [.aabb, .contacts, .sleeping, .ids, .grid])
+        guard case let .failure(unknown) = Overlays.parse("aabb,boxes") else { Issue.record("accepted"); return }
+        #expect(unknown.description == "unknown overlay 'boxes' (known: grid, sleeping, aabb, contacts, ids)")
+    }
+}

@@ -90,7 +90,8 @@ struct Run: ParsableCommand {
                                                   waitsForInput: !realtime, gravityPath: source.gravityPath)
         let verifier = verify ? VerifyingSimulation(driven.simulation, checkpoints: source.checkpointsToVerify) : nil
         let (width, height) = output.parsedSize ?? (scene.render.imageWidth, scene.render.imageHeight)
-        let frames = output.destination(title: "cratedrop: \(scene.name)").map { RunSettings.Frames(destination: $0, width: width, height: height, every: output.every, view: output.parsedViewRect) }
+        let frames = output.destination(title: "cratedrop: \(scene.name)").map { RunSettings.Frames(destination: $0, width: width, height: height, every: output.every, view: output.parsedViewRect,
+                               overlays: output.overlays) }
         var settings = RunSettings(duration: source.duration, fps: fps, realtime: realtime, interpolate: !noInterpolation,
                                    maxStepsPerFrame: maxStepsPerFrame, budgetNanoseconds: budgetMs.map { Int64($0 * 1e6) }, frames: frames)
         settings.data = data.settings
