@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "SceneModel", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Raster", "SceneModel", "TestSupport"]),
         .testTarget(name: "DriverTests", dependencies: ["Driver", "Session", "Physics", "SceneModel", "Script", "TestSupport"]),
-        .testTarget(name: "SessionTests", dependencies: ["Session", "Physics", "SceneModel", "TestSupport"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "Outputs", "Physics", "SceneModel", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["cratedrop", "cratedrop-bench", "TestSupport"], exclude: ["Golden"]),
     ]
 )

@@ -26,6 +26,11 @@ import Testing
                output: "crates.mp4", frames: 60, frameRate: "60/1"),
         Recipe(lines: ["cratedrop run Scenes/book.json --seconds 10 --out - | ffmpeg -y -f image2pipe -framerate 60 -c:v ppm -i - -c:v libx264 -pix_fmt yuv420p crates.mp4"],
                output: "crates.mp4", frames: 60, frameRate: "60/1"),
+        Recipe(lines: ["cratedrop run Scenes/pile-colors.json --out pile.mp4"], output: "pile.mp4", frames: 60, frameRate: "60/1"),
+        Recipe(lines: ["cratedrop run Scenes/pile-colors.json --seconds 4 --out debug.mp4 --overlay aabb,contacts,ids"],
+               output: "debug.mp4", frames: 60, frameRate: "60/1"),
+        Recipe(lines: ["cratedrop run Scenes/pile-100.json --seconds 10 --out pile.mp4 --trace pile.csv --stats pile-stats.jsonl"],
+               output: "pile.mp4", frames: 60, frameRate: "60/1"),
     ]
 
     static let helpRecipes = [
@@ -53,11 +58,16 @@ import Testing
         return directory
     }
 
-    /// The recipe on a 1 s render: `--seconds 10` shortened, or `--seconds 1` added.
+    /// The recipe on a 1 s render: its `--seconds N` made 1, or `--seconds 1` added after the scene.
     static func shortened(_ line: String) -> String {
         guard line.hasPrefix("cratedrop run ") else { return line }
-        if line.contains("--seconds 10") { return line.replacingOccurrences(of: "--seconds 10", with: "--seconds 1") }
-        return line.replacingOccurrences(of: "cratedrop run Scenes/book.json", with: "cratedrop run Scenes/book.json --seconds 1")
+        var words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        if let at = words.firstIndex(of: "--seconds") {
+            words[at + 1] = "1"
+        } else {
+            words.insert(contentsOf: ["--seconds", "1"], at: 3)
+        }
+        return words.joined(separator: " ")
     }
 
     static func check(_ recipe: Recipe) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Physics
 import SceneModel
+import Outputs
 import Session
 import TestSupport
 import Testing
@@ -85,5 +86,43 @@ import Testing
         #expect(json.contains("\"render\":null,\"gravity\":null,\"interrupted\":\"SIGINT\",\"trace\":null,\"stats\":null}"))
         let decoded = try JSONDecoder().decode(RunReport.self, from: Data(json.utf8))
         #expect(decoded == report && decoded.steps == 60 && decoded.stateHash == outcome.result.stateHash.description)
+    }
+}
+
+/// The outputs through the session API, as a program using CrateDropSession would ask for them.
+@Suite struct SessionOutputTests {
+    @Test func aSessionMakesAVideoATraceAndStats() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("session-out-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scene = try Repository.scene("book")
+        let world = try World(scene: scene)
+        var settings = RunSettings(duration: DecimalSeconds("1")!, fps: 30,
+                                   frames: .init(destination: .video("\(directory)/book.mp4", format: .mp4), width: 160, height: 160,
+                                                 overlays: [.contacts]))
+        settings.data = DataOutputSettings(tracePath: "\(directory)/book.jsonl", statsPath: "\(directory)/stats.jsonl")
+        let session = try RunSession(scene: scene, world: world, simulation: world, settings: settings) { _ in }
+        let outcome = session.run(shouldStop: { false }) { _, _ in }
+        #expect(outcome.render?.failure == nil && outcome.render?.framesWritten == 30 && outcome.dataFailures.isEmpty)
+        #expect(outcome.stepsTraced == 30 && outcome.stepsMeasured == 120)
+        let probe = try VideoProbe("\(directory)/book.mp4")
+        #expect(probe.frames == 30 && probe.frameRate == "30/1")
+        let traceLines = try String(contentsOfFile: "\(directory)/book.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(traceLines.count == 1 + 30 * 5)
+        let report = RunReport(scene: scene.name, settings: settings, outcome: outcome, gravity: nil, interrupted: nil)
+        #expect(report.render?.out == "\(directory)/book.mp4" && report.trace?.steps == 30 && report.stats?.steps == 120)
+    }
+
+    @Test func aSessionRefusesAnExistingVideoBeforeAnyStep() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("session-\(UUID().uuidString).mp4").path
+        try #require(FileManager.default.createFile(atPath: path, contents: Data("x".utf8)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let scene = try Repository.scene("book")
+        let world = try World(scene: scene)
+        let settings = RunSettings(duration: DecimalSeconds("1")!, frames: .init(destination: .video(path, format: .mp4), width: 64, height: 64))
+        #expect(throws: OutputSetupError.exists(path: path)) {
+            _ = try RunSession(scene: scene, world: world, simulation: world, settings: settings) { _ in }
+        }
+        #expect(world.stepCount == 0)
     }
 }
