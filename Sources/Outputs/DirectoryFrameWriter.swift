@@ -32,7 +32,10 @@ public final class DirectoryFrameWriter: FrameSink, Sendable {
     private let digits: Int
 
     /// Creates `directory` if it is missing (its parent must exist).
-    /// - Parameter expectedFrames: file numbers are zero-padded to fit it (at least 5 digits).
+    /// - Parameters:
+    ///   - directory: where the frame files go.
+    ///   - expectedFrames: file numbers are zero-padded to fit it (at least 5 digits).
+    ///   - format: PPM or PNG.
     /// - Throws: `FrameWriteError` if the directory cannot be made or is not a directory.
     public init(directory: String, expectedFrames: Int, format: FrameFileFormat = .ppm) throws(FrameWriteError) {
         self.directory = directory

@@ -34,6 +34,11 @@ public final class VideoFrameWriter: FrameSink, Sendable {
 
     /// Checks the output, then starts ffmpeg; nothing is drawn before this succeeds.
     /// - Parameters:
+    ///   - path: the video file to make; its extension need not match `format`.
+    ///   - format: the container and codec.
+    ///   - width: frame width in pixels (even for H.264 and VP9).
+    ///   - height: frame height in pixels (even for H.264 and VP9).
+    ///   - fps: frames per second of the video.
     ///   - encoderArguments: ffmpeg output options replacing `format.defaultEncoderArguments`.
     ///   - replaceExisting: `--force`: an existing file at `path` is replaced once the new one is done.
     /// - Throws: `OutputSetupError`: ffmpeg missing, `path` existing, a size or rate the format

@@ -36,8 +36,11 @@ public struct YUV420Converter: Sendable {
     private static let vR = 28784, vG = -26145, vB = -2639
 
     /// Converts `image` into `output`.
-    /// - Parameter previous: the frame `output` already holds the conversion of, if any; then
-    ///   only what changed since it is converted.
+    /// - Parameters:
+    ///   - image: the frame, of the converter's size.
+    ///   - output: the Y, Cb and Cr planes, one after another (resized to `frameBytes`).
+    ///   - previous: the frame `output` already holds the conversion of, if any; then only what
+    ///     changed since it is converted.
     public func convert(_ image: RGBImage, into output: inout [UInt8], previous: RGBImage? = nil) {
         precondition(image.width == width && image.height == height, "frame size differs from the converter's")
         let width = self.width, height = self.height

@@ -148,7 +148,7 @@ private struct Reader {
                                            libc: try text("libc"))
             return
         }
-        guard let scene else {
+        guard scene != nil else {
             guard case let .string(text)? = field("scene") else { throw fail("expected the {\"scene\":\"…\"} line after the header") }
             sceneText = Array(text.utf8)
             do {

@@ -43,6 +43,8 @@ public final class DataRecorder: Simulation {
     /// - Parameters:
     ///   - inner: what is stepped (the world, or it wrapped with inputs and records).
     ///   - world: the world inside `inner`, asked for contacts, energy and sleeping bodies.
+    ///   - scene: the scene the world was built from (its name and step rate head the files).
+    ///   - settings: which files to write, and how often to trace.
     ///   - tracesFrames: the caller has frames and traces them when `traceEvery` is nil.
     /// - Throws: `OutputSetupError` when a file has the wrong extension or cannot be created.
     public init(_ inner: Simulation, world: World, scene: Scene, settings: DataOutputSettings, tracesFrames: Bool) throws(OutputSetupError) {

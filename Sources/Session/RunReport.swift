@@ -119,6 +119,9 @@ public struct RunReport: Codable, Sendable, Equatable {
 
     /// The report of a finished session.
     /// - Parameters:
+    ///   - scene: the scene's name.
+    ///   - settings: what the session was asked to do.
+    ///   - outcome: what it did.
     ///   - gravity: the run's gravity stream, if it had one.
     ///   - interrupted: the name of the signal that stopped it, if one did.
     public init(scene: String, settings: RunSettings, outcome: RunOutcome, gravity: GravityScriptedWorld?, interrupted: String?) {

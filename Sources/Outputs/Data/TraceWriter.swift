@@ -27,7 +27,10 @@ public final class TraceWriter: @unchecked Sendable {
                                  "angular_velocity", "sleeping"]
 
     /// Creates the file and writes its first lines.
-    /// - Parameter format: the format; nil: told by the extension.
+    /// - Parameters:
+    ///   - path: the file to create (or truncate).
+    ///   - format: the format; nil: told by the extension.
+    ///   - run: what the first line says about the run.
     /// - Throws: `OutputSetupError.unsuitable` without a format or an extension naming one,
     ///   `.cannotCreate` when the file cannot be created.
     public init(path: String, format: DataFormat? = nil, run: RunIdentity) throws(OutputSetupError) {

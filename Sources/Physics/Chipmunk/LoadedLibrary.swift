@@ -35,6 +35,6 @@ enum LoadedLibrary {
     static var libcVersion: String {
         var buffer = [CChar](repeating: 0, count: 64)
         guard confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count) > 0 else { return "unknown" }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
