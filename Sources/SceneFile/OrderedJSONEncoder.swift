@@ -162,28 +162,13 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func superEncoder(forKey key: Key) -> any Encoder { NodeEncoder(node: node.child(forKey: key.stringValue), codingPath: codingPath + [key]) }
 }
 
-private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
+private struct UnkeyedNodeContainer: UnkeyedEncodingContainer, LeafPutting {
     let node: JSONNode
     let codingPath: [any CodingKey]
     var count: Int { node.count }
 
-    private func put(_ text: String) { node.appendedChild().content = .leaf(text) }
+    func put(_ text: String) { node.appendedChild().content = .leaf(text) }
 
-    mutating func encodeNil() throws { put("null") }
-    mutating func encode(_ value: Bool) throws { put(Leaf.bool(value)) }
-    mutating func encode(_ value: String) throws { put(Leaf.string(value)) }
-    mutating func encode(_ value: Double) throws { put(Leaf.number(value)) }
-    mutating func encode(_ value: Float) throws { put(Leaf.number(Double(value))) }
-    mutating func encode(_ value: Int) throws { put(Leaf.integer(value)) }
-    mutating func encode(_ value: Int8) throws { put(Leaf.integer(value)) }
-    mutating func encode(_ value: Int16) throws { put(Leaf.integer(value)) }
-    mutating func encode(_ value: Int32) throws { put(Leaf.integer(value)) }
-    mutating func encode(_ value: Int64) throws { put(Leaf.integer(value)) }
-    mutating func encode(_ value: UInt) throws { put(Leaf.integer(value)) }
-    mutating func encode(_ value: UInt8) throws { put(Leaf.integer(value)) }
-    mutating func encode(_ value: UInt16) throws { put(Leaf.integer(value)) }
-    mutating func encode(_ value: UInt32) throws { put(Leaf.integer(value)) }
-    mutating func encode(_ value: UInt64) throws { put(Leaf.integer(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         try Leaf.encode(value, into: node.appendedChild(), codingPath: codingPath)
     }
@@ -199,12 +184,21 @@ private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
     mutating func superEncoder() -> any Encoder { NodeEncoder(node: node.appendedChild(), codingPath: codingPath) }
 }
 
-private struct SingleNodeContainer: SingleValueEncodingContainer {
+private struct SingleNodeContainer: SingleValueEncodingContainer, LeafPutting {
     let node: JSONNode
     let codingPath: [any CodingKey]
 
-    private func put(_ text: String) { node.content = .leaf(text) }
+    func put(_ text: String) { node.content = .leaf(text) }
 
+    mutating func encode<T: Encodable>(_ value: T) throws { try Leaf.encode(value, into: node, codingPath: codingPath) }
+}
+
+/// The primitive encodes of the unkeyed and single-value containers: each writes one leaf.
+private protocol LeafPutting {
+    func put(_ text: String)
+}
+
+extension LeafPutting {
     mutating func encodeNil() throws { put("null") }
     mutating func encode(_ value: Bool) throws { put(Leaf.bool(value)) }
     mutating func encode(_ value: String) throws { put(Leaf.string(value)) }
@@ -220,5 +214,4 @@ private struct SingleNodeContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { put(Leaf.integer(value)) }
     mutating func encode(_ value: UInt32) throws { put(Leaf.integer(value)) }
     mutating func encode(_ value: UInt64) throws { put(Leaf.integer(value)) }
-    mutating func encode<T: Encodable>(_ value: T) throws { try Leaf.encode(value, into: node, codingPath: codingPath) }
 }
