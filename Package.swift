@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // API documentation (scripts/docs): DocC through SwiftPM, built offline.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Typed errno values and the write loop for FileIO.
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         .systemLibrary(
@@ -40,7 +42,7 @@ let package = Package(
         .target(name: "Session", dependencies: ["Driver", "Physics", "SceneModel", "SceneFile", "Script", "Raster", "Outputs"]),
         .target(name: "Queues"),
         // POSIX file output: write loops and the rules every output file follows.
-        .target(name: "FileIO"),
+        .target(name: "FileIO", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "Script", dependencies: ["SceneModel", "SceneFile", "Queues", "FileIO"]),
         .target(name: "Raster", dependencies: ["SceneModel", "Queues", "FileIO"]),
         // Where frames go: frame files (PPM, PNG through libspng), the PPM stream, video through ffmpeg.

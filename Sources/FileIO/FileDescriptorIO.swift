@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// POSIX writes with the loops POSIX requires, reporting errno as text, and the rules every
 /// output file follows (README, "Output files"):
@@ -13,23 +14,23 @@ import Glibc
 public enum FileDescriptorIO {
     /// A failed write: the errno and its text ("Broken pipe", "No space left on device").
     public struct WriteFailure: Error, Sendable, Equatable, CustomStringConvertible {
-        public let code: Int32
-        public var description: String { String(cString: strerror(code)) }
+        public let errno: Errno
+        public var description: String { errno.description }
         /// The reader of a pipe closed it (EPIPE; SIGPIPE is ignored by the CLI).
-        public var isClosedPipe: Bool { code == EPIPE }
-        public init(code: Int32) { self.code = code }
+        public var isClosedPipe: Bool { errno == .brokenPipe }
+        public init(_ errno: Errno) { self.errno = errno }
     }
 
-    /// Writes all of `bytes` to `fd`, retrying partial writes and EINTR.
+    /// Writes all of `bytes` to `fd`, retrying partial writes and EINTR (swift-system's
+    /// `FileDescriptor.writeAll`).
     public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(WriteFailure) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw WriteFailure(code: errno)
-            }
-            offset += written
+        do {
+            _ = try FileDescriptor(rawValue: fd).writeAll(bytes)
+        } catch let error as Errno {
+            throw WriteFailure(error)
+        } catch {
+            // swift-system reports system call failures as Errno only.
+            throw WriteFailure(.ioError)
         }
     }
 
@@ -163,5 +164,5 @@ public enum FileDescriptorIO {
         }
     }
 
-    public static func errnoText() -> String { String(cString: strerror(errno)) }
+    public static func errnoText() -> String { Errno(rawValue: errno).description }
 }
