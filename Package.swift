@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Typed errno values and the write loop for FileIO.
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        // `cratedrop serve`: HTTP and WebSocket (README, "Live in a browser").
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         .systemLibrary(
@@ -41,6 +43,14 @@ let package = Package(
         // One run's wiring: the world driven with gravity streams, records and verification.
         .target(name: "Session", dependencies: ["Driver", "Physics", "SceneModel", "SceneFile", "Script", "Raster", "Outputs"]),
         .target(name: "Queues"),
+        // The live run in a browser: real-time loop, HTTP and WebSocket server, the page.
+        .target(
+            name: "Serve",
+            dependencies: ["Session", "Physics", "Driver", "Script", "SceneModel", "SceneFile",
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio")],
+            resources: [.copy("Page")]
+        ),
         // POSIX file output: write loops and the rules every output file follows.
         .target(name: "FileIO", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "Script", dependencies: ["SceneModel", "SceneFile", "Queues", "FileIO"]),
@@ -59,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "cratedrop",
             dependencies: [
-                "SceneModel", "SceneFile", "Physics", "Driver", "Session", "Raster", "Outputs", "Script", "FileIO", "CLISupport",
+                "SceneModel", "SceneFile", "Physics", "Driver", "Session", "Raster", "Outputs", "Script", "FileIO", "CLISupport", "Serve",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -104,6 +114,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "SceneModel", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Raster", "SceneModel", "TestSupport"]),
         .testTarget(name: "DriverTests", dependencies: ["Driver", "Session", "Physics", "SceneModel", "Script", "TestSupport"]),
+        .testTarget(name: "ServeTests", dependencies: ["Serve", "SceneModel"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "Outputs", "Physics", "SceneModel", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["cratedrop", "cratedrop-bench", "TestSupport"], exclude: ["Golden"]),
     ]

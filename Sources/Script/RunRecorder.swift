@@ -67,6 +67,12 @@ public final class RunRecorder {
         write("{\"end\":true,\"steps\":\(steps),\"hash\":\"\(hash)\"}")
     }
 
+    /// Writes what is buffered to the file, so a reader (a download) sees every line so far.
+    public func flush() {
+        guard failure == nil, !isClosed else { return }
+        if fflush(file) != 0 { failure = .init(text: FileBytes.errnoText()) }
+    }
+
     /// Flushes and closes (once; later calls only repeat the answer).
     /// - Throws: the first write error of the record's life, if any.
     public func close() throws(FileDescriptorIO.OutputFailure) {

@@ -18,7 +18,7 @@ struct CrateDrop: ParsableCommand {
             stopped by SIGHUP/SIGINT/SIGTERM.
             """,
         version: version,
-        subcommands: [Run.self, Hash.self, Replay.self, Diff.self, Validate.self, Platform.self, Bench.self]
+        subcommands: [Run.self, Hash.self, Replay.self, Diff.self, Validate.self, Platform.self, Serve.self, Bench.self]
     )
 
     static func main() {

@@ -1,0 +1,56 @@
+import SceneFile
+import SceneModel
+
+/// What a page may ask of the live run (README, "Live in a browser").
+public enum LiveCommand: Sendable, Equatable {
+    /// Gravity from now on, px/s², applied at the next step boundary and recorded with its step.
+    case gravity(Vec2)
+    case pause
+    case resume
+    /// One fixed step while paused.
+    case step
+    /// A new world from the scene, and a new record.
+    case restart
+
+    /// The largest message a page may send, in bytes.
+    public static let maxMessageBytes = 1024
+
+    /// A page's text message, validated like a gravity stream line: size, strict JSON, known
+    /// fields, finite numbers within the gravity limit.
+    /// - Returns: the command, or why the message is refused.
+    public static func parse(_ text: String) -> Result<LiveCommand, MessageError> {
+        guard text.utf8.count <= maxMessageBytes else { return .failure(MessageError("message longer than \(maxMessageBytes) bytes")) }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(text)
+        } catch {
+            return .failure(MessageError("not JSON: \(error)"))
+        }
+        guard case let .object(members) = value.kind, members.count == 1, let member = members.first else {
+            return .failure(MessageError("expected one of {\"gravity\":[x,y]} or {\"command\":\"pause|resume|step|restart\"}"))
+        }
+        switch (member.key, member.value.kind) {
+        case let ("gravity", .array(items)):
+            guard items.count == 2, case let .number(x, _) = items[0].kind, case let .number(y, _) = items[1].kind,
+                  x.isFinite, y.isFinite, abs(x) <= Limits.gravity, abs(y) <= Limits.gravity else {
+                return .failure(MessageError("gravity must be [x, y], finite numbers within ±\(Int(Limits.gravity)) px/s²"))
+            }
+            return .success(.gravity(Vec2(x, y)))
+        case let ("command", .string(name)):
+            switch name {
+            case "pause": return .success(.pause)
+            case "resume": return .success(.resume)
+            case "step": return .success(.step)
+            case "restart": return .success(.restart)
+            default: return .failure(MessageError("unknown command '\(name)' (known: pause, resume, step, restart)"))
+            }
+        default:
+            return .failure(MessageError("unknown field '\(member.key)' or wrong type (known: gravity, command)"))
+        }
+    }
+
+    public struct MessageError: Error, Sendable, Equatable, CustomStringConvertible {
+        public var description: String
+        init(_ description: String) { self.description = description }
+    }
+}

@@ -1,0 +1,58 @@
+import Physics
+import SceneFile
+import SceneModel
+
+/// What the server sends pages (README, "Live in a browser"): the scene's look once as JSON text,
+/// then one compact binary message per frame.
+public enum LiveMessages {
+    /// `{"type":"scene","world":[w,h],"background":"#…","crate":"#…","wall":"#…","walls":[[x1,y1,x2,y2,r],…],
+    /// "bodies":[[id,width,height,"#rrggbb"],…]}`: sizes and colours, sent on connect and after a restart.
+    public static func scene(_ scene: Scene, world: World) -> String {
+        func hex(_ c: RGB) -> String {
+            let digits = [c.r, c.g, c.b].map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }
+            return JSONText.string("#" + digits.joined())
+        }
+        let walls = world.wallStates().map { wall in
+            JSONText.array([wall.from.x, wall.from.y, wall.to.x, wall.to.y, wall.radius].map { JSONText.number($0) })
+        }
+        let colors = zip(scene.allCrates(), world.crates).map { ($1.id!, $0.color ?? scene.render.crate) }
+        let bodies = colors.map { id, color -> String in
+            let size = world.crates.first { $0.id == id }!.shape.boundingSize
+            return JSONText.array([String(id.rawValue), JSONText.number(size.x), JSONText.number(size.y), hex(color)])
+        }
+        return JSONText.object([
+            ("type", JSONText.string("scene")), ("name", JSONText.string(scene.name)),
+            ("world", JSONText.array([JSONText.number(scene.worldSize.x), JSONText.number(scene.worldSize.y)])),
+            ("step_rate", String(scene.stepRate)),
+            ("background", hex(scene.render.background)), ("crate", hex(scene.render.crate)), ("wall", hex(scene.render.wall)),
+            ("walls", JSONText.array(walls)), ("bodies", JSONText.array(bodies)),
+        ])
+    }
+
+    /// A frame, little-endian: u32 magic "CDF1", u32 body count, u32 generation, u32 flags (1: paused),
+    /// f64 step, f64 step µs (median), f64 physics load, f64 dropped seconds, u64 state hash, then per
+    /// body u32 id, f32 x, f32 y, f32 angle (world px, radians).
+    public static func frame(_ frame: LiveFrame) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(56 + 16 * frame.snapshot.bodies.count)
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+        func f32(_ v: Double) { withUnsafeBytes(of: Float(v).bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+        func f64(_ v: Double) { withUnsafeBytes(of: v.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+        u32(0x3146_4443) // "CDF1"
+        u32(UInt32(clamping: frame.snapshot.bodies.count))
+        u32(UInt32(clamping: frame.generation))
+        u32(frame.paused ? 1 : 0)
+        f64(Double(frame.snapshot.step))
+        f64(frame.stepMicroseconds)
+        f64(frame.physicsLoad)
+        f64(frame.droppedSeconds)
+        withUnsafeBytes(of: frame.hash.value.littleEndian) { bytes.append(contentsOf: $0) }
+        for body in frame.snapshot.bodies {
+            u32(UInt32(truncatingIfNeeded: body.id.rawValue))
+            f32(body.position.x)
+            f32(body.position.y)
+            f32(body.angle)
+        }
+        return bytes
+    }
+}

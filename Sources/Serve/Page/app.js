@@ -1,0 +1,212 @@
+// The CrateDrop live page: draws the frames the server streams, interpolating between the last
+// two on requestAnimationFrame, and sends tilts and commands back. No build step, no libraries.
+"use strict";
+
+const canvas = document.getElementById("view");
+const context = canvas.getContext("2d");
+const show = (id, text) => { document.getElementById(id).textContent = text; };
+
+let scene = null;              // the scene message: world size, colours, walls, body sizes
+let bodies = new Map();        // id -> {w, h, color}
+let frames = [];               // the last two frames: {time, step, positions: Map(id -> [x, y, angle])}
+let gravity = [0, -1000];
+let paused = false;
+const drawn = [];              // times of drawn frames, for frames/s and the test's percentiles
+window.cratedrop = { drawn, received: 0, closed: null };
+
+const socket = new WebSocket(`ws://${location.host}/live`);
+socket.binaryType = "arraybuffer";
+socket.onopen = () => show("status", "live");
+socket.onclose = (event) => {
+  window.cratedrop.closed = { code: event.code, reason: event.reason };
+  show("status", `closed (${event.code}${event.reason ? ": " + event.reason : ""})`);
+};
+socket.onmessage = (event) => {
+  if (typeof event.data === "string") { receiveScene(JSON.parse(event.data)); return; }
+  receiveFrame(new DataView(event.data));
+};
+
+function receiveScene(message) {
+  scene = message;
+  bodies = new Map(message.bodies.map(([id, w, h, color]) => [id, { w, h, color }]));
+  document.getElementById("title").textContent = `CrateDrop: ${message.name}`;
+  const scale = Math.min(900 / message.world[0], 640 / message.world[1], 2);
+  canvas.width = Math.round(message.world[0] * scale);
+  canvas.height = Math.round(message.world[1] * scale);
+  backdrop = null;
+}
+
+function receiveFrame(view) {
+  if (view.getUint32(0, true) !== 0x31464443) return;
+  const count = view.getUint32(4, true);
+  const generation = view.getUint32(8, true);
+  paused = (view.getUint32(12, true) & 1) === 1;
+  const step = view.getFloat64(16, true);
+  const hash = view.getBigUint64(48, true).toString(16).padStart(16, "0");
+  const positions = new Map();
+  for (let i = 0, at = 56; i < count; i++, at += 16) {
+    positions.set(view.getUint32(at, true), [view.getFloat32(at + 4, true), view.getFloat32(at + 8, true), view.getFloat32(at + 12, true)]);
+  }
+  const frame = { time: performance.now(), step, generation, positions };
+  if (frames.length && frames[frames.length - 1].generation !== generation) frames = [];
+  frames.push(frame);
+  if (frames.length > 2) frames.shift();
+  window.cratedrop.received++;
+  window.cratedrop.hash = hash;
+  window.cratedrop.step = step;
+  show("step", String(step));
+  show("stepTime", `${view.getFloat64(24, true).toFixed(1)} µs`);
+  show("load", `${(100 * view.getFloat64(32, true)).toFixed(1)}%`);
+  show("dropped", `${view.getFloat64(40, true).toFixed(3)} s`);
+  show("hash", hash);
+  document.getElementById("pause").textContent = paused ? "resume" : "pause";
+}
+
+// Drawing, in the frame renderer's look: a dark frame, three planks, a diagonal brace.
+function shade(hex, factor) {
+  const n = parseInt(hex.slice(1), 16);
+  const c = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map((v) => Math.min(255, Math.round(v * factor)));
+  return `rgb(${c[0]},${c[1]},${c[2]})`;
+}
+
+// Each crate is drawn once into a sprite of its own (its look never changes); a frame then only
+// places sprites, as the frame renderer keeps its static layer and crate styles.
+function sprite(body, scale) {
+  if (body.sprite && body.spriteScale === scale) return body.sprite;
+  const w = Math.max(1, body.w * scale), h = Math.max(1, body.h * scale), border = Math.max(0.75, Math.min(w, h) * 0.2);
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.ceil(w);
+  canvas.height = Math.ceil(h);
+  const c = canvas.getContext("2d");
+  c.fillStyle = shade(body.color, 0.62);
+  c.fillRect(0, 0, w, h);
+  const plank = (h - 2 * border) / 3;
+  [1.0, 0.9, 1.08].forEach((factor, i) => {
+    c.fillStyle = shade(body.color, factor);
+    c.fillRect(border, h - border - (i + 1) * plank, w - 2 * border, plank);
+  });
+  c.strokeStyle = shade(body.color, 0.72);
+  c.lineWidth = Math.max(1, Math.min(w, h) * 0.22);
+  c.beginPath();
+  c.moveTo(border, h - border);
+  c.lineTo(w - border, border);
+  c.stroke();
+  body.sprite = canvas;
+  body.spriteScale = scale;
+  return canvas;
+}
+
+// The background and walls, drawn once per canvas size.
+let backdrop = null;
+function staticLayer(scale) {
+  if (backdrop && backdrop.width === canvas.width && backdrop.height === canvas.height) return backdrop;
+  backdrop = document.createElement("canvas");
+  backdrop.width = canvas.width;
+  backdrop.height = canvas.height;
+  const c = backdrop.getContext("2d");
+  c.fillStyle = scene.background;
+  c.fillRect(0, 0, backdrop.width, backdrop.height);
+  c.strokeStyle = scene.wall;
+  c.lineCap = "round";
+  for (const [x1, y1, x2, y2, r] of scene.walls) {
+    c.lineWidth = Math.max(2 * r * scale, 1.5);
+    c.beginPath();
+    c.moveTo(x1 * scale, backdrop.height - y1 * scale);
+    c.lineTo(x2 * scale, backdrop.height - y2 * scale);
+    c.stroke();
+  }
+  return backdrop;
+}
+
+function drawCrate(x, y, angle, body, scale) {
+  const image = sprite(body, scale), cos = Math.cos(angle), sin = Math.sin(angle);
+  // y points down on the canvas, so a counter-clockwise world angle turns the other way here.
+  context.setTransform(cos, -sin, sin, cos, x, y);
+  context.drawImage(image, -image.width / 2, -image.height / 2);
+}
+
+function draw(now) {
+  requestAnimationFrame(draw);
+  if (!scene || frames.length === 0) return;
+  drawn.push(now);
+  if (drawn.length > 2000) drawn.splice(0, drawn.length - 2000);
+  const recent = drawn.filter((t) => t > now - 1000);
+  show("fps", String(recent.length));
+  const scale = canvas.width / scene.world[0];
+  context.setTransform(1, 0, 0, 1, 0, 0);
+  context.drawImage(staticLayer(scale), 0, 0);
+  // Blend from the previous frame to the newest over one frame interval.
+  const [a, b] = frames.length === 2 ? frames : [frames[0], frames[0]];
+  const interval = Math.max(1, b.time - a.time);
+  const t = Math.min(1, (now - b.time) / interval);
+  for (const [id, [x, y, angle]] of b.positions) {
+    const body = bodies.get(id);
+    if (!body) continue;
+    const before = a.positions.get(id) || [x, y, angle];
+    const bx = before[0] + (x - before[0]) * t, by = before[1] + (y - before[1]) * t, ba = before[2] + (angle - before[2]) * t;
+    drawCrate(bx * scale, canvas.height - by * scale, ba, body, scale);
+  }
+  context.setTransform(1, 0, 0, 1, 0, 0);
+}
+requestAnimationFrame(draw);
+
+// Tilt: arrow keys turn gravity by 15°, dragging points it, a phone's accelerometer sets it.
+function sendGravity(g) {
+  gravity = g;
+  show("gravity", `[${g[0].toFixed(0)}, ${g[1].toFixed(0)}]`);
+  if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ gravity: g }));
+}
+function command(name) { if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ command: name })); }
+
+window.addEventListener("keydown", (event) => {
+  const turns = { ArrowLeft: -1, ArrowRight: 1 };
+  const magnitude = Math.hypot(gravity[0], gravity[1]) || 1000;
+  if (event.key in turns) {
+    const angle = Math.atan2(gravity[1], gravity[0]) + (turns[event.key] * Math.PI) / 12;
+    sendGravity([magnitude * Math.cos(angle), magnitude * Math.sin(angle)]);
+  } else if (event.key === "ArrowUp") {
+    sendGravity([0, magnitude]);
+  } else if (event.key === "ArrowDown") {
+    sendGravity([0, -magnitude]);
+  } else {
+    return;
+  }
+  event.preventDefault();
+});
+
+let dragStart = null;
+canvas.addEventListener("pointerdown", (event) => { dragStart = [event.offsetX, event.offsetY]; canvas.setPointerCapture(event.pointerId); });
+canvas.addEventListener("pointerup", () => { dragStart = null; });
+canvas.addEventListener("pointermove", (event) => {
+  if (!dragStart) return;
+  const dx = event.offsetX - dragStart[0], dy = dragStart[1] - event.offsetY;
+  const length = Math.hypot(dx, dy);
+  if (length < 20) return;
+  const magnitude = Math.hypot(gravity[0], gravity[1]) || 1000;
+  sendGravity([(magnitude * dx) / length, (magnitude * dy) / length]);
+  dragStart = [event.offsetX, event.offsetY];
+});
+
+// DeviceMotion: gravity follows the phone (portrait); iOS asks permission, over HTTPS or localhost.
+function listenToMotion() {
+  let last = 0;
+  window.addEventListener("devicemotion", (event) => {
+    const a = event.accelerationIncludingGravity;
+    if (!a || a.x === null || performance.now() - last < 50) return;
+    last = performance.now();
+    sendGravity([-a.x * 100, -a.y * 100]);
+  });
+}
+if (typeof DeviceMotionEvent !== "undefined" && "ontouchstart" in window) {
+  const motion = document.getElementById("motion");
+  motion.hidden = false;
+  motion.onclick = async () => {
+    if (typeof DeviceMotionEvent.requestPermission === "function" && (await DeviceMotionEvent.requestPermission()) !== "granted") return;
+    motion.hidden = true;
+    listenToMotion();
+  };
+}
+
+document.getElementById("pause").onclick = () => command(paused ? "resume" : "pause");
+document.getElementById("single").onclick = () => command("step");
+document.getElementById("restart").onclick = () => command("restart");

@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import CLISupport
+import Foundation
+import SceneFile
+import Serve
+import Synchronization
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Runs a scene live in real time and shows it in a browser, tilted by arrow keys or a phone.",
+        discussion: """
+            Serves a page at http://HOST:PORT/ (printed on stderr) that draws the run as it
+            happens and sends tilts back over a WebSocket; tilts apply at step boundaries and
+            go into the session's record (download it from the page, or --record FILE), which
+            replays offline to the same state hash. Ctrl-C stops the server and prints a JSON
+            summary on stdout. Binds 127.0.0.1 unless --host says otherwise.
+
+            Examples:
+              cratedrop serve Scenes/book.json
+              cratedrop serve Scenes/pile-100.json --port 9000 --record live.rec
+            """
+    )
+
+    @Argument(help: "Scene file (JSON).", completion: .file())
+    var scene: String
+
+    @Option(help: ArgumentHelp("Address to listen on; 0.0.0.0 lets anyone on the network watch and tilt.", valueName: "HOST"))
+    var host = "127.0.0.1"
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Port (0: any free port).", valueName: "PORT"))
+    var port = 8080
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frames per second sent to pages.", valueName: "F"))
+    var fps = 60
+
+    @Option(help: ArgumentHelp("Keep the session's record in FILE (default: a temporary file, removed at the end).", valueName: "FILE"), completion: .file())
+    var record: String?
+
+    func validate() throws {
+        if !(0...65_535).contains(port) { throw ValidationError("--port must be in 0...65535, got \(port)") }
+        if !(1...240).contains(fps) { throw ValidationError("--fps must be in 1...240, got \(fps)") }
+        try OutputChecks.check(inputs: [("the scene file", scene)], outputs: record.map { [("--record", $0)] } ?? [])
+    }
+
+    func run() throws {
+        StopSignals.install()
+        let (scene, sceneText) = try loadSceneWithTextOrExit(self.scene)
+        let sceneMessage = LiveMessages.scene(scene, world: try makeWorld(scene))
+        let recordPath = record ?? FileManager.default.temporaryDirectory.appendingPathComponent("cratedrop-serve-\(getpid()).rec").path
+        defer { if record == nil { unlink(recordPath) } }
+        let live = LiveRun(scene: scene, sceneText: sceneText, sceneFile: self.scene, recordPath: recordPath)
+        let server = LiveServer(run: live, sceneMessage: sceneMessage)
+        if !["127.0.0.1", "localhost", "::1"].contains(host) {
+            printError("cratedrop: warning: listening on \(host): anyone who can reach this machine can watch and tilt the simulation")
+        }
+        let failure = Mutex<String?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        let (host, port) = (self.host, self.port)
+        Task {
+            do {
+                try await server.serve(host: host, port: port) { bound in
+                    printError("cratedrop: serving \(scene.name) at http://\(host.contains(":") ? "[\(host)]" : host):\(bound)/ (Ctrl-C stops)")
+                }
+            } catch {
+                failure.withLock { $0 = "cannot serve on \(host):\(port): \(error)" }
+            }
+            finished.signal()
+        }
+        var last: LiveFrame?
+        do {
+            try live.run(fps: fps, shouldStop: { StopSignals.received != nil || failure.withLock { $0 } != nil }) { frame in
+                server.broadcast(LiveMessages.frame(frame))
+                last = frame
+            }
+        } catch {
+            printError("cratedrop: \(recordPath): cannot create the record: \(error)")
+            server.stop()
+            throw ExitCodes.cannotCreate
+        }
+        server.stop()
+        finished.wait()
+        if let message = failure.withLock({ $0 }) {
+            printError("cratedrop: \(message)")
+            throw ExitCodes.unavailable
+        }
+        let counters = server.counters.withLock { $0 }
+        let fields: [(String, String)] = [
+            ("scene", JSONText.string(scene.name)),
+            ("steps", String(last?.snapshot.step ?? 0)),
+            ("state_hash", JSONText.string(last?.hash.description ?? "")),
+            ("dropped_seconds", JSONText.number(last?.droppedSeconds ?? 0)),
+            ("pages", String(counters.pages)),
+            ("frames_sent", String(counters.framesSent)),
+            ("frames_dropped", String(counters.framesDropped)),
+            ("bad_messages", String(counters.badMessages)),
+            ("record", record.map { JSONText.string($0) } ?? "null"),
+        ]
+        try StandardOutput.print(JSONText.object(fields))
+    }
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""`cratedrop serve` in a real browser (headless Chromium through Selenium).
+
+Loads the page, checks that the canvas shows crates (its pixels), tilts gravity with the arrow
+keys, checks that a malformed WebSocket message closes only that socket, pauses, downloads the
+record and replays it offline to the live session's state hash. Then serves pile-1000 and
+measures the page's frame pacing and the server's CPU time per page.
+
+    Tests/Browser/live_page_test.py CRATEDROP [SCREENSHOT.png]
+
+scripts/browser-test runs it with a release build (the speed part measures pile-1000 in real time).
+
+Exits 1 on the first failed check. Every wait has a time limit.
+"""
+import base64, json, os, re, signal, subprocess, sys, tempfile, time, urllib.request
+os.environ["SE_AVOID_STATS"] = "true"
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+cratedrop = os.path.abspath(sys.argv[1])
+screenshot = sys.argv[2] if len(sys.argv) > 2 else None
+repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+failures = []
+
+
+def check(condition, message):
+    print(("ok   " if condition else "FAIL ") + message, file=sys.stderr)
+    if not condition:
+        failures.append(message)
+
+
+def wait_for(predicate, seconds, what):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise SystemExit(f"FAIL timed out after {seconds} s waiting for {what}")
+
+
+def serve(scene, record):
+    process = subprocess.Popen([cratedrop, "serve", scene, "--port", "0", "--record", record], cwd=repo,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stderr.readline()
+    match = re.search(r"at (http://\S+/)", line)
+    if not match:
+        process.kill()
+        raise SystemExit(f"FAIL no URL from cratedrop serve: {line!r}")
+    return process, match.group(1)
+
+
+def stop(process):
+    process.send_signal(signal.SIGINT)
+    out, _ = process.communicate(timeout=20)
+    return process.returncode, json.loads(out.strip().splitlines()[-1])
+
+
+def browser():
+    # Debian's chromium and chromedriver, so Selenium never looks for a browser on the network.
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,800",
+                 "--disable-background-timer-throttling", "--disable-renderer-backgrounding"]:
+        options.add_argument(flag)
+    return webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
+
+
+def cpu_seconds(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+work = tempfile.mkdtemp(prefix="cratedrop-browser-")
+record = os.path.join(work, "live.rec")
+server, url = serve("Scenes/book.json", record)
+driver = browser()
+try:
+    driver.get(url)
+    wait_for(lambda: driver.execute_script("return window.cratedrop && window.cratedrop.received") > 30, 20, "frames")
+    # Pixels, not the DOM: how much of the canvas is neither background nor wall.
+    crate_pixels = driver.execute_script("""
+        const c = document.getElementById('view'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) {
+          const bg = Math.abs(d[i] - 0xf4) + Math.abs(d[i+1] - 0xef) + Math.abs(d[i+2] - 0xe6) < 12;
+          const wall = Math.abs(d[i] - 0x3c) + Math.abs(d[i+1] - 0x3c) + Math.abs(d[i+2] - 0x46) < 12;
+          if (!bg && !wall) n++;
+        }
+        return n;""")
+    check(crate_pixels > 5000, f"the canvas shows crates ({crate_pixels} crate pixels)")
+    if screenshot:
+        data = driver.execute_script("return document.getElementById('view').toDataURL('image/png')")
+        open(screenshot, "wb").write(base64.b64decode(data.split(",", 1)[1]))
+
+    # Tilt: ArrowUp points gravity up; the crates then rise.
+    canvas = driver.find_element(By.ID, "view")
+    canvas.click()
+    canvas.send_keys(Keys.ARROW_UP)
+    wait_for(lambda: "[0, 1000]" in driver.find_element(By.ID, "gravity").text, 5, "the gravity readout")
+    wait_for(lambda: b'"gravity":[0.0,1000.0]' in (open(record, "rb").read()), 10, "the tilt in the record")
+    check(True, "ArrowUp tilted gravity and the change went into the record with its step")
+
+    # A malformed message closes only its own socket.
+    received = driver.execute_script("return window.cratedrop.received")
+    driver.execute_script("""
+        window.badClose = null;
+        const s = new WebSocket(`ws://${location.host}/live`);
+        s.onopen = () => s.send('{"gravity": [1e999, 0]');
+        s.onclose = (e) => { window.badClose = {code: e.code, reason: e.reason}; };""")
+    closed = wait_for(lambda: driver.execute_script("return window.badClose"), 10, "the bad socket to close")
+    check(closed["code"] == 1008 and "JSON" in closed["reason"], f"a malformed message closes its socket with a reason: {closed}")
+    wait_for(lambda: driver.execute_script("return window.cratedrop.received") > received + 30, 10, "frames after the bad message")
+    check(driver.execute_script("return window.cratedrop.closed") is None, "the page's own socket stays open")
+
+    # Pause, download the record, replay it offline to the live hash.
+    driver.find_element(By.ID, "pause").click()
+    wait_for(lambda: driver.find_element(By.ID, "pause").text == "resume", 5, "the pause")
+    step = wait_for(lambda: (lambda a, b: a if a == b else None)(driver.execute_script("return window.cratedrop.step"),
+                    (time.sleep(0.2), driver.execute_script("return window.cratedrop.step"))[1]), 10, "a steady step")
+    live_hash = driver.execute_script("return window.cratedrop.hash")
+    downloaded = os.path.join(work, "downloaded.rec")
+    with urllib.request.urlopen(url + "record", timeout=10) as response:
+        open(downloaded, "wb").write(response.read())
+    replay = subprocess.run([cratedrop, "hash", "Scenes/book.json", "--gravity", downloaded, "--steps", str(int(step))],
+                            cwd=repo, capture_output=True, text=True, timeout=60)
+    check(replay.stdout.split() == [str(int(step)), live_hash], f"the downloaded record replays to the live hash at step {int(step)}: "
+          f"live {live_hash}, replay {replay.stdout.strip()} {replay.stderr.strip()}")
+finally:
+    driver.quit()
+status, summary = stop(server)
+check(status == 0 and summary["bad_messages"] == 1 and summary["pages"] >= 2, f"Ctrl-C stops the server with its summary: {summary}")
+
+# Speed: pile-1000 served to one page.
+server, url = serve("Scenes/pile-1000.json", os.path.join(work, "pile.rec"))
+idle_start = cpu_seconds(server.pid); idle_clock = time.monotonic()
+wait_for(lambda: time.monotonic() - idle_clock > 3, 5, "an idle interval")
+idle = (cpu_seconds(server.pid) - idle_start) / (time.monotonic() - idle_clock)
+driver = browser()
+try:
+    driver.get(url)
+    wait_for(lambda: driver.execute_script("return window.cratedrop && window.cratedrop.received") > 60, 30, "pile-1000 frames")
+    start_drawn = driver.execute_script("return window.cratedrop.drawn.length")
+    busy_start = cpu_seconds(server.pid); busy_clock = time.monotonic()
+    wait_for(lambda: driver.execute_script("return window.cratedrop.drawn.length") > start_drawn + 300, 30, "300 drawn frames")
+    busy = (cpu_seconds(server.pid) - busy_start) / (time.monotonic() - busy_clock)
+    drawn = driver.execute_script("return window.cratedrop.drawn")[start_drawn:]
+    intervals = sorted(b - a for a, b in zip(drawn, drawn[1:]))
+    median, p99 = intervals[len(intervals) // 2], intervals[int(len(intervals) * 0.99)]
+finally:
+    driver.quit()
+status, summary = stop(server)
+check(p99 <= 1.5 * median, f"pile-1000: p99 interval between drawn frames {p99:.1f} ms <= 1.5 x the display interval {median:.1f} ms")
+check(summary["dropped_seconds"] < 0.5, f"pile-1000 keeps up with real time: {summary['dropped_seconds']} s dropped")
+print(json.dumps({"pile1000_draw_interval_median_ms": median, "pile1000_draw_interval_p99_ms": p99,
+                  "server_cpu_idle": idle, "server_cpu_one_page": busy, "cpu_per_page": busy - idle,
+                  "frames_dropped": summary["frames_dropped"], "frames_sent": summary["frames_sent"],
+                  "dropped_seconds": summary["dropped_seconds"]}))
+sys.exit(1 if failures else 0)
