@@ -118,6 +118,15 @@ public final class RunSession {
                 onWarning: (String) -> Void) throws(OutputSetupError) {
         self.scene = scene
         self.settings = settings
+        frameCount = settings.duration.frameCount(fps: settings.fps)
+        let every = settings.frames?.every ?? 1
+        // ceil(frames / every), without the overflow of frames + every - 1.
+        framesToDraw = frameCount / every + (frameCount % every == 0 ? 0 : 1)
+        // The frame output first: a refused --out must not have truncated an existing trace.
+        var sink: (FrameSink & Sendable)?
+        if let frames = settings.frames {
+            sink = try RunSession.makeSink(frames, fps: settings.fps, framesToDraw: framesToDraw, onWarning: onWarning)
+        }
         if settings.data.isEmpty {
             recorder = nil
             self.simulation = simulation
@@ -126,39 +135,9 @@ public final class RunSession {
             self.recorder = recorder
             self.simulation = recorder
         }
-        frameCount = settings.duration.frameCount(fps: settings.fps)
-        let every = settings.frames?.every ?? 1
-        // ceil(frames / every), without the overflow of frames + every - 1.
-        framesToDraw = frameCount / every + (frameCount % every == 0 ? 0 : 1)
-        guard let frames = settings.frames else {
+        guard let frames = settings.frames, let sink else {
             pipeline = nil
             return
-        }
-        let sink: FrameSink & Sendable
-        switch frames.destination {
-        case .stream:
-            sink = StreamFrameWriter()
-        case let .directory(path, format):
-            do {
-                sink = try DirectoryFrameWriter(directory: path, expectedFrames: framesToDraw, format: format)
-            } catch {
-                throw .cannotCreate(error)
-            }
-            let earlier = (try? FileManager.default.contentsOfDirectory(atPath: path))?
-                .filter { $0.hasPrefix("frame-") && $0.hasSuffix("." + format.fileExtension) }.count ?? 0
-            if earlier > 0 {
-                onWarning("\(path) already holds \(earlier) frame files; each new frame replaces the one of its name, others stay as they are")
-            }
-        case let .video(path, format, encoderArguments, replaceExisting):
-            // A video plays `every`-th frames at the rate they were drawn.
-            let rate = settings.fps / every
-            if settings.fps % every != 0 {
-                throw .unsuitable(path: path, reason: "--every \(every) must divide --fps \(settings.fps) for a video (one video frame per drawn frame)")
-            }
-            sink = try VideoFrameWriter(path: path, format: format, width: frames.width, height: frames.height, fps: rate,
-                                        encoderArguments: encoderArguments, replaceExisting: replaceExisting)
-        case let .viewer(title):
-            sink = try ViewerFrameWriter(width: frames.width, height: frames.height, fps: max(1, settings.fps / every), title: title)
         }
         let walls = world.wallStates(), worldSize = scene.worldSize
         var look = scene.render
@@ -169,6 +148,37 @@ public final class RunSession {
         pipeline = RenderPipeline(interpolate: settings.interpolate, sink: sink) {
             FrameRenderer(world: worldSize, walls: walls, width: frames.width, height: frames.height, colors: colors,
                           crateColors: crateColors, overlays: overlays)
+        }
+    }
+
+    /// Where the drawn frames go: the directory made, the video checked and ffmpeg started.
+    private static func makeSink(_ frames: RunSettings.Frames, fps: Int, framesToDraw: Int,
+                                 onWarning: (String) -> Void) throws(OutputSetupError) -> FrameSink & Sendable {
+        switch frames.destination {
+        case .stream:
+            return StreamFrameWriter()
+        case let .directory(path, format):
+            let sink: DirectoryFrameWriter
+            do {
+                sink = try DirectoryFrameWriter(directory: path, expectedFrames: framesToDraw, format: format)
+            } catch {
+                throw .cannotCreate(error)
+            }
+            let earlier = (try? FileManager.default.contentsOfDirectory(atPath: path))?
+                .filter { $0.hasPrefix("frame-") && $0.hasSuffix("." + format.fileExtension) }.count ?? 0
+            if earlier > 0 {
+                onWarning("\(path) already holds \(earlier) frame files; each new frame replaces the one of its name, others stay as they are")
+            }
+            return sink
+        case let .video(path, format, encoderArguments, replaceExisting):
+            // A video plays `every`-th frames at the rate they were drawn.
+            if fps % frames.every != 0 {
+                throw .unsuitable(path: path, reason: "--every \(frames.every) must divide --fps \(fps) for a video (one video frame per drawn frame)")
+            }
+            return try VideoFrameWriter(path: path, format: format, width: frames.width, height: frames.height, fps: fps / frames.every,
+                                        encoderArguments: encoderArguments, replaceExisting: replaceExisting)
+        case let .viewer(title):
+            return try ViewerFrameWriter(width: frames.width, height: frames.height, fps: max(1, fps / frames.every), title: title)
         }
     }
 

@@ -33,6 +33,19 @@ import Testing
         #expect(try VideoProbe(path).frames == 30)
     }
 
+    /// A refused video output is found before the data files are opened: an existing trace keeps
+    /// what it held.
+    @Test func aRefusedVideoLeavesAnExistingTraceAlone() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let video = "\(directory)/x.mp4", trace = "\(directory)/t.csv"
+        try #require(FileManager.default.createFile(atPath: video, contents: Data("keep".utf8)))
+        try #require(FileManager.default.createFile(atPath: trace, contents: Data("earlier trace".utf8)))
+        let refused = try CLI.run(["run", "Scenes/book.json", "--out", video, "--trace", trace])
+        #expect(refused.status == 73 && refused.stderr.contains("already exists; pass --force"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: trace)) == Data("earlier trace".utf8))
+    }
+
     @Test(arguments: [
         (["--out", "x.avi"], 64, "--out x.avi: CrateDrop does not write .avi files"),
         (["--out", "x.mp4", "--size", "301x300"], 64, ".mp4 needs even frame sides (its colour planes are half size), got 301x300: try --size 302x300"),
