@@ -151,6 +151,11 @@ public struct RGB: Sendable, Equatable, Hashable {
         guard hex.count == 7, hex.first == "#", let value = UInt32(hex.dropFirst(), radix: 16) else { return nil }
         self.init(UInt8(value >> 16), UInt8((value >> 8) & 0xff), UInt8(value & 0xff))
     }
+
+    /// `#rrggbb`, as scene files write it.
+    public var hex: String {
+        "#" + [r, g, b].map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
 }
 
 /// How the renderer draws a scene unless the command line says otherwise.

@@ -1,6 +1,7 @@
 import Physics
 import SceneFile
 import SceneModel
+import Session
 
 /// What the server sends pages (README, "Live in a browser"): the scene's look once as JSON text,
 /// then one compact binary message per frame.
@@ -8,17 +9,16 @@ public enum LiveMessages {
     /// `{"type":"scene","world":[w,h],"background":"#…","crate":"#…","wall":"#…","walls":[[x1,y1,x2,y2,r],…],
     /// "bodies":[[id,width,height,"#rrggbb"],…]}`: sizes and colours, sent on connect and after a restart.
     public static func scene(_ scene: Scene, world: World) -> String {
-        func hex(_ c: RGB) -> String {
-            let digits = [c.r, c.g, c.b].map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }
-            return JSONText.string("#" + digits.joined())
-        }
+        func hex(_ color: RGB) -> String { JSONText.string(color.hex) }
         let walls = world.wallStates().map { wall in
             JSONText.array([wall.from.x, wall.from.y, wall.to.x, wall.to.y, wall.radius].map { JSONText.number($0) })
         }
-        let colors = zip(scene.allCrates(), world.crates).map { ($1.id!, $0.color ?? scene.render.crate) }
-        let bodies = colors.map { id, color -> String in
-            let size = world.crates.first { $0.id == id }!.shape.boundingSize
-            return JSONText.array([String(id.rawValue), JSONText.number(size.x), JSONText.number(size.y), hex(color)])
+        let colors = RunSession.crateColors(scene: scene, world: world)
+        let bodies = world.crates.compactMap { crate -> String? in
+            guard let id = crate.id else { return nil }
+            let size = crate.shape.boundingSize
+            return JSONText.array([String(id.rawValue), JSONText.number(size.x), JSONText.number(size.y),
+                                   hex(colors[id] ?? scene.render.crate)])
         }
         return JSONText.object([
             ("type", JSONText.string("scene")), ("name", JSONText.string(scene.name)),

@@ -184,7 +184,7 @@ public final class RunSession {
 
     /// The crates the scene gives a colour of their own, by the ids the world gave them (the
     /// world adds the scene's crates in `allCrates()` order).
-    static func crateColors(scene: Scene, world: World) -> [BodyID: RGB] {
+    public static func crateColors(scene: Scene, world: World) -> [BodyID: RGB] {
         var colors: [BodyID: RGB] = [:]
         for (spec, crate) in zip(scene.allCrates(), world.crates) {
             if let color = spec.color, let id = crate.id { colors[id] = color }

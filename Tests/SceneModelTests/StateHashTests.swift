@@ -49,3 +49,12 @@ import Testing
         #expect(StateHash(hex: "xyz") == nil)
     }
 }
+
+@Suite struct RGBTests {
+    @Test func hexTextReadsBackToTheSameColour() {
+        for color in [RGB(0, 0, 0), RGB(0x0a, 0xb5, 0xff), RGB(0xf4, 0xef, 0xe6)] {
+            #expect(RGB(hex: color.hex) == color)
+        }
+        #expect(RGB(0x0a, 0x05, 0xff).hex == "#0a05ff")
+    }
+}
