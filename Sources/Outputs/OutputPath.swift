@@ -30,6 +30,12 @@ public enum OutputPath: Sendable, Equatable {
         }
     }
 
+    /// The text after the last dot of the last path component, lowercased, if there is a dot.
+    static func lowercasedExtension(_ path: String) -> String? {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        return path[path.index(after: dot)...].lowercased()
+    }
+
     /// The text after the last dot of the last path component when it looks like a file type:
     /// 1 to 4 letters or digits, starting with a letter (so `run.2024` or `frames.final` stay
     /// directory names).

@@ -12,8 +12,8 @@ public enum VideoFormat: String, Sendable, CaseIterable {
 
     /// The format for `path`'s extension (case-insensitive), if it names one.
     public init?(path: String) {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        self.init(rawValue: path[path.index(after: dot)...].lowercased())
+        guard let suffix = OutputPath.lowercasedExtension(path) else { return nil }
+        self.init(rawValue: suffix)
     }
 
     /// The extensions, as the help and error messages list them: `.mp4, .mkv, .webm, .gif`.

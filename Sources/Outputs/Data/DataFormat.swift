@@ -7,8 +7,8 @@ public enum DataFormat: String, Sendable, CaseIterable {
 
     /// The format for `path`'s extension (case-insensitive), if it names one.
     public init?(path: String) {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        self.init(rawValue: path[path.index(after: dot)...].lowercased())
+        guard let suffix = OutputPath.lowercasedExtension(path) else { return nil }
+        self.init(rawValue: suffix)
     }
 }
 
