@@ -68,6 +68,8 @@ import Testing
         (["--trace", "t.txt"], 64, "--trace t.txt: a trace is written as .csv or .jsonl"),
         (["--stats", "s.csv"], 64, "--stats s.csv: per-step statistics are written as JSON Lines"),
         (["--trace-every", "2"], 64, "--trace-every needs --trace"),
+        (["--trace-format", "csv"], 64, "--trace-format needs --trace"),
+        (["--trace", "t.csv", "--trace-every", "0"], 64, "--trace-every must be >= 1, got 0"),
         (["--trace", "/nonexistent/t.csv"], 73, "/nonexistent/t.csv: cannot create it: No such file or directory"),
         (["--trace", "x.jsonl", "--stats", "x.jsonl"], 64, "--trace and --stats name the same file"),
     ] as [([String], Int32, String)])

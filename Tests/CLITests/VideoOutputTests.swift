@@ -57,6 +57,8 @@ import Testing
         (["--out", "-", "--format", "png"], 64, "--out - streams PPM frames"),
         (["--out", "x.mp4", "--view"], 64, "--view shows frames in a window; it cannot be combined with --out"),
         (["--out", "f", "--png-level", "10"], 64, "--png-level must be in 0...9, got 10"),
+        (["--out", "x.mp4", "--encoder-args", "   "], 64, "--encoder-args needs ffmpeg options"),
+        (["--force"], 64, "--format, --force and --encoder-args need --out"),
         (["--out", "f", "--overlay", "aabb,boxes"], 64, "--overlay: unknown overlay 'boxes' (known: grid, sleeping, aabb, contacts, ids)"),
     ] as [([String], Int32, String)])
     func badOutputsAreRefusedBeforeAnyStep(arguments: [String], status: Int32, message: String) throws {
