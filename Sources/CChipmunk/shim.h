@@ -37,11 +37,14 @@ typedef struct {
 
 static inline void CChipmunk_ContactOfBody(cpBody *body, cpArbiter *arbiter, void *data) {
     CChipmunk_Contacts *contacts = (CChipmunk_Contacts *)data;
-    // cpBodyEachArbiter presents each arbiter with `body` first; a pair of dynamic bodies is met
-    // from both of them, so it is counted from one only.
+    // cpBodyEachArbiter presents each arbiter with `body` first. cpSpaceEachBody visits every
+    // body but the space's own static one (the walls'), so a pair touching a dynamic body is met
+    // from both of its bodies: count it from a dynamic one only, and from one of two dynamic ones.
+    // (The order between those two does not change the point or its canonical normal.)
     cpBody *self, *other;
     cpArbiterGetBodies(arbiter, &self, &other);
-    if (cpBodyGetType(other) == CP_BODY_TYPE_DYNAMIC && (uintptr_t)other < (uintptr_t)self) return;
+    if (cpBodyGetType(other) == CP_BODY_TYPE_DYNAMIC
+        && (cpBodyGetType(self) != CP_BODY_TYPE_DYNAMIC || (uintptr_t)other < (uintptr_t)self)) return;
     int count = cpArbiterGetCount(arbiter);
     if (count == 0) return;
     cpVect normal = cpArbiterGetNormal(arbiter);

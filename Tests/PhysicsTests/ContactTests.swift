@@ -34,6 +34,24 @@ import Testing
         #expect(world.awakeCrateCount == 2)
     }
 
+    /// Crates resting on a tumbler's (kinematic) floor: Chipmunk lists each pair under both
+    /// bodies; every pair still counts once, and every point is listed once.
+    @Test func pairsWithATumblerCountOnce() throws {
+        let world = try World(gravity: Vec2(0, -1000))
+        try world.addTumbler(TumblerSpec(center: Vec2(200, 200), size: Vec2(300, 300), angularVelocity: 0, radius: 2,
+                                         friction: 0.8, elasticity: 0))
+        for i in 0..<8 {
+            try world.addCrate(CrateSpec(center: Vec2(80 + 30 * Double(i), 63), size: Vec2(20, 20), mass: 1, friction: 0.8,
+                                         elasticity: 0))
+        }
+        for _ in 0..<240 { world.step() }
+        let counts = world.contactCounts()
+        #expect(counts.pairs == 8 && counts.points == 16)
+        let points = world.contactPoints()
+        #expect(points.count == 16)
+        #expect(Set(points.map { [$0.position.x, $0.position.y] }).count == 16)
+    }
+
     @Test func kineticEnergyIsHalfMassTimesSpeedSquared() throws {
         let world = try World(gravity: Vec2(0, 0))
         try world.addCrate(CrateSpec(center: Vec2(50, 50), size: Vec2(10, 10), velocity: Vec2(3, 4), mass: 2, friction: 0.5, elasticity: 0))
