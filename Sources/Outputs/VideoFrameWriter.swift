@@ -77,6 +77,9 @@ public final class VideoFrameWriter: FrameSink, Sendable {
         }
     }
 
+    /// The last frame, kept to compare the next one with.
+    public var framesHeld: Int { converter == nil ? 0 : 1 }
+
     deinit {
         if !state.withLock({ $0.finished }) { try? finish() }
     }
@@ -85,7 +88,12 @@ public final class VideoFrameWriter: FrameSink, Sendable {
         let failure = state.withLock { (state: inout State) -> FileDescriptorIO.WriteFailure? in
             do throws(FileDescriptorIO.WriteFailure) {
                 if let converter {
-                    converter.convert(image, into: &state.buffer, previous: state.converted)
+                    // Frames drawn on one background differ only where either was drawn.
+                    var changed: [PixelRect]?
+                    if let now = image.drawnRegions, let before = state.converted?.drawnRegions, now.background == before.background {
+                        changed = before.rects + now.rects
+                    }
+                    converter.convert(image, into: &state.buffer, previous: state.converted, changed: changed)
                     state.converted = image
                     try encoder.write(state.buffer)
                 } else {

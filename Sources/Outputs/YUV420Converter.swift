@@ -10,9 +10,10 @@ import Raster
 /// players assume for HD video and what the video writer tags the stream with. Each chroma sample
 /// is converted from the mean of its 2×2 block of pixels. Sides must be even.
 ///
-/// Consecutive frames differ only where bodies moved, so `convert(_:into:previous:)` converts only
-/// the 32-pixel segments of each row pair that differ from the previous frame's, leaving the rest
-/// of `output` (that frame's conversion) as it is.
+/// Consecutive frames differ only where bodies moved, so the converter can convert only the
+/// 32-pixel segments of each row pair that may differ from the previous frame, leaving the rest of
+/// `output` (that frame's conversion) as it is. Frames drawn by one renderer also say where they
+/// were drawn (`RGBImage.drawnRegions`): then only segments there are compared.
 public struct YUV420Converter: Sendable {
     public let width: Int
     public let height: Int
@@ -41,7 +42,9 @@ public struct YUV420Converter: Sendable {
     ///   - output: the Y, Cb and Cr planes, one after another (resized to `frameBytes`).
     ///   - previous: the frame `output` already holds the conversion of, if any; then only what
     ///     changed since it is converted.
-    public func convert(_ image: RGBImage, into output: inout [UInt8], previous: RGBImage? = nil) {
+    ///   - changed: with `previous`: rectangles holding every pixel where the two frames may differ
+    ///     (from `RGBImage.drawnRegions`); only segments they touch are compared. Nil: all are.
+    public func convert(_ image: RGBImage, into output: inout [UInt8], previous: RGBImage? = nil, changed: [PixelRect]? = nil) {
         precondition(image.width == width && image.height == height, "frame size differs from the converter's")
         let width = self.width, height = self.height
         var reference = previous.flatMap { $0.width == width && $0.height == height ? $0.pixels : nil }
@@ -49,6 +52,8 @@ public struct YUV420Converter: Sendable {
             output = [UInt8](repeating: 0, count: frameBytes)
             reference = nil
         }
+        let segmentsPerPair = (width + Self.segment - 1) / Self.segment
+        let touched = changed.map { touchedSegments($0, segmentsPerPair: segmentsPerPair) }
         image.pixels.withUnsafeBufferPointer { rgb in
             output.withUnsafeMutableBufferPointer { yuv in
                 let planes = Planes(luma: yuv.baseAddress!, width: width, height: height)
@@ -60,21 +65,33 @@ public struct YUV420Converter: Sendable {
                     let rowBytes = width * 3
                     for pairRow in 0..<(height / 2) {
                         let offset = 2 * pairRow * rowBytes
-                        var start = 0
-                        while start < width {
-                            let end = min(start + Self.segment, width)
+                        for segment in 0..<segmentsPerPair where touched?[pairRow * segmentsPerPair + segment] ?? true {
+                            let start = segment * Self.segment, end = min(start + Self.segment, width)
                             let bytes = (end - start) * 3
                             let at = offset + start * 3
                             if memcmp(rgb.baseAddress! + at, old.baseAddress! + at, bytes) != 0
                                 || memcmp(rgb.baseAddress! + at + rowBytes, old.baseAddress! + at + rowBytes, bytes) != 0 {
                                 Self.convert(rgb.baseAddress!, planes, pairRow: pairRow, columns: start..<end)
                             }
-                            start = end
                         }
                     }
                 }
             }
         }
+    }
+
+    /// One flag per segment of each row pair: whether one of `rects` touches it.
+    private func touchedSegments(_ rects: [PixelRect], segmentsPerPair: Int) -> [Bool] {
+        var touched = [Bool](repeating: false, count: segmentsPerPair * (height / 2))
+        for rect in rects {
+            let minX = max(0, rect.minX), maxX = min(width - 1, rect.maxX)
+            let minY = max(0, rect.minY), maxY = min(height - 1, rect.maxY)
+            guard minX <= maxX, minY <= maxY else { continue }
+            for pairRow in (minY / 2)...(maxY / 2) {
+                for segment in (minX / Self.segment)...(maxX / Self.segment) { touched[pairRow * segmentsPerPair + segment] = true }
+            }
+        }
+        return touched
     }
 
     private struct Planes {

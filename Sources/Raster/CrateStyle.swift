@@ -16,10 +16,10 @@ struct CrateStyle {
     let plank1: (Double, Double, Double)
     let plank2: (Double, Double, Double)
     let brace: (Double, Double, Double)
-    /// The plank colours rounded to bytes, for pixels that need no blending.
-    let plankBytes0: (UInt8, UInt8, UInt8)
-    let plankBytes1: (UInt8, UInt8, UInt8)
-    let plankBytes2: (UInt8, UInt8, UInt8)
+    /// RGB bytes of the pixels fully inside the crate whose brace and frame weights are each 0 or
+    /// 1, at `solidIndex`: worked out as `Rasterizer.shade` works out any pixel, so that using them
+    /// changes no pixel.
+    let solidColors: [UInt8]
 
     init(size: Vec2, scale: Double, palette: CratePalette) {
         halfWidth = size.x * scale / 2
@@ -34,10 +34,27 @@ struct CrateStyle {
         frame = palette.frame
         (plank0, plank1, plank2) = (palette.planks[0], palette.planks[1], palette.planks[2])
         brace = palette.brace
-        func bytes(_ c: (Double, Double, Double)) -> (UInt8, UInt8, UInt8) {
-            (UInt8(c.0 + 0.5), UInt8(c.1 + 0.5), UInt8(c.2 + 0.5))
+        var solid = [UInt8](repeating: 0, count: 3 * 3 * 4)
+        for (plank, base) in [palette.planks[0], palette.planks[1], palette.planks[2]].enumerated() {
+            for braced in [false, true] {
+                for framed in [false, true] {
+                    var color = base
+                    if braced { color = Rasterizer.mix(color, palette.brace, 1) }
+                    if framed { color = Rasterizer.mix(color, palette.frame, 1) }
+                    let at = Self.solidIndex(plank: plank, brace: braced, frame: framed)
+                    solid[at] = UInt8(truncatingIfNeeded: Int(color.0 + 0.5))
+                    solid[at + 1] = UInt8(truncatingIfNeeded: Int(color.1 + 0.5))
+                    solid[at + 2] = UInt8(truncatingIfNeeded: Int(color.2 + 0.5))
+                }
+            }
         }
-        (plankBytes0, plankBytes1, plankBytes2) = (bytes(plank0), bytes(plank1), bytes(plank2))
+        solidColors = solid
+    }
+
+    /// Where a solid colour's bytes start in `solidColors`.
+    @inline(__always)
+    static func solidIndex(plank: Int, brace: Bool, frame: Bool) -> Int {
+        (plank * 4 + (brace ? 2 : 0) + (frame ? 1 : 0)) * 3
     }
 }
 
@@ -54,5 +71,29 @@ struct CratePalette {
         frame = shade(0.62)
         planks = [shade(1.0), shade(0.9), shade(1.08)]
         brace = shade(0.72)
+    }
+}
+
+/// A crate style's numbers without its colour table: a plain value the rasterizer's pixel loop can
+/// keep in registers.
+struct CrateGeometry {
+    let halfWidth: Double
+    let halfHeight: Double
+    let border: Double
+    let plankHeight: Double
+    let braceHalfWidth: Double
+    let braceNormalX: Double
+    let braceNormalY: Double
+    let frame: (Double, Double, Double)
+    let plank0: (Double, Double, Double)
+    let plank1: (Double, Double, Double)
+    let plank2: (Double, Double, Double)
+    let brace: (Double, Double, Double)
+
+    @inline(__always)
+    init(_ style: CrateStyle) {
+        (halfWidth, halfHeight, border, plankHeight) = (style.halfWidth, style.halfHeight, style.border, style.plankHeight)
+        (braceHalfWidth, braceNormalX, braceNormalY) = (style.braceHalfWidth, style.braceNormalX, style.braceNormalY)
+        (frame, plank0, plank1, plank2, brace) = (style.frame, style.plank0, style.plank1, style.plank2, style.brace)
     }
 }

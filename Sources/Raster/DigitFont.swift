@@ -14,13 +14,19 @@ enum DigitFont {
 
     /// Draws `text` (digits; others are skipped) centred on image point (x, y), each font pixel
     /// `scale` image pixels wide, clipped to the image.
-    static func draw(_ image: inout RGBImage, _ text: String, centerX x: Double, centerY y: Double, scale: Int, color: RGB) {
+    /// - Returns: a rectangle holding every pixel drawn (nil if none).
+    @discardableResult
+    static func draw(_ image: inout RGBImage, _ text: String, centerX x: Double, centerY y: Double, scale: Int, color: RGB) -> PixelRect? {
         let digits = text.compactMap { $0.wholeNumberValue }
         let advance = (width + 1) * scale
         let textWidth = digits.count * advance - scale
         let left = Rasterizer.pixel((x - Double(textWidth) / 2).rounded())
         let top = Rasterizer.pixel((y - Double(height * scale) / 2).rounded())
         let imageWidth = image.width, imageHeight = image.height
+        guard !digits.isEmpty else { return nil }
+        let drawn = PixelRect(minX: max(0, left), minY: max(0, top), maxX: min(imageWidth - 1, left + textWidth - 1),
+                              maxY: min(imageHeight - 1, top + height * scale - 1))
+        guard drawn.minX <= drawn.maxX, drawn.minY <= drawn.maxY else { return nil }
         image.pixels.withUnsafeMutableBufferPointer { buffer in
             for (index, digit) in digits.enumerated() {
                 for row in 0..<height {
@@ -38,5 +44,6 @@ enum DigitFont {
                 }
             }
         }
+        return drawn
     }
 }

@@ -2,10 +2,15 @@
 import Glibc
 #endif
 import SceneModel
+import Synchronization
 
 /// Draws world snapshots into images of one size. What never changes between frames (the
 /// background and the walls) is drawn once into a static layer that each frame starts from;
 /// each crate shape's style is worked out once and cached. Not thread-safe: one per drawing thread.
+///
+/// Every frame records where it was drawn over the static layer (`RGBImage.drawnRegions`), so a
+/// frame can be recycled by putting back only those pixels (`render(_:into:)`), and a video writer
+/// can convert only what may have changed.
 public final class FrameRenderer {
     public let width: Int
     public let height: Int
@@ -16,6 +21,9 @@ public final class FrameRenderer {
     private let crateColors: [BodyID: RGB]
     private let wallColor: RGB
     private var styles: [StyleKey: CrateStyle] = [:]
+    /// This renderer's static layer, as `DrawnRegions.background` names it.
+    private let background: UInt64
+    private static let backgroundsMade = Atomic<UInt64>(0)
 
     private struct StyleKey: Hashable {
         var shape: BodyShape
@@ -46,14 +54,31 @@ public final class FrameRenderer {
                                    radius: radius, color: colors.wall)
         }
         staticLayer = layer
+        background = Self.backgroundsMade.add(1, ordering: .relaxed).newValue
     }
 
     /// Draws `snapshot` over the static layer.
     public func render(_ snapshot: WorldSnapshot) -> RGBImage {
         var image = staticLayer
+        render(snapshot, into: &image)
+        return image
+    }
+
+    /// Draws `snapshot` into `image`, reusing its memory. If `image` is a frame this renderer drew
+    /// before, only the pixels it drew over the static layer are put back first; anything else is
+    /// replaced by the static layer whole. The result is the same image `render(_:)` gives.
+    public func render(_ snapshot: WorldSnapshot, into image: inout RGBImage) {
+        if image.width == width, image.height == height, let drawn = image.drawnRegions, drawn.background == background {
+            restoreStaticLayer(in: &image, drawn.rects)
+        } else {
+            image = staticLayer
+        }
+        var rects: [PixelRect] = []
+        rects.reserveCapacity(snapshot.bodies.count + snapshot.movingWalls.count)
         for wall in snapshot.movingWalls {
-            Rasterizer.drawSegment(&image, from: viewport.imagePoint(wall.from), to: viewport.imagePoint(wall.to),
-                                   radius: max(wall.radius * viewport.scale, 0.75), color: wallColor)
+            let drawn = Rasterizer.drawSegment(&image, from: viewport.imagePoint(wall.from), to: viewport.imagePoint(wall.to),
+                                               radius: max(wall.radius * viewport.scale, 0.75), color: wallColor)
+            if let drawn { rects.append(drawn) }
         }
         for body in snapshot.bodies {
             let center = viewport.imagePoint(body.position)
@@ -61,15 +86,34 @@ public final class FrameRenderer {
             case .box:
                 let asleep = overlays.contains(.sleeping) && body.sleeping
                 let color = asleep ? Overlays.sleepingColor : crateColors[body.id] ?? crateColor
-                Rasterizer.drawCrate(&image, center: center, angle: body.angle, style: style(for: StyleKey(shape: body.shape, color: color)))
+                let drawn = Rasterizer.drawCrate(&image, center: center, angle: body.angle,
+                                                 style: style(for: StyleKey(shape: body.shape, color: color)))
+                if let drawn { rects.append(drawn) }
             }
         }
-        if !overlays.isEmpty { drawOverlays(&image, snapshot) }
-        return image
+        if !overlays.isEmpty { drawOverlays(&image, snapshot, rects: &rects) }
+        image.drawnRegions = DrawnRegions(background: background, rects: rects)
     }
 
-    /// Bounding boxes, contacts and ids over the drawn frame.
-    private func drawOverlays(_ image: inout RGBImage, _ snapshot: WorldSnapshot) {
+    /// Copies the static layer's pixels over `rects` of `image`.
+    private func restoreStaticLayer(in image: inout RGBImage, _ rects: [PixelRect]) {
+        let rowBytes = width * 3
+        staticLayer.pixels.withUnsafeBufferPointer { layer in
+            image.pixels.withUnsafeMutableBufferPointer { pixels in
+                for rect in rects {
+                    let bytes = (rect.maxX - rect.minX + 1) * 3
+                    for y in rect.minY...rect.maxY {
+                        let at = y * rowBytes + rect.minX * 3
+                        (pixels.baseAddress! + at).update(from: layer.baseAddress! + at, count: bytes)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Bounding boxes, contacts and ids over the drawn frame; what they touch is added to `rects`.
+    private func drawOverlays(_ image: inout RGBImage, _ snapshot: WorldSnapshot, rects: inout [PixelRect]) {
+        func record(_ drawn: PixelRect?) { if let drawn { rects.append(drawn) } }
         if overlays.contains(.aabb) {
             for body in snapshot.bodies {
                 let half = body.shape.boundingSize * 0.5
@@ -78,7 +122,7 @@ public final class FrameRenderer {
                 let low = viewport.imagePoint(body.position - extent), high = viewport.imagePoint(body.position + extent)
                 let corners = [Vec2(low.x, low.y), Vec2(high.x, low.y), Vec2(high.x, high.y), Vec2(low.x, high.y)]
                 for i in 0..<4 {
-                    Rasterizer.drawSegment(&image, from: corners[i], to: corners[(i + 1) % 4], radius: 0.5, color: Overlays.aabbColor)
+                    record(Rasterizer.drawSegment(&image, from: corners[i], to: corners[(i + 1) % 4], radius: 0.5, color: Overlays.aabbColor))
                 }
             }
         }
@@ -87,15 +131,16 @@ public final class FrameRenderer {
                 let point = viewport.imagePoint(contact.position)
                 // The normal as a short tick through the point (its sign is arbitrary), 6 px each way.
                 let tick = Vec2(contact.normal.x * 6, -contact.normal.y * 6)
-                Rasterizer.drawSegment(&image, from: point - tick, to: point + tick, radius: 0.6, color: Overlays.contactColor)
-                Rasterizer.drawSegment(&image, from: point, to: point, radius: 2, color: Overlays.contactColor)
+                record(Rasterizer.drawSegment(&image, from: point - tick, to: point + tick, radius: 0.6, color: Overlays.contactColor))
+                record(Rasterizer.drawSegment(&image, from: point, to: point, radius: 2, color: Overlays.contactColor))
             }
         }
         if overlays.contains(.ids) {
             let scale = max(1, min(3, Int(viewport.scale * 4)))
             for body in snapshot.bodies {
                 let center = viewport.imagePoint(body.position)
-                DigitFont.draw(&image, body.id.description, centerX: center.x, centerY: center.y, scale: scale, color: Overlays.idColor)
+                record(DigitFont.draw(&image, body.id.description, centerX: center.x, centerY: center.y, scale: scale,
+                                      color: Overlays.idColor))
             }
         }
     }

@@ -5,6 +5,9 @@ public struct RGBImage: Sendable, Equatable {
     public let width: Int
     public let height: Int
     public var pixels: [UInt8]
+    /// Set by the renderer that drew the image: where it drew over its background. Pixels outside
+    /// these rectangles are the background's. Nil for any other image (nothing is known).
+    public var drawnRegions: DrawnRegions?
 
     /// An image of one colour.
     public init(width: Int, height: Int, fill: RGB) {
@@ -25,4 +28,24 @@ public struct RGBImage: Sendable, Equatable {
 
     /// The whole PPM file: header then pixels.
     public func ppm() -> [UInt8] { ppmHeader + pixels }
+
+    /// Images are equal when their pixels are; how they were drawn does not matter.
+    public static func == (a: RGBImage, b: RGBImage) -> Bool {
+        a.width == b.width && a.height == b.height && a.pixels == b.pixels
+    }
+}
+
+/// Where a rendered frame differs from the background it was drawn on (a renderer's static layer:
+/// background colour, grid, fixed walls). Two frames drawn on the same background can differ only
+/// inside the union of their regions, which spares a video writer comparing whole frames.
+public struct DrawnRegions: Sendable, Equatable {
+    /// Which background: the same number for every frame of one renderer, a new one per renderer.
+    public let background: UInt64
+    /// Rectangles covering every pixel drawn over the background (they may overlap).
+    public var rects: [PixelRect]
+
+    public init(background: UInt64, rects: [PixelRect]) {
+        self.background = background
+        self.rects = rects
+    }
 }

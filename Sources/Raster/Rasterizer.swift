@@ -16,12 +16,14 @@ enum Rasterizer {
     }
 
     /// A thick segment with round ends (a capsule), `radius` in pixels.
-    static func drawSegment(_ image: inout RGBImage, from a: Vec2, to b: Vec2, radius: Double, color: RGB) {
+    /// - Returns: the pixels visited (nil if none), so that the renderer knows what it drew over.
+    @discardableResult
+    static func drawSegment(_ image: inout RGBImage, from a: Vec2, to b: Vec2, radius: Double, color: RGB) -> PixelRect? {
         let minX = max(0, pixel((min(a.x, b.x) - radius - 1).rounded(.down)))
         let maxX = min(image.width - 1, pixel((max(a.x, b.x) + radius + 1).rounded(.up)))
         let minY = max(0, pixel((min(a.y, b.y) - radius - 1).rounded(.down)))
         let maxY = min(image.height - 1, pixel((max(a.y, b.y) + radius + 1).rounded(.up)))
-        guard minX <= maxX, minY <= maxY else { return }
+        guard minX <= maxX, minY <= maxY else { return nil }
         let dx = b.x - a.x, dy = b.y - a.y
         let lengthSquared = dx * dx + dy * dy
         let paint = (Double(color.r), Double(color.g), Double(color.b))
@@ -37,6 +39,7 @@ enum Rasterizer {
                 }
             }
         }
+        return PixelRect(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
     }
 
     /// A wooden crate centred at image point `center`, turned by `angle` radians counter-clockwise
@@ -44,38 +47,48 @@ enum Rasterizer {
     ///
     /// Each row visits only the span where the crate (grown by a pixel for the soft edge) can be,
     /// and steps its crate coordinates by constant increments along the row.
-    static func drawCrate(_ image: inout RGBImage, center: Vec2, angle: Double, style: CrateStyle) {
+    /// - Returns: the pixels visited (nil if none), so that the renderer knows what it drew over.
+    @discardableResult
+    static func drawCrate(_ image: inout RGBImage, center: Vec2, angle: Double, style: CrateStyle) -> PixelRect? {
         let c = cos(angle), s = sin(angle)
         let hw = style.halfWidth, hh = style.halfHeight
         let extentY = abs(s) * hw + abs(c) * hh + 1
         let minY = max(0, pixel((center.y - extentY).rounded(.down)))
         let maxY = min(image.height - 1, pixel((center.y + extentY).rounded(.up)))
-        guard minY <= maxY else { return }
+        guard minY <= maxY else { return nil }
         let width = image.width
-        image.pixels.withUnsafeMutableBufferPointer { buffer in
-            for py in minY...maxY {
-                let dy = Double(py) + 0.5 - center.y
-                // Crate coordinates along the row: u = c·dx − s·dy, v = −s·dx − c·dy. Solve
-                // |u| <= hw + 1 and |v| <= hh + 1 for dx to get the row's span.
-                var low = -Double.infinity, high = Double.infinity
-                clip(&low, &high, slope: c, offset: -s * dy, limit: hw + 1)
-                clip(&low, &high, slope: -s, offset: -c * dy, limit: hh + 1)
-                guard low <= high else { continue }
-                let minX = max(0, pixel((center.x + low - 0.5).rounded(.down)))
-                let maxX = min(width - 1, pixel((center.x + high - 0.5).rounded(.up)))
-                guard minX <= maxX else { continue }
-                let dx0 = Double(minX) + 0.5 - center.x
-                var u = dx0 * c - dy * s
-                var v = -(dx0 * s + dy * c)
-                var index = (py * width + minX) * 3
-                for _ in minX...maxX {
-                    shade(buffer, index, u: u, v: v, style: style)
-                    u += c
-                    v -= s
-                    index += 3
+        var left = Int.max, right = Int.min, top = Int.max, bottom = Int.min
+        // The style's numbers as local values: the compiler keeps them in registers instead of
+        // reloading them after every pixel store.
+        let geometry = CrateGeometry(style)
+        style.solidColors.withUnsafeBufferPointer { solid in
+            image.pixels.withUnsafeMutableBufferPointer { buffer in
+                for py in minY...maxY {
+                    let dy = Double(py) + 0.5 - center.y
+                    // Crate coordinates along the row: u = c·dx − s·dy, v = −s·dx − c·dy. Solve
+                    // |u| <= hw + 1 and |v| <= hh + 1 for dx to get the row's span.
+                    var low = -Double.infinity, high = Double.infinity
+                    clip(&low, &high, slope: c, offset: -s * dy, limit: hw + 1)
+                    clip(&low, &high, slope: -s, offset: -c * dy, limit: hh + 1)
+                    guard low <= high else { continue }
+                    let minX = max(0, pixel((center.x + low - 0.5).rounded(.down)))
+                    let maxX = min(width - 1, pixel((center.x + high - 0.5).rounded(.up)))
+                    guard minX <= maxX else { continue }
+                    (left, right, top, bottom) = (min(left, minX), max(right, maxX), min(top, py), max(bottom, py))
+                    let dx0 = Double(minX) + 0.5 - center.x
+                    var u = dx0 * c - dy * s
+                    var v = -(dx0 * s + dy * c)
+                    var pixel = buffer.baseAddress! + (py * width + minX) * 3
+                    for _ in minX...maxX {
+                        shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!)
+                        u += c
+                        v -= s
+                        pixel += 3
+                    }
                 }
             }
         }
+        return top <= bottom ? PixelRect(minX: left, minY: top, maxX: right, maxY: bottom) : nil
     }
 
     /// Narrows [low, high] to the dx where |slope·dx + offset| <= limit.
@@ -92,48 +105,54 @@ enum Rasterizer {
 
     /// Colours one pixel of a crate from its crate coordinates (u, v).
     @inline(__always)
-    private static func shade(_ buffer: UnsafeMutableBufferPointer<UInt8>, _ index: Int, u: Double, v: Double, style: CrateStyle) {
-        let hw = style.halfWidth, hh = style.halfHeight
-        let outside = max(abs(u) - hw, abs(v) - hh)
+    private static func shade(_ pixel: UnsafeMutablePointer<UInt8>, u: Double, v: Double, _ style: CrateGeometry,
+                              solid: UnsafePointer<UInt8>) {
+        let outside = max(abs(u) - style.halfWidth, abs(v) - style.halfHeight)
         let coverage = min(1, max(0, 0.5 - outside))
         if coverage <= 0 { return }
         let depth = -outside
         // Which plank: three bands of plankHeight above the bottom border.
-        let height = v + hh - style.border
+        let height = v + style.halfHeight - style.border
         let plank = height < style.plankHeight ? 0 : height < 2 * style.plankHeight ? 1 : 2
         let brace = style.braceHalfWidth + 0.5 - abs(u * style.braceNormalX + v * style.braceNormalY)
         let frame = style.border + 0.5 - depth
-        if coverage >= 1, brace <= 0, frame <= 0 {
-            // Most pixels: inside a plank, away from every edge: a ready-made colour.
-            let bytes = plank == 0 ? style.plankBytes0 : plank == 1 ? style.plankBytes1 : style.plankBytes2
-            buffer[index] = bytes.0
-            buffer[index + 1] = bytes.1
-            buffer[index + 2] = bytes.2
+        if coverage >= 1, brace <= 0 || brace >= 1, frame <= 0 || frame >= 1 {
+            // Most pixels: fully inside the crate and fully on or off the brace and the frame. The
+            // colour below then mixes with weights 0 or 1 only: `CrateStyle.solidColors` holds it.
+            let colour = solid + CrateStyle.solidIndex(plank: plank, brace: brace > 0, frame: frame > 0)
+            pixel[0] = colour[0]
+            pixel[1] = colour[1]
+            pixel[2] = colour[2]
             return
         }
         var color = plank == 0 ? style.plank0 : plank == 1 ? style.plank1 : style.plank2
         if brace > 0 { color = mix(color, style.brace, min(1, brace)) }
         if frame > 0 { color = mix(color, style.frame, min(1, frame)) }
         if coverage >= 1 {
-            buffer[index] = UInt8(truncatingIfNeeded: Int(color.0 + 0.5))
-            buffer[index + 1] = UInt8(truncatingIfNeeded: Int(color.1 + 0.5))
-            buffer[index + 2] = UInt8(truncatingIfNeeded: Int(color.2 + 0.5))
+            pixel[0] = UInt8(truncatingIfNeeded: Int(color.0 + 0.5))
+            pixel[1] = UInt8(truncatingIfNeeded: Int(color.1 + 0.5))
+            pixel[2] = UInt8(truncatingIfNeeded: Int(color.2 + 0.5))
         } else {
-            blend(buffer, index, color, coverage)
+            blend(pixel, color, coverage)
         }
     }
 
     @inline(__always)
-    private static func mix(_ a: (Double, Double, Double), _ b: (Double, Double, Double), _ t: Double) -> (Double, Double, Double) {
+    static func mix(_ a: (Double, Double, Double), _ b: (Double, Double, Double), _ t: Double) -> (Double, Double, Double) {
         (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t, a.2 + (b.2 - a.2) * t)
     }
 
     @inline(__always)
     private static func blend(_ buffer: UnsafeMutableBufferPointer<UInt8>, _ index: Int, _ color: (Double, Double, Double), _ coverage: Double) {
+        blend(buffer.baseAddress! + index, color, coverage)
+    }
+
+    @inline(__always)
+    private static func blend(_ pixel: UnsafeMutablePointer<UInt8>, _ color: (Double, Double, Double), _ coverage: Double) {
         // Colours stay within 0...255, so the conversions cannot overflow.
-        let r = Double(buffer[index]), g = Double(buffer[index + 1]), b = Double(buffer[index + 2])
-        buffer[index] = UInt8(truncatingIfNeeded: Int(r + (color.0 - r) * coverage + 0.5))
-        buffer[index + 1] = UInt8(truncatingIfNeeded: Int(g + (color.1 - g) * coverage + 0.5))
-        buffer[index + 2] = UInt8(truncatingIfNeeded: Int(b + (color.2 - b) * coverage + 0.5))
+        let r = Double(pixel[0]), g = Double(pixel[1]), b = Double(pixel[2])
+        pixel[0] = UInt8(truncatingIfNeeded: Int(r + (color.0 - r) * coverage + 0.5))
+        pixel[1] = UInt8(truncatingIfNeeded: Int(g + (color.1 - g) * coverage + 0.5))
+        pixel[2] = UInt8(truncatingIfNeeded: Int(b + (color.2 - b) * coverage + 0.5))
     }
 }

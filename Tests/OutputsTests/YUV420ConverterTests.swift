@@ -53,4 +53,30 @@ import Testing
             previous = image
         }
     }
+
+    /// Told where frames were drawn (their drawn regions), the converter compares only there and
+    /// still gives the bytes of a whole conversion, over frames a renderer draws into recycled memory.
+    @Test func convertingDrawnRegionsOnlyEqualsConvertingEverything() throws {
+        let renderer = FrameRenderer(world: Vec2(100, 60), walls: [WallState(from: Vec2(0, 2), to: Vec2(100, 2), radius: 1)],
+                                     width: 150, height: 90, colors: RenderDefaults(), overlays: [.aabb, .ids])
+        let converter = YUV420Converter(width: 150, height: 90)
+        var whole: [UInt8] = [], delta: [UInt8] = []
+        var previous: RGBImage?
+        var frame = renderer.render(WorldSnapshot(step: 0, bodies: []))
+        for n in 0..<16 {
+            let x = 10 + 5.3 * Double(n)
+            var bodies = [BodyState(id: BodyID(1), position: Vec2(x, 20), angle: 0.3 * Double(n), velocity: .zero, angularVelocity: 0,
+                                    shape: .box(size: Vec2(12, 8)))]
+            if n % 3 == 0 {
+                bodies.append(BodyState(id: BodyID(2), position: Vec2(60, 40), angle: 0, velocity: .zero, angularVelocity: 0,
+                                        shape: .box(size: Vec2(9, 9))))
+            }
+            renderer.render(WorldSnapshot(step: n, bodies: bodies), into: &frame)
+            let now = try #require(frame.drawnRegions)
+            converter.convert(frame, into: &whole)
+            converter.convert(frame, into: &delta, previous: previous, changed: previous.map { $0.drawnRegions!.rects + now.rects })
+            #expect(delta == whole, "frame \(n)")
+            previous = frame
+        }
+    }
 }

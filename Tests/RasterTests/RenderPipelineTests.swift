@@ -31,6 +31,27 @@ final class RecordingSink: FrameSink, @unchecked Sendable {
     }
 }
 
+/// A sink that keeps every frame it is given, as a sink may.
+final class KeepingSink: FrameSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var images: [RGBImage] = []
+    let framesHeld: Int
+
+    init(framesHeld: Int) { self.framesHeld = framesHeld }
+
+    var kept: [RGBImage] {
+        lock.lock()
+        defer { lock.unlock() }
+        return images
+    }
+
+    func write(_ image: RGBImage, number: Int) throws(FrameWriteError) {
+        lock.lock()
+        images.append(image)
+        lock.unlock()
+    }
+}
+
 @Suite struct RenderPipelineTests {
     static func job(_ step: Int) -> FrameJob {
         let snapshot = WorldSnapshot(step: step, bodies: [])
@@ -48,6 +69,22 @@ final class RecordingSink: FrameSink, @unchecked Sendable {
         let stats = pipeline.finish()
         #expect(sink.written == Array(1...50))
         #expect(stats.framesWritten == 50 && stats.framesSkipped == 0 && stats.drawTimes.count == 50)
+    }
+
+    /// The pipeline draws new frames into the memory of written ones; a sink that keeps frames
+    /// (more than it declares, even) still holds each frame exactly as it was drawn.
+    @Test(arguments: [0, 1])
+    func framesASinkKeepsAreNeverDrawnOver(framesHeld: Int) {
+        let sink = KeepingSink(framesHeld: framesHeld)
+        let pipeline = RenderPipeline(inFlight: 2, interpolate: false, sink: sink, makeRenderer: { FrameRecyclingTests.renderer() })
+        for n in 0..<30 {
+            let snapshot = FrameRecyclingTests.snapshot(n)
+            #expect(pipeline.submit(FrameJob(previous: snapshot, current: snapshot, alpha: 1), waitIfFull: true))
+        }
+        #expect(pipeline.finish().framesWritten == 30)
+        let reference = FrameRecyclingTests.renderer()
+        #expect(sink.kept.count == 30)
+        for (n, image) in sink.kept.enumerated() { #expect(image == reference.render(FrameRecyclingTests.snapshot(n)), "frame \(n)") }
     }
 
     /// With the writer held, at most inFlight + 2 drawn + 1 being written frames fit; a real-time
