@@ -145,7 +145,12 @@ public final class RunSession {
         let colors = look, crateColors = Self.crateColors(scene: scene, world: world), overlays = frames.overlays
         // Contact points are copied out of Chipmunk only when they are drawn.
         if overlays.contains(.contacts) { world.snapshotsIncludeContacts = true }
-        pipeline = RenderPipeline(interpolate: settings.interpolate, sink: sink) {
+        // An offline video's encoder is the bottleneck: the pipeline gives way to it and draws
+        // ahead (up to about 32 MB of frames) to fill the encoder's idle moments.
+        let offlineVideo = if case .video = frames.destination { !settings.realtime } else { false }
+        let drawnAhead = offlineVideo ? max(2, min(8, (32 << 20) / (frames.width * frames.height * 3))) : 2
+        pipeline = RenderPipeline(inFlight: offlineVideo ? 8 : 4, drawnAhead: drawnAhead, interpolate: settings.interpolate, sink: sink,
+                                  yieldsToEncoder: offlineVideo) {
             FrameRenderer(world: worldSize, walls: walls, width: frames.width, height: frames.height, colors: colors,
                           crateColors: crateColors, overlays: overlays)
         }

@@ -102,6 +102,44 @@ final class KeepingSink: FrameSink, @unchecked Sendable {
         #expect(stats.framesWritten == accepted && sink.written == Array(1...accepted))
     }
 
+    /// Frames drawn ahead of the writer are bounded by `drawnAhead`: with the writer held, the
+    /// drawing thread stops after that many and the step loop after `inFlight` more.
+    @Test(.timeLimit(.minutes(1)))
+    func drawnAheadBoundsTheFramesWaitingToBeWritten() throws {
+        let sink = RecordingSink(gated: true)
+        let pipeline = RenderPipeline(inFlight: 3, drawnAhead: 6, interpolate: false, sink: sink, makeRenderer: Self.renderer)
+        var accepted = 0
+        // Waiting submits fill every place (3 jobs + 6 drawn + 1 in the writer's hands); the next is refused.
+        for step in 1...10 where pipeline.submit(Self.job(step), waitIfFull: true) { accepted += 1 }
+        #expect(accepted == 10)
+        var refused = false
+        for _ in 0..<200 where !refused {
+            refused = !pipeline.submit(Self.job(11), waitIfFull: false)
+            if !refused { accepted += 1 }
+        }
+        #expect(refused && accepted <= 3 + 6 + 1 + 1)
+        for _ in 0..<100 { sink.gate.signal() }
+        #expect(pipeline.finish().framesWritten == accepted)
+    }
+
+    /// For an offline video both threads give way to the encoder (nice +10); otherwise they keep
+    /// the process's priority. The sink reports the priority of the thread it is called on.
+    @Test(arguments: [false, true])
+    func yieldingToTheEncoderLowersThePipelinesPriority(yields: Bool) {
+        final class PrioritySink: FrameSink, @unchecked Sendable {
+            var seen: Int32 = -100
+            func write(_ image: RGBImage, number: Int) throws(FrameWriteError) {
+                seen = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+            }
+        }
+        let base = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        let sink = PrioritySink()
+        let pipeline = RenderPipeline(interpolate: false, sink: sink, yieldsToEncoder: yields, makeRenderer: Self.renderer)
+        pipeline.submit(Self.job(1), waitIfFull: true)
+        #expect(pipeline.finish().framesWritten == 1)
+        #expect(sink.seen == (yields ? min(19, base + 10) : base))
+    }
+
     @Test func theFirstWriteErrorStopsThePipeline() {
         let sink = RecordingSink(failAt: 3)
         let pipeline = RenderPipeline(interpolate: false, sink: sink, makeRenderer: Self.renderer)

@@ -36,24 +36,34 @@ public struct RenderStats: Sendable {
 /// step loop, and frames already written stay complete.
 public final class RenderPipeline: Sendable {
     private let jobs: BoundedQueue<FrameJob>
-    private let images = BoundedQueue<RGBImage>(capacity: 2)
+    private let images: BoundedQueue<RGBImage>
     /// Written frames handed back for drawing the next ones into (see `FrameRenderer.render(_:into:)`):
     /// a frame's memory is reused instead of a new 2.7 MB buffer being paged in for every 1280×720 frame.
-    private let spares = BoundedQueue<RGBImage>(capacity: 4)
+    private let spares: BoundedQueue<RGBImage>
     /// Written by both stages, read by the step loop.
     private let stats = Mutex(RenderStats())
     private let finished = DispatchGroup()
 
     /// - Parameters:
-    ///   - makeRenderer: called once on the drawing thread, which then owns the renderer.
+    ///   - inFlight: frames submitted and not yet drawn, at most.
+    ///   - drawnAhead: drawn frames waiting to be written, at most.
     ///   - interpolate: blend previous→current by alpha, or draw `current` as it is.
-    public init(inFlight: Int = 4, interpolate: Bool, sink: FrameSink & Sendable,
+    ///   - sink: where drawn frames go, in order.
+    ///   - yieldsToEncoder: run both threads at a lower scheduling priority (nice +10). For an
+    ///     offline video, where the encoder process is the bottleneck: when both want a core the
+    ///     encoder gets it, and frames drawn ahead (`drawnAhead`) fill the encoder's idle moments.
+    ///   - makeRenderer: called once on the drawing thread, which then owns the renderer.
+    public init(inFlight: Int = 4, drawnAhead: Int = 2, interpolate: Bool, sink: FrameSink & Sendable, yieldsToEncoder: Bool = false,
                 makeRenderer: @escaping @Sendable () -> FrameRenderer) {
         jobs = BoundedQueue(capacity: inFlight)
+        images = BoundedQueue(capacity: drawnAhead)
+        // Enough spares for every frame between the writer and the drawing thread.
+        spares = BoundedQueue(capacity: drawnAhead + 2)
         finished.enter()
         finished.enter()
         let jobs = self.jobs, images = self.images, spares = self.spares
         Thread { [self] in
+            if yieldsToEncoder { Self.lowerThisThreadsPriority() }
             let renderer = makeRenderer()
             while let job = jobs.take() {
                 let start = DispatchTime.now().uptimeNanoseconds
@@ -73,6 +83,7 @@ public final class RenderPipeline: Sendable {
         }.start()
         let framesHeld = sink.framesHeld
         Thread { [self] in
+            if yieldsToEncoder { Self.lowerThisThreadsPriority() }
             var number = 0
             // Written frames the sink may still hold, oldest first.
             var held: [RGBImage] = []
@@ -102,6 +113,12 @@ public final class RenderPipeline: Sendable {
             }
             finished.leave()
         }.start()
+    }
+
+    /// Linux keeps a nice value per thread: `setpriority` with who = 0 changes the calling thread
+    /// only. Best effort: a failure leaves the priority as it was.
+    private static func lowerThisThreadsPriority() {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
     }
 
     private func record(_ update: (inout RenderStats) -> Void) {
