@@ -49,7 +49,8 @@ enum Rasterizer {
     /// and steps its crate coordinates by constant increments along the row.
     /// - Returns: the pixels visited (nil if none), so that the renderer knows what it drew over.
     @discardableResult
-    static func drawCrate(_ image: inout RGBImage, center: Vec2, angle: Double, style: CrateStyle) -> PixelRect? {
+    /// - Parameter fillsInterior: false shades every pixel in full (for tests: the result is the same).
+    static func drawCrate(_ image: inout RGBImage, center: Vec2, angle: Double, style: CrateStyle, fillsInterior: Bool = true) -> PixelRect? {
         let c = cos(angle), s = sin(angle)
         let hw = style.halfWidth, hh = style.halfHeight
         let extentY = abs(s) * hw + abs(c) * hh + 1
@@ -61,6 +62,7 @@ enum Rasterizer {
         // The style's numbers as local values: the compiler keeps them in registers instead of
         // reloading them after every pixel store.
         let geometry = CrateGeometry(style)
+        let planks = PlankInterior(style: style, cos: c, sin: s)
         style.solidColors.withUnsafeBufferPointer { solid in
             image.pixels.withUnsafeMutableBufferPointer { buffer in
                 for py in minY...maxY {
@@ -76,14 +78,30 @@ enum Rasterizer {
                     guard minX <= maxX else { continue }
                     (left, right, top, bottom) = (min(left, minX), max(right, maxX), min(top, py), max(bottom, py))
                     let dx0 = Double(minX) + 0.5 - center.x
+                    // Interior pixels (see `PlankInterior`) only pick their plank's colour.
+                    let interior = fillsInterior ? planks.row(dy: dy, centerX: center.x) : .none
                     var u = dx0 * c - dy * s
                     var v = -(dx0 * s + dy * c)
                     var pixel = buffer.baseAddress! + (py * width + minX) * 3
-                    for _ in minX...maxX {
-                        shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!)
-                        u += c
-                        v -= s
-                        pixel += 3
+                    var px = minX
+                    while px <= maxX {
+                        let run = interior.run(from: px, to: maxX)
+                        if run.interior {
+                            for _ in px...run.last {
+                                plank(pixel, v: v, geometry, solid: solid.baseAddress!)
+                                u += c
+                                v -= s
+                                pixel += 3
+                            }
+                        } else {
+                            for _ in px...run.last {
+                                shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!)
+                                u += c
+                                v -= s
+                                pixel += 3
+                            }
+                        }
+                        px = run.last + 1
                     }
                 }
             }
@@ -101,6 +119,19 @@ enum Rasterizer {
         let a = (-limit - offset) / slope, b = (limit - offset) / slope
         low = max(low, min(a, b))
         high = min(high, max(a, b))
+    }
+
+    /// Colours an interior pixel (see `PlankInterior`) with its plank's colour: what `shade` gives
+    /// it, without the tests.
+    @inline(__always)
+    private static func plank(_ pixel: UnsafeMutablePointer<UInt8>, v: Double, _ style: CrateGeometry, solid: UnsafePointer<UInt8>) {
+        // As in `shade`.
+        let height = v + style.halfHeight - style.border
+        let plank = height < style.plankHeight ? 0 : height < 2 * style.plankHeight ? 1 : 2
+        let colour = solid + CrateStyle.solidIndex(plank: plank, brace: false, frame: false)
+        pixel[0] = colour[0]
+        pixel[1] = colour[1]
+        pixel[2] = colour[2]
     }
 
     /// Colours one pixel of a crate from its crate coordinates (u, v).
