@@ -102,7 +102,12 @@ struct FrameOutputOptions: ParsableArguments {
             if force || encoderArgs != nil { throw ValidationError("--force and --encoder-args are for video files (\(VideoFormat.extensionList))") }
             if out == "-", format != .ppm { throw ValidationError("--out - streams PPM frames; --format png is for frame directories") }
         }
-        if let encoderArgs, encoderArgs.split(separator: " ").isEmpty { throw ValidationError("--encoder-args needs ffmpeg options") }
+        if encoderArguments?.isEmpty == true { throw ValidationError("--encoder-args needs ffmpeg options") }
+    }
+
+    /// `--encoder-args` as ffmpeg's arguments: split at spaces, empty pieces dropped.
+    private var encoderArguments: [String]? {
+        encoderArgs.map { $0.split(separator: " ").map(String.init) }
     }
 
     /// Where `--out` or `--view` sends frames (nil without either).
@@ -112,8 +117,7 @@ struct FrameOutputOptions: ParsableArguments {
         switch OutputPath(out) {
         case .stream: return .stream
         case let .video(format):
-            return .video(out, format: format, encoderArguments: encoderArgs.map { $0.split(separator: " ").map(String.init) },
-                          replaceExisting: force)
+            return .video(out, format: format, encoderArguments: encoderArguments, replaceExisting: force)
         case .directory, .unknownFileType:
             return .directory(out, format: format == .png ? .png(PNGEncoder(level: pngLevel)) : .ppm)
         }
