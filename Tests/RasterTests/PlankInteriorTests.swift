@@ -36,3 +36,20 @@ import Testing
         #expect(row.braceFirst > row.first && row.braceLast < row.last)
     }
 }
+
+/// `Rasterizer.truncatedByte` is `UInt8(x)` on [0, 256), without the checks.
+@Suite struct TruncatedByteTests {
+    @Test func itTruncatesAsUInt8Does() {
+        var values: [Double] = []
+        for k in 0..<(256 * 64) { values.append(Double(k) / 64) }
+        for n in 0..<256 {
+            let whole = Double(n)
+            values += [whole.nextUp, whole.nextDown, whole + 0.5, (whole + 0.5).nextUp, (whole + 0.5).nextDown]
+        }
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<100_000 { values.append(Double(random.next() >> 11) / Double(1 << 53) * 256) }
+        let wrong = values.filter { $0 >= 0 && $0 < 256 && Rasterizer.truncatedByte($0) != UInt8($0) }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+        #expect(values.count > 100_000)
+    }
+}
