@@ -4,10 +4,13 @@ import SceneModel
 public struct RGBImage: Sendable, Equatable {
     public let width: Int
     public let height: Int
-    public var pixels: [UInt8]
+    /// Changing them drops `drawnRegions`: what the renderer knew no longer holds.
+    public var pixels: [UInt8] {
+        didSet { drawnRegions = nil }
+    }
     /// Set by the renderer that drew the image: where it drew over its background. Pixels outside
-    /// these rectangles are the background's. Nil for any other image (nothing is known).
-    public var drawnRegions: DrawnRegions?
+    /// these rectangles are the background's. Nil for any other image, and once pixels change.
+    public internal(set) var drawnRegions: DrawnRegions?
 
     /// An image of one colour.
     public init(width: Int, height: Int, fill: RGB) {
@@ -41,10 +44,10 @@ public struct RGBImage: Sendable, Equatable {
 public struct DrawnRegions: Sendable, Equatable {
     /// Which background: the same number for every frame of one renderer, a new one per renderer.
     public let background: UInt64
-    /// Rectangles covering every pixel drawn over the background (they may overlap).
-    public var rects: [PixelRect]
+    /// Rectangles inside the image covering every pixel drawn over the background (they may overlap).
+    public let rects: [PixelRect]
 
-    public init(background: UInt64, rects: [PixelRect]) {
+    init(background: UInt64, rects: [PixelRect]) {
         self.background = background
         self.rects = rects
     }

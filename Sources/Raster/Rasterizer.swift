@@ -27,6 +27,7 @@ enum Rasterizer {
         let dx = b.x - a.x, dy = b.y - a.y
         let lengthSquared = dx * dx + dy * dy
         let paint = (Double(color.r), Double(color.g), Double(color.b))
+        let width = image.width
         image.pixels.withUnsafeMutableBufferPointer { buffer in
             for py in minY...maxY {
                 let y = Double(py) + 0.5
@@ -35,7 +36,7 @@ enum Rasterizer {
                     let t = lengthSquared > 0 ? min(1, max(0, ((x - a.x) * dx + (y - a.y) * dy) / lengthSquared)) : 0
                     let ex = x - (a.x + t * dx), ey = y - (a.y + t * dy)
                     let coverage = min(1, max(0, 0.5 - ((ex * ex + ey * ey).squareRoot() - radius)))
-                    if coverage > 0 { blend(buffer, (py * image.width + px) * 3, paint, coverage) }
+                    if coverage > 0 { blend(buffer, (py * width + px) * 3, paint, coverage) }
                 }
             }
         }
@@ -47,9 +48,9 @@ enum Rasterizer {
     ///
     /// Each row visits only the span where the crate (grown by a pixel for the soft edge) can be,
     /// and steps its crate coordinates by constant increments along the row.
+    /// - Parameter fillsInterior: false shades every pixel in full (for tests: the result is the same).
     /// - Returns: the pixels visited (nil if none), so that the renderer knows what it drew over.
     @discardableResult
-    /// - Parameter fillsInterior: false shades every pixel in full (for tests: the result is the same).
     static func drawCrate(_ image: inout RGBImage, center: Vec2, angle: Double, style: CrateStyle, fillsInterior: Bool = true) -> PixelRect? {
         let c = cos(angle), s = sin(angle)
         let hw = style.halfWidth, hh = style.halfHeight

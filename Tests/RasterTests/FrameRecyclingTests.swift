@@ -65,6 +65,18 @@ import Testing
         }
     }
 
+    /// Changing a frame's pixels drops its drawn regions, so that neither the renderer nor a video
+    /// writer trusts them for a frame changed since.
+    @Test func changedPixelsDropTheDrawnRegions() {
+        let renderer = Self.renderer()
+        var frame = renderer.render(Self.snapshot(2))
+        #expect(frame.drawnRegions != nil)
+        frame.pixels[0] = 0
+        #expect(frame.drawnRegions == nil)
+        renderer.render(Self.snapshot(4), into: &frame)
+        #expect(frame == renderer.render(Self.snapshot(4)) && frame.drawnRegions != nil)
+    }
+
     /// A frame drawn by another renderer (another static layer) or of another size is not patched
     /// but replaced.
     @Test func aForeignFrameIsReplacedWhole() {
