@@ -20,6 +20,12 @@ struct CrateStyle {
     /// 1, at `solidIndex`: worked out as `Rasterizer.shade` works out any pixel, so that using them
     /// changes no pixel.
     let solidColors: [UInt8]
+    /// The bytes `Rasterizer.shade` gives every fully covered pixel with a frame weight of 1,
+    /// whatever plank and brace lie under it; nil when the palette cannot promise one answer.
+    let frameBytes: (UInt8, UInt8, UInt8)?
+    /// The bytes of every fully covered pixel off the frame with a brace weight of 1, whatever the
+    /// plank; nil when the planks' entries in `solidColors` differ.
+    let braceBytes: (UInt8, UInt8, UInt8)?
 
     init(size: Vec2, scale: Double, palette: CratePalette) {
         halfWidth = size.x * scale / 2
@@ -49,6 +55,21 @@ struct CrateStyle {
             }
         }
         solidColors = solid
+        func entry(_ plank: Int, brace: Bool, frame: Bool) -> (UInt8, UInt8, UInt8) {
+            let at = Self.solidIndex(plank: plank, brace: brace, frame: frame)
+            return (solid[at], solid[at + 1], solid[at + 2])
+        }
+        let framed = (0..<3).flatMap { [entry($0, brace: false, frame: true), entry($0, brace: true, frame: true)] }
+        // Under the frame, `shade` mixes a colour x (a plank's, perhaps partly braced) with weight 1
+        // into the frame's F: x + (F − x)·1 lies within 1e-13 of F, which rounds to the same byte
+        // as F unless F + ½ is that close to a whole number.
+        let clearOfRounding = [frame.0, frame.1, frame.2].allSatisfy { channel in
+            let half = channel + 0.5
+            return half - half.rounded(.down) > 1e-9 && half.rounded(.up) - half > 1e-9
+        }
+        frameBytes = clearOfRounding && framed.allSatisfy({ $0 == framed[0] }) ? framed[0] : nil
+        let braced = (0..<3).map { entry($0, brace: true, frame: false) }
+        braceBytes = braced.allSatisfy({ $0 == braced[0] }) ? braced[0] : nil
     }
 
     /// Where a solid colour's bytes start in `solidColors`.

@@ -48,10 +48,10 @@ enum Rasterizer {
     ///
     /// Each row visits only the span where the crate (grown by a pixel for the soft edge) can be,
     /// and steps its crate coordinates by constant increments along the row.
-    /// - Parameter fillsInterior: false shades every pixel in full (for tests: the result is the same).
+    /// - Parameter fillsRuns: false shades every pixel in full (for tests: the result is the same).
     /// - Returns: the pixels visited (nil if none), so that the renderer knows what it drew over.
     @discardableResult
-    static func drawCrate(_ image: inout RGBImage, center: Vec2, angle: Double, style: CrateStyle, fillsInterior: Bool = true) -> PixelRect? {
+    static func drawCrate(_ image: inout RGBImage, center: Vec2, angle: Double, style: CrateStyle, fillsRuns: Bool = true) -> PixelRect? {
         let c = cos(angle), s = sin(angle)
         let hw = style.halfWidth, hh = style.halfHeight
         let extentY = abs(s) * hw + abs(c) * hh + 1
@@ -63,7 +63,8 @@ enum Rasterizer {
         // The style's numbers as local values: the compiler keeps them in registers instead of
         // reloading them after every pixel store.
         let geometry = CrateGeometry(style)
-        let planks = PlankInterior(style: style, cos: c, sin: s)
+        let runs = SolidRuns(style: style, cos: c, sin: s)
+        let frameBytes = style.frameBytes ?? (0, 0, 0), braceBytes = style.braceBytes ?? (0, 0, 0)
         style.solidColors.withUnsafeBufferPointer { solid in
             image.pixels.withUnsafeMutableBufferPointer { buffer in
                 for py in minY...maxY {
@@ -79,30 +80,39 @@ enum Rasterizer {
                     guard minX <= maxX else { continue }
                     (left, right, top, bottom) = (min(left, minX), max(right, maxX), min(top, py), max(bottom, py))
                     let dx0 = Double(minX) + 0.5 - center.x
-                    // Interior pixels (see `PlankInterior`) only pick their plank's colour.
-                    let interior = fillsInterior ? planks.row(dy: dy, centerX: center.x) : .none
+                    // Pixels in a solid run (see `SolidRuns`) only take its colour; the rest are shaded.
+                    let row = fillsRuns ? runs.row(dy: dy, centerX: center.x) : .none
+                    // The coordinates step by constant increments, pixel by pixel through the runs
+                    // too, so that every shaded pixel sees the same values whatever the runs.
                     var u = dx0 * c - dy * s
                     var v = -(dx0 * s + dy * c)
                     var pixel = buffer.baseAddress! + (py * width + minX) * 3
                     var px = minX
-                    while px <= maxX {
-                        let run = interior.run(from: px, to: maxX)
-                        if run.interior {
-                            for _ in px...run.last {
+                    for k in 0..<SolidRuns.Row.count {
+                        let (run, kind) = row.run(k)
+                        let first = max(run.first, px), last = min(run.last, maxX)
+                        guard first <= last else { continue }
+                        while px < first {
+                            shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!)
+                            (u, v, pixel, px) = (u + c, v - s, pixel + 3, px + 1)
+                        }
+                        switch kind {
+                        case .plank:
+                            while px <= last {
                                 plank(pixel, v: v, geometry, solid: solid.baseAddress!)
-                                u += c
-                                v -= s
-                                pixel += 3
+                                (u, v, pixel, px) = (u + c, v - s, pixel + 3, px + 1)
                             }
-                        } else {
-                            for _ in px...run.last {
-                                shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!)
-                                u += c
-                                v -= s
-                                pixel += 3
+                        case .frame, .brace:
+                            let bytes = kind == .frame ? frameBytes : braceBytes
+                            while px <= last {
+                                (pixel[0], pixel[1], pixel[2]) = bytes
+                                (u, v, pixel, px) = (u + c, v - s, pixel + 3, px + 1)
                             }
                         }
-                        px = run.last + 1
+                    }
+                    while px <= maxX {
+                        shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!)
+                        (u, v, pixel, px) = (u + c, v - s, pixel + 3, px + 1)
                     }
                 }
             }
@@ -122,7 +132,7 @@ enum Rasterizer {
         high = min(high, max(a, b))
     }
 
-    /// Colours an interior pixel (see `PlankInterior`) with its plank's colour: what `shade` gives
+    /// Colours a plank-run pixel (see `SolidRuns`) with its plank's colour: what `shade` gives
     /// it, without the tests.
     @inline(__always)
     private static func plank(_ pixel: UnsafeMutablePointer<UInt8>, v: Double, _ style: CrateGeometry, solid: UnsafePointer<UInt8>) {

@@ -39,6 +39,10 @@ public final class RenderPipeline: Sendable {
     private let images: BoundedQueue<RGBImage>
     /// Written frames handed back for drawing the next ones into (see `FrameRenderer.render(_:into:)`):
     /// a frame's memory is reused instead of a new 2.7 MB buffer being paged in for every 1280×720 frame.
+    /// The frames form a fixed pool (`poolSize`): once it is made, the drawing thread waits for a
+    /// spare rather than making another frame whenever the writer is a moment late in handing one
+    /// back. (Making one costs more than drawing it: fresh memory is faulted in and zeroed by the
+    /// kernel, then the static layer copied over it; that was a third of the drawing thread's time.)
     private let spares: BoundedQueue<RGBImage>
     /// Written by both stages, read by the step loop.
     private let stats = Mutex(RenderStats())
@@ -57,22 +61,29 @@ public final class RenderPipeline: Sendable {
                 makeRenderer: @escaping @Sendable () -> FrameRenderer) {
         jobs = BoundedQueue(capacity: inFlight)
         images = BoundedQueue(capacity: drawnAhead)
-        // Enough spares for every frame between the writer and the drawing thread.
-        spares = BoundedQueue(capacity: drawnAhead + 2)
+        let framesHeld = sink.framesHeld
+        // Every frame can be in one place at a time: waiting to be written (drawnAhead), being
+        // written (1), held by the sink (framesHeld) or being drawn (1). So the drawing thread only
+        // waits for a spare while the writer holds one it is about to hand back: never for good.
+        let poolSize = drawnAhead + framesHeld + 2
+        spares = BoundedQueue(capacity: poolSize)
         finished.enter()
         finished.enter()
         let jobs = self.jobs, images = self.images, spares = self.spares
         Thread { [self] in
             if yieldsToEncoder { Self.lowerThisThreadsPriority() }
             let renderer = makeRenderer()
+            var framesMade = 0
             while let job = jobs.take() {
                 let start = DispatchTime.now().uptimeNanoseconds
                 let snapshot = interpolate ? WorldSnapshot.interpolated(from: job.previous, to: job.current, alpha: job.alpha) : job.current
                 let image: RGBImage
-                if var spare = spares.poll() {
+                // `take` is nil only once the writer has stopped: the frame drawn then is not written.
+                if var spare = spares.poll() ?? (framesMade >= poolSize ? spares.take() : nil) {
                     renderer.render(snapshot, into: &spare)
                     image = spare
                 } else {
+                    framesMade += 1
                     image = renderer.render(snapshot)
                 }
                 record { $0.drawTimes.record(Int64(DispatchTime.now().uptimeNanoseconds - start)) }
@@ -81,7 +92,6 @@ public final class RenderPipeline: Sendable {
             images.close()
             finished.leave()
         }.start()
-        let framesHeld = sink.framesHeld
         Thread { [self] in
             if yieldsToEncoder { Self.lowerThisThreadsPriority() }
             var number = 0
@@ -106,6 +116,8 @@ public final class RenderPipeline: Sendable {
                 held.append(image)
                 if held.count > framesHeld { _ = spares.offer(held.removeFirst()) }
             }
+            // A drawing thread waiting for a spare must not wait for good once nothing is written.
+            spares.close()
             do throws(FrameWriteError) {
                 try sink.finish()
             } catch {
