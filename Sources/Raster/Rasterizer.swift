@@ -48,13 +48,20 @@ enum Rasterizer {
     ///
     /// Each row visits only the span where the crate (grown by a pixel for the soft edge) can be,
     /// and steps its crate coordinates by constant increments along the row.
-    /// - Parameter fillsRuns: false shades every pixel in full (for tests: the result is the same).
+    /// - Parameters:
+    ///   - fillsRuns: false shades every pixel in full (for tests: the result is the same).
+    ///   - reach: how far beyond the sides, in pixels, pixel centres are visited (for tests: any
+    ///     more than the default changes nothing).
     /// - Returns: the pixels visited (nil if none), so that the renderer knows what it drew over.
     @discardableResult
-    static func drawCrate(_ image: inout RGBImage, center: Vec2, angle: Double, style: CrateStyle, fillsRuns: Bool = true) -> PixelRect? {
+    static func drawCrate(_ image: inout RGBImage, center: Vec2, angle: Double, style: CrateStyle, fillsRuns: Bool = true,
+                          reach: Double = 0.5 + SolidRuns.margin) -> PixelRect? {
         let c = cos(angle), s = sin(angle)
         let hw = style.halfWidth, hh = style.halfHeight
-        let extentY = abs(s) * hw + abs(c) * hh + 1
+        // A pixel is touched only if its centre lies within ½ of the sides in crate coordinates
+        // (coverage > 0): inside the crate grown by `reach`, whose default margin covers the
+        // rounding of the stepped coordinates.
+        let extentY = abs(s) * (hw + reach) + abs(c) * (hh + reach)
         let minY = max(0, pixel((center.y - extentY).rounded(.down)))
         let maxY = min(image.height - 1, pixel((center.y + extentY).rounded(.up)))
         guard minY <= maxY else { return nil }
@@ -70,10 +77,10 @@ enum Rasterizer {
                 for py in minY...maxY {
                     let dy = Double(py) + 0.5 - center.y
                     // Crate coordinates along the row: u = c·dx − s·dy, v = −s·dx − c·dy. Solve
-                    // |u| <= hw + 1 and |v| <= hh + 1 for dx to get the row's span.
+                    // |u| <= hw + reach and |v| <= hh + reach for dx to get the row's span.
                     var low = -Double.infinity, high = Double.infinity
-                    clip(&low, &high, slope: c, offset: -s * dy, limit: hw + 1)
-                    clip(&low, &high, slope: -s, offset: -c * dy, limit: hh + 1)
+                    clip(&low, &high, slope: c, offset: -s * dy, limit: hw + reach)
+                    clip(&low, &high, slope: -s, offset: -c * dy, limit: hh + reach)
                     guard low <= high else { continue }
                     let minX = max(0, pixel((center.x + low - 0.5).rounded(.down)))
                     let maxX = min(width - 1, pixel((center.x + high - 0.5).rounded(.up)))

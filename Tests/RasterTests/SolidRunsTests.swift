@@ -7,7 +7,8 @@ import Testing
 @Suite struct SolidRunsTests {
     /// Crates of many sizes, shapes and colours at random sub-pixel positions and angles, including
     /// exact quarter turns and angles a hair off them (nearly flat slopes), drawn with and without
-    /// the runs over a background with other crates: the images are identical.
+    /// the runs, and shading pixels well beyond the span visited, over a background with other
+    /// crates: the images are identical.
     @Test func fillingTheRunsChangesNoPixel() {
         var random = SplitMix64(seed: 20261122)
         func unit() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
@@ -28,10 +29,13 @@ import Testing
             let center = Vec2(20 + unit() * 160, 20 + unit() * 120)
             var filled = RGBImage(width: 200, height: 160, fill: RGB(240, 235, 225))
             Rasterizer.drawCrate(&filled, center: Vec2(100, 80), angle: 0.3, style: style)
-            var shaded = filled
+            var shaded = filled, wide = filled
             Rasterizer.drawCrate(&filled, center: center, angle: angle, style: style)
             Rasterizer.drawCrate(&shaded, center: center, angle: angle, style: style, fillsRuns: false)
+            // Shading pixels further out too finds nothing more to draw.
+            Rasterizer.drawCrate(&wide, center: center, angle: angle, style: style, fillsRuns: false, reach: 3)
             #expect(filled == shaded, "trial \(trial): colour \(base), size \(size), angle \(angle), centre \(center)")
+            #expect(filled == wide, "trial \(trial): pixels beyond the visited span")
         }
         #expect(framesFilled > 300 && bracesFilled > 300)
     }
