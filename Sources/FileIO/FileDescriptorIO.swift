@@ -19,6 +19,8 @@ public enum FileDescriptorIO {
         /// The reader of a pipe closed it (EPIPE; SIGPIPE is ignored by the CLI).
         public var isClosedPipe: Bool { errno == .brokenPipe }
         public init(_ errno: Errno) { self.errno = errno }
+        /// The failure the last system call reported in `errno`.
+        public static func fromErrno() -> WriteFailure { WriteFailure(Errno(rawValue: Glibc.errno)) }
     }
 
     /// Writes all of `bytes` to `fd`, retrying partial writes and EINTR (swift-system's

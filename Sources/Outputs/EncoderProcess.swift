@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CPipe
 import FileIO
 import Foundation
 import Synchronization
@@ -13,6 +14,8 @@ import Synchronization
 final class EncoderProcess: Sendable {
     private let process: Process
     private let input: FileHandle
+    /// Bytes the pipe holds (nil if Linux would not say): what `splice` callers must allow for.
+    let pipeCapacity: Int?
     private let errorTail = Mutex<[UInt8]>([])
     private let errorsRead = DispatchGroup()
     private static let keptErrorBytes = 16 * 1024
@@ -44,11 +47,11 @@ final class EncoderProcess: Sendable {
             throw FileDescriptorIO.OutputFailure(text: "cannot start \(executable): \(error.localizedDescription)")
         }
         input = stdin.fileHandleForWriting
-        // A 1 MiB pipe (Linux's default limit for it) takes most of a frame per write, so the
+        // A 1 MiB pipe (Linux's default limit for it) takes most of a frame at once, so the
         // writer and the encoder switch less often. Best effort: the default 64 KiB works too.
-        // F_SETPIPE_SZ is 1031 in <fcntl.h>, visible to C only with _GNU_SOURCE.
-        let setPipeSize: Int32 = 1031
-        _ = fcntl(input.fileDescriptor, setPipeSize, 1 << 20)
+        _ = cpipe_set_capacity(input.fileDescriptor, 1 << 20)
+        let capacity = cpipe_capacity(input.fileDescriptor)
+        pipeCapacity = capacity > 0 ? Int(capacity) : nil
         let errors = stderr.fileHandleForReading
         errorsRead.enter()
         Thread { [self] in
@@ -66,6 +69,24 @@ final class EncoderProcess: Sendable {
     /// (the caller's process must ignore SIGPIPE).
     func write(_ bytes: [UInt8]) throws(FileDescriptorIO.WriteFailure) {
         try FileDescriptorIO.writeAll(input.fileDescriptor, bytes)
+    }
+
+    /// Hands all of `bytes` to the program's stdin by vmsplice(2): the pipe takes references to
+    /// their pages instead of a copy, and the program reads them from there. So the bytes must
+    /// stay as they are, and allocated, until it has read them: certain once `pipeCapacity` more
+    /// bytes have been spliced after them, or once `finish()` has returned. A program that has
+    /// exited shows as EPIPE.
+    func splice(_ bytes: UnsafeRawBufferPointer) throws(FileDescriptorIO.WriteFailure) {
+        guard let base = bytes.baseAddress else { return }
+        var done = 0
+        while done < bytes.count {
+            let spliced = cpipe_vmsplice(input.fileDescriptor, base + done, bytes.count - done)
+            if spliced < 0 {
+                if errno == EINTR { continue }
+                throw .fromErrno()
+            }
+            done += spliced
+        }
     }
 
     /// Ends its input, waits for it to exit, and returns its exit status and what it printed on

@@ -22,12 +22,26 @@ public final class VideoFrameWriter: FrameSink, Sendable {
     private let temporaryPath: String
     private let encoder: EncoderProcess
     private let converter: YUV420Converter?
-    private let state = Mutex(State())
+    /// Converted frames in use at once, taken in turn: 1 when they are written (copied into the
+    /// pipe), more when they are spliced (see `splices`).
+    private let ring: Int
+    /// Converted frames go into the pipe by vmsplice(2) instead of write(2), sparing the kernel's
+    /// copy of every frame (most of the writer thread's system time). ffmpeg then reads the frame
+    /// from the buffer's own pages, so a buffer is converted into again only after `ring − 1`
+    /// frames, more bytes than the pipe holds, have followed it: by then ffmpeg has read it.
+    private let splices: Bool
+    private let state: Mutex<State>
+
+    /// Most buffers the ring may take before splicing is not worth it (small frames: write them).
+    private static let mostBuffers = 4
 
     private struct State {
-        var buffer: [UInt8] = []
-        /// The frame `buffer` holds the conversion of.
-        var converted: RGBImage?
+        /// The ring of converted frames.
+        var buffers: [[UInt8]]
+        /// The frame each buffer holds the conversion of.
+        var converted: [RGBImage?]
+        /// The buffer the next frame goes into.
+        var next = 0
         var failed = false
         var finished = false
     }
@@ -75,10 +89,19 @@ public final class VideoFrameWriter: FrameSink, Sendable {
             unlink(temporaryPath)
             throw .cannotCreate(FrameWriteError(target: path, reason: error.text))
         }
+        // (ring − 1) frames must hold at least the pipe's capacity.
+        let frameBytes = converter?.frameBytes ?? 0
+        let needed = encoder.pipeCapacity.map { 1 + ($0 + frameBytes - 1) / max(1, frameBytes) }
+        if frameBytes > 0, let needed, needed <= Self.mostBuffers {
+            (ring, splices) = (needed, true)
+        } else {
+            (ring, splices) = (1, false)
+        }
+        state = Mutex(State(buffers: Array(repeating: [], count: ring), converted: Array(repeating: nil, count: ring)))
     }
 
-    /// The last frame, kept to compare the next one with.
-    public var framesHeld: Int { converter == nil ? 0 : 1 }
+    /// The frames the ring's buffers hold the conversions of, kept to compare new frames with.
+    public var framesHeld: Int { converter == nil ? 0 : ring }
 
     deinit {
         if !state.withLock({ $0.finished }) { try? finish() }
@@ -88,14 +111,26 @@ public final class VideoFrameWriter: FrameSink, Sendable {
         let failure = state.withLock { (state: inout State) -> FileDescriptorIO.WriteFailure? in
             do throws(FileDescriptorIO.WriteFailure) {
                 if let converter {
-                    // Frames drawn on one background differ only where either was drawn.
+                    let slot = state.next
+                    state.next = (slot + 1) % ring
+                    // The buffer holds the conversion of an earlier frame; frames drawn on one
+                    // background differ only where either was drawn.
+                    let earlier = state.converted[slot]
                     var changed: [PixelRect]?
-                    if let now = image.drawnRegions, let before = state.converted?.drawnRegions, now.background == before.background {
+                    if let now = image.drawnRegions, let before = earlier?.drawnRegions, now.background == before.background {
                         changed = before.rects + now.rects
                     }
-                    converter.convert(image, into: &state.buffer, previous: state.converted, changed: changed)
-                    state.converted = image
-                    try encoder.write(state.buffer)
+                    converter.convert(image, into: &state.buffers[slot], previous: earlier, changed: changed)
+                    state.converted[slot] = image
+                    if splices {
+                        var failure: FileDescriptorIO.WriteFailure?
+                        state.buffers[slot].withUnsafeBytes { bytes in
+                            do throws(FileDescriptorIO.WriteFailure) { try encoder.splice(bytes) } catch { failure = error }
+                        }
+                        if let failure { throw failure }
+                    } else {
+                        try encoder.write(state.buffers[slot])
+                    }
                 } else {
                     try encoder.write(image.pixels)
                 }
