@@ -122,22 +122,29 @@ final class KeepingSink: FrameSink, @unchecked Sendable {
         #expect(pipeline.finish().framesWritten == accepted)
     }
 
-    /// For an offline video both threads give way to the encoder (nice +10); otherwise they keep
-    /// the process's priority. The sink reports the priority of the thread it is called on.
+    /// For an offline video the drawing thread gives way to the encoder (nice +10); the writing
+    /// thread, which hands the encoder its frames, keeps the process's priority, as both threads do
+    /// otherwise. The renderer is made on the drawing thread and the sink called on the writing
+    /// thread: each reports the priority it sees.
     @Test(arguments: [false, true])
-    func yieldingToTheEncoderLowersThePipelinesPriority(yields: Bool) {
+    func yieldingToTheEncoderLowersTheDrawingThreadsPriority(yields: Bool) {
         final class PrioritySink: FrameSink, @unchecked Sendable {
             var seen: Int32 = -100
             func write(_ image: RGBImage, number: Int) throws(FrameWriteError) {
                 seen = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
             }
         }
+        final class Seen: @unchecked Sendable { var priority: Int32 = -100 }
         let base = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        let sink = PrioritySink()
-        let pipeline = RenderPipeline(interpolate: false, sink: sink, yieldsToEncoder: yields, makeRenderer: Self.renderer)
+        let sink = PrioritySink(), drawing = Seen()
+        let pipeline = RenderPipeline(interpolate: false, sink: sink, yieldsToEncoder: yields) {
+            drawing.priority = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+            return Self.renderer()
+        }
         pipeline.submit(Self.job(1), waitIfFull: true)
         #expect(pipeline.finish().framesWritten == 1)
-        #expect(sink.seen == (yields ? min(19, base + 10) : base))
+        #expect(drawing.priority == (yields ? min(19, base + 10) : base))
+        #expect(sink.seen == base)
     }
 
     @Test func theFirstWriteErrorStopsThePipeline() {
