@@ -67,6 +67,12 @@ public struct RunSettings: Sendable {
     /// Trajectories and per-step statistics to write.
     public var data = DataOutputSettings()
 
+    /// Frames go to a video encoder as fast as it takes them: the encoder is the bottleneck, and
+    /// the render stage gives way to it (`RenderPipeline`'s `yieldsToEncoder`).
+    public var feedsOfflineEncoder: Bool {
+        if case .video = frames?.destination { !realtime } else { false }
+    }
+
     public init(duration: DecimalSeconds, fps: Int = 60, realtime: Bool = false, interpolate: Bool = true,
                 maxStepsPerFrame: Int = 8, budgetNanoseconds: Int64? = nil, frames: Frames? = nil) {
         self.duration = duration
@@ -147,7 +153,7 @@ public final class RunSession {
         if overlays.contains(.contacts) { world.snapshotsIncludeContacts = true }
         // An offline video's encoder is the bottleneck: the pipeline gives way to it and draws
         // ahead (up to about 32 MB of frames) to fill the encoder's idle moments.
-        let offlineVideo = if case .video = frames.destination { !settings.realtime } else { false }
+        let offlineVideo = settings.feedsOfflineEncoder
         let drawnAhead = offlineVideo ? max(2, min(8, (32 << 20) / (frames.width * frames.height * 3))) : 2
         pipeline = RenderPipeline(inFlight: offlineVideo ? 8 : 4, drawnAhead: drawnAhead, interpolate: settings.interpolate, sink: sink,
                                   yieldsToEncoder: offlineVideo) {

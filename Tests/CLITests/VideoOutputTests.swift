@@ -33,6 +33,39 @@ import Testing
         #expect(try VideoProbe(path).frames == 30)
     }
 
+    /// An offline video's encoder is the bottleneck: the step loop (the main thread) and the
+    /// drawing thread give way to it (nice +10), the thread that hands it frames does not. A
+    /// stand-in ffmpeg reads the threads' nice values from /proc while the run feeds it.
+    @Test(.timeLimit(.minutes(1)))
+    func anOfflineVideoGivesWayToTheEncoderExceptTheFrameWriter() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // After the first frame, list the nice value of its parent's main thread, then of each of
+        // its threads (field 19 of stat, counted after the command name's closing parenthesis),
+        // then drain the rest.
+        let script = """
+            #!/bin/sh
+            head -c 100000 > /dev/null
+            nice() { sed 's/.*) //' "$1" | cut -d' ' -f17; }
+            { nice /proc/$PPID/stat; for task in /proc/$PPID/task/*; do nice "$task/stat"; done; } > "\(directory)/threads"
+            cat > /dev/null
+            """
+        let fake = "\(directory)/ffmpeg"
+        try script.write(toFile: fake, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
+        let result = try CLI.run(["run", "Scenes/book.json", "--seconds", "2", "--size", "320x240", "--out", "\(directory)/x.mp4", "--quiet"],
+                                 environment: ["PATH": "\(directory):/usr/bin:/bin"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let values = try String(contentsOfFile: "\(directory)/threads", encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
+        try #require(values.count >= 4, "\(values)")
+        let base = Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
+        let lowered = min(19, base + 10)
+        let (main, threads) = (values[0], values.dropFirst())
+        #expect(main == lowered, "the step loop: \(values)")
+        // The main thread and the drawing thread; the writer (and ffmpeg's stderr reader) not.
+        #expect(threads.filter { $0 == lowered }.count >= 2 && threads.contains(base), "\(values)")
+    }
+
     /// A refused video output is found before the data files are opened: an existing trace keeps
     /// what it held.
     @Test func aRefusedVideoLeavesAnExistingTraceAlone() throws {

@@ -129,9 +129,11 @@ public final class RenderPipeline: Sendable {
         }.start()
     }
 
-    /// Linux keeps a nice value per thread: `setpriority` with who = 0 changes the calling thread
-    /// only. Best effort: a failure leaves the priority as it was.
-    private static func lowerThisThreadsPriority() {
+    /// Gives the calling thread the drawing thread's lower priority (nice +10), for a caller whose
+    /// own work on it (the step loop of an offline video) should yield to the encoder too. Linux
+    /// keeps a nice value per thread: `setpriority` with who = 0 changes the calling thread only,
+    /// and threads it starts later inherit it. Best effort: a failure leaves the priority as it was.
+    public static func lowerThisThreadsPriority() {
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
     }
 
