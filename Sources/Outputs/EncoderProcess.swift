@@ -16,6 +16,8 @@ final class EncoderProcess: Sendable {
     private let input: FileHandle
     /// Bytes the pipe holds (nil if Linux would not say): what `splice` callers must allow for.
     let pipeCapacity: Int?
+    /// False once vmsplice has been refused: `splice` writes.
+    private let splices = Atomic<Bool>(true)
     private let errorTail = Mutex<[UInt8]>([])
     private let errorsRead = DispatchGroup()
     private static let keptErrorBytes = 16 * 1024
@@ -75,18 +77,27 @@ final class EncoderProcess: Sendable {
     /// their pages instead of a copy, and the program reads them from there. So the bytes must
     /// stay as they are, and allocated, until it has read them: certain once `pipeCapacity` more
     /// bytes have been spliced after them, or once `finish()` has returned. A program that has
-    /// exited shows as EPIPE.
+    /// exited shows as EPIPE. Where the kernel refuses vmsplice (a sandbox without it), the bytes
+    /// are written instead, then and from then on.
     func splice(_ bytes: UnsafeRawBufferPointer) throws(FileDescriptorIO.WriteFailure) {
         guard let base = bytes.baseAddress else { return }
         var done = 0
-        while done < bytes.count {
+        while done < bytes.count, splices.load(ordering: .relaxed) {
             let spliced = cpipe_vmsplice(input.fileDescriptor, base + done, bytes.count - done)
             if spliced < 0 {
                 if errno == EINTR { continue }
-                throw .fromErrno()
+                guard errno == ENOSYS || errno == EINVAL || errno == EPERM else { throw .fromErrno() }
+                stopSplicing()
+                break
             }
             done += spliced
         }
+        if done < bytes.count { try FileDescriptorIO.writeAll(input.fileDescriptor, Array(bytes[done...])) }
+    }
+
+    /// Makes `splice` write from now on (as when the kernel refuses vmsplice).
+    func stopSplicing() {
+        splices.store(false, ordering: .relaxed)
     }
 
     /// Ends its input, waits for it to exit, and returns its exit status and what it printed on

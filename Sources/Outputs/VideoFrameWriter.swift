@@ -100,6 +100,11 @@ public final class VideoFrameWriter: FrameSink, Sendable {
         state = Mutex(State(buffers: Array(repeating: [], count: ring), converted: Array(repeating: nil, count: ring)))
     }
 
+    /// For tests: from now on, frames are written as where the kernel refuses vmsplice.
+    func stopSplicing() {
+        encoder.stopSplicing()
+    }
+
     /// The frames the ring's buffers hold the conversions of, kept to compare new frames with.
     public var framesHeld: Int { converter == nil ? 0 : ring }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Outputs
+@testable import Outputs
 import Raster
 import SceneModel
 import TestSupport
@@ -127,8 +127,10 @@ import Testing
     /// buffer converted into again before ffmpeg had read it would show as a wrong frame. Moving
     /// crates from one renderer (so only drawn regions are converted) through a lossless codec
     /// decode to exactly each frame's own conversion.
-    @Test(arguments: [(1280, 720, 2), (640, 480, nil), (320, 240, 1)])
-    func splicedFramesReachTheEncoderUnchanged(width: Int, height: Int, ring: Int?) throws {
+    /// The last case switches to writing halfway, as `EncoderProcess.splice` does where the kernel
+    /// refuses vmsplice.
+    @Test(arguments: [(1280, 720, 2, false), (640, 480, nil, false), (320, 240, 1, false), (1280, 720, 2, true)])
+    func splicedFramesReachTheEncoderUnchanged(width: Int, height: Int, ring: Int?, refusedHalfway: Bool) throws {
         let path = Self.temporaryPath(".mkv")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let renderer = FrameRenderer(world: Vec2(300, 300), walls: [WallState(from: Vec2(0, 0), to: Vec2(300, 0), radius: 2)],
@@ -153,6 +155,7 @@ import Testing
             converter.convert(image, into: &converted, previous: previous, changed: changed)
             previous = image
             expected += converted
+            if refusedHalfway, number == 9 { writer.stopSplicing() }
             try writer.write(image, number: number)
         }
         try writer.finish()
