@@ -46,7 +46,7 @@ enum Rasterizer {
     /// A wooden crate centred at image point `center`, turned by `angle` radians counter-clockwise
     /// on screen: dark frame, three planks in alternating shades, a diagonal brace.
     ///
-    /// Each row visits only the span where the crate (grown by a pixel for the soft edge) can be,
+    /// Each row visits only the span where the crate (grown by `reach` for the soft edge) can be,
     /// and steps its crate coordinates by constant increments along the row.
     /// - Parameters:
     ///   - fillsRuns: false shades every pixel in full (for tests: the result is the same).

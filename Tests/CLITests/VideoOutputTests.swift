@@ -46,8 +46,8 @@ import Testing
         let script = """
             #!/bin/sh
             head -c 100000 > /dev/null
-            nice() { sed 's/.*) //' "$1" | cut -d' ' -f17; }
-            { nice /proc/$PPID/stat; for task in /proc/$PPID/task/*; do nice "$task/stat"; done; } > "\(directory)/threads"
+            niceness() { sed 's/.*) //' "$1" | cut -d' ' -f17; }
+            { niceness /proc/$PPID/stat; for task in /proc/$PPID/task/*; do niceness "$task/stat"; done; } > "\(directory)/threads"
             cat > /dev/null
             """
         let fake = "\(directory)/ffmpeg"

@@ -41,8 +41,7 @@ public final class RenderPipeline: Sendable {
     /// a frame's memory is reused instead of a new 2.7 MB buffer being paged in for every 1280×720 frame.
     /// The frames form a fixed pool (`poolSize`): once it is made, the drawing thread waits for a
     /// spare rather than making another frame whenever the writer is a moment late in handing one
-    /// back. (Making one costs more than drawing it: fresh memory is faulted in and zeroed by the
-    /// kernel, then the static layer copied over it; that was a third of the drawing thread's time.)
+    /// back, so the frames' memory stays bounded and is never made and dropped again mid-run.
     private let spares: BoundedQueue<RGBImage>
     /// Written by both stages, read by the step loop.
     private let stats = Mutex(RenderStats())
