@@ -9,7 +9,7 @@ import FileIO
 /// exit 0, as `head` users expect; any other failure (a full disk, a closed stdout) is exit 74
 /// with a message on stderr. SIGPIPE is ignored process-wide, so a closed pipe comes back as EPIPE.
 public enum StandardOutput {
-    public enum Failure: Error {
+    public enum Failure: Error, Sendable {
         case readerClosed
         case failed(String)
     }

@@ -1,15 +1,34 @@
 import SceneModel
 
-/// Drives a simulation frame by frame for a fixed simulated duration: the outer loop of
-/// `cratedrop run`. Frames come from `clock`; the run ends at the first frame at or past the end
-/// time, when the clock runs out of frames, or at the first frame boundary after `shouldStop`
-/// says so (Ctrl-C).
+/// When a run ends, besides a stop request or a clock out of frames.
+public enum RunEnd: Sendable, Equatable {
+    /// At the first frame at or past this simulated time; at most floor(duration × stepRate) steps.
+    case duration(DecimalSeconds)
+    /// At the first frame by which this many steps are due (taken or dropped); no more are taken.
+    case steps(Int)
+    /// Only when stopped (a live run).
+    case never
+
+    /// The most steps the run may take, if it has a limit.
+    public func stepLimit(atRate stepRate: Int) -> Int? {
+        switch self {
+        case let .duration(duration): duration.steps(atRate: stepRate)
+        case let .steps(steps): steps
+        case .never: nil
+        }
+    }
+}
+
+/// Drives a simulation frame by frame until its end: the one outer loop of every run (`run`,
+/// `hash`, `replay`, `serve`). Frames come from `clock`; the run ends at its `RunEnd`, when the
+/// clock runs out of frames, when the simulation halts (its input failed, a check parted), or at
+/// the first frame boundary after `shouldStop` says so (Ctrl-C).
 public final class RunLoop {
     public let driver: FixedStepDriver
     private let simulation: Simulation
     private let clock: FrameClock
     private let stopwatch: Stopwatch
-    private let duration: DecimalSeconds
+    private let end: RunEnd
 
     /// - Parameters:
     ///   - simulation: what is stepped.
@@ -18,22 +37,38 @@ public final class RunLoop {
     ///   - stopwatch: measures step costs, frame intervals and wall time.
     ///   - duration: simulated time to run; no more than floor(duration × stepRate) steps are taken.
     ///   - capturesSnapshots: copy snapshots out every frame (when frames are drawn).
+    public convenience init(simulation: Simulation, configuration: DriverConfiguration, clock: FrameClock,
+                            stopwatch: Stopwatch, duration: DecimalSeconds, capturesSnapshots: Bool) {
+        self.init(simulation: simulation, configuration: configuration, clock: clock, stopwatch: stopwatch, end: .duration(duration),
+                  capturesSnapshots: capturesSnapshots)
+    }
+
+    /// - Parameters:
+    ///   - end: when the run ends (a duration, a step count, or only when stopped).
     public init(simulation: Simulation, configuration: DriverConfiguration, clock: FrameClock,
-                stopwatch: Stopwatch, duration: DecimalSeconds, capturesSnapshots: Bool) {
+                stopwatch: Stopwatch, end: RunEnd, capturesSnapshots: Bool) {
         self.simulation = simulation
         self.clock = clock
         self.stopwatch = stopwatch
-        self.duration = duration
+        self.end = end
         driver = FixedStepDriver(simulation: simulation, configuration: configuration, ticksPerSecond: clock.ticksPerSecond,
-                                 stopwatch: stopwatch, stepLimit: duration.steps(atRate: configuration.stepRate),
+                                 stopwatch: stopwatch, stepLimit: end.stepLimit(atRate: configuration.stepRate),
                                  capturesSnapshots: capturesSnapshots)
     }
 
-    /// Whether frame time `ticks` is at or past the end: ticks / ticksPerSecond >= duration, in integers.
+    /// Whether frame time `ticks` is at or past the end, in integers: ticks / ticksPerSecond >=
+    /// duration, or the steps due have reached the limit.
     func isAtEnd(_ ticks: Int64) -> Bool {
-        var scale: Int128 = 1
-        for _ in 0..<duration.fractionDigits { scale *= 10 }
-        return Int128(ticks) * scale >= Int128(duration.scaled) * Int128(clock.ticksPerSecond)
+        switch end {
+        case let .duration(duration):
+            var scale: Int128 = 1
+            for _ in 0..<duration.fractionDigits { scale *= 10 }
+            return Int128(ticks) * scale >= Int128(duration.scaled) * Int128(clock.ticksPerSecond)
+        case let .steps(steps):
+            return driver.stepsDue(at: ticks) >= steps
+        case .never:
+            return false
+        }
     }
 
     /// Runs to the end and returns what happened. `onFrame` sees each frame after its steps.

@@ -13,7 +13,7 @@ public enum LiveMessages {
         let walls = world.wallStates().map { wall in
             JSONText.array([wall.from.x, wall.from.y, wall.to.x, wall.to.y, wall.radius].map { JSONText.number($0) })
         }
-        let colors = RunSession.crateColors(scene: scene, world: world)
+        let colors = scene.crateColors(in: world)
         let bodies = world.crates.compactMap { crate -> String? in
             guard let id = crate.id else { return nil }
             let size = crate.shape.boundingSize

@@ -59,11 +59,11 @@ public struct RunReport: Codable, Sendable, Equatable {
             case source, changesApplied = "changes_applied", linesSkipped = "lines_skipped", error
         }
 
-        public init(_ scripted: GravityScriptedWorld) {
-            source = scripted.source
-            changesApplied = scripted.changesApplied
-            linesSkipped = scripted.linesSkipped
-            error = scripted.failure?.description
+        public init(_ input: RunOutcome.GravitySummary) {
+            source = input.source
+            changesApplied = input.changesApplied
+            linesSkipped = input.linesSkipped
+            error = input.failure?.description
         }
     }
 
@@ -117,20 +117,18 @@ public struct RunReport: Codable, Sendable, Equatable {
         case stateHash = "state_hash", determinismClass = "determinism_class", render, gravity, interrupted, trace, stats
     }
 
-    /// The report of a finished session.
+    /// The report of a finished run.
     /// - Parameters:
-    ///   - scene: the scene's name.
-    ///   - settings: what the session was asked to do.
+    ///   - plan: what the run was asked to do.
     ///   - outcome: what it did.
-    ///   - gravity: the run's gravity stream, if it had one.
     ///   - interrupted: the name of the signal that stopped it, if one did.
-    public init(scene: String, settings: RunSettings, outcome: RunOutcome, gravity: GravityScriptedWorld?, interrupted: String?) {
+    public init(plan: RunPlan, outcome: RunOutcome, interrupted: String?) {
         let result = outcome.result, counters = result.counters
-        self.scene = scene
-        mode = settings.realtime ? "realtime" : "offline"
-        fps = settings.fps
+        scene = plan.start.scene.name
+        mode = plan.clock.isRealTime ? "realtime" : "offline"
+        fps = plan.clock.fps ?? result.stepRate
         stepRate = result.stepRate
-        interpolation = settings.interpolate
+        interpolation = plan.interpolate
         frames = counters.frames
         steps = counters.stepsTaken
         simulatedSeconds = result.simulatedSeconds
@@ -148,18 +146,18 @@ public struct RunReport: Codable, Sendable, Equatable {
         wallSeconds = Double(result.wallNanoseconds) / 1e9
         stateHash = result.stateHash.description
         determinismClass = DeterminismClass.current.id
-        if let stats = outcome.render, let frames = settings.frames {
+        if let stats = outcome.render, let frames = plan.frames {
             render = Render(out: frames.destination.description, size: "\(frames.width)x\(frames.height)", every: frames.every,
                             framesWritten: stats.framesWritten, framesSkipped: stats.framesSkipped,
                             presentedIntervalUs: outcome.presentedIntervals.map(Micros.init), drawUs: Micros(stats.drawTimes),
                             writeUs: Micros(stats.writeTimes), drawSeconds: Double(stats.drawTimes.total) / 1e9,
                             writeSeconds: Double(stats.writeTimes.total) / 1e9, error: stats.failure?.description)
         }
-        self.gravity = gravity.map(Gravity.init)
+        gravity = outcome.gravity.map(Gravity.init)
         self.interrupted = interrupted
         func error(_ path: String) -> String? { outcome.dataFailures.first { $0.target == path }?.description }
-        trace = settings.data.tracePath.map { DataFile(out: $0, steps: outcome.stepsTraced, error: error($0)) }
-        stats = settings.data.statsPath.map { DataFile(out: $0, steps: outcome.stepsMeasured, error: error($0)) }
+        trace = plan.data.tracePath.map { DataFile(out: $0, steps: outcome.stepsTraced, error: error($0)) }
+        stats = plan.data.statsPath.map { DataFile(out: $0, steps: outcome.stepsMeasured, error: error($0)) }
     }
 
     /// The report as one line of JSON, keys in the documented order.

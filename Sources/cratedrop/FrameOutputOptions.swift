@@ -111,7 +111,7 @@ struct FrameOutputOptions: ParsableArguments {
     }
 
     /// Where `--out` or `--view` sends frames (nil without either).
-    func destination(title: String) -> RunSettings.Destination? {
+    func destination(title: String) -> FrameDestination? {
         if view { return .viewer(title: title) }
         guard let out else { return nil }
         switch OutputPath(out) {
@@ -120,6 +120,16 @@ struct FrameOutputOptions: ParsableArguments {
             return .video(out, format: format, encoderArguments: encoderArguments, replaceExisting: force)
         case .directory, .unknownFileType:
             return .directory(out, format: format == .png ? .png(PNGEncoder(level: pngLevel)) : .ppm)
+        }
+    }
+}
+
+extension FrameOutputOptions {
+    /// What to draw for `scene`, or nil when neither --out nor --view is given.
+    func frames(for scene: Scene) -> RunPlan.Frames? {
+        let (width, height) = parsedSize ?? (scene.render.imageWidth, scene.render.imageHeight)
+        return destination(title: "cratedrop: \(scene.name)").map {
+            RunPlan.Frames(destination: $0, width: width, height: height, every: every, view: parsedViewRect, overlays: overlays)
         }
     }
 }

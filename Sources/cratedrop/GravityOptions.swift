@@ -11,7 +11,7 @@ import Session
 import Script
 
 extension AxisPreset: ExpressibleByArgument {}
-extension GravityScriptedWorld.BadLinePolicy: ExpressibleByArgument {}
+extension GravityInput.BadLinePolicy: ExpressibleByArgument {}
 
 /// The options that feed gravity from a JSON Lines stream (README, "Gravity streams").
 struct GravityOptions: ParsableArguments {
@@ -25,7 +25,7 @@ struct GravityOptions: ParsableArguments {
     var record: String?
 
     @Option(help: ArgumentHelp("On a malformed gravity line: stop (the default) or skip it with a warning.", valueName: "stop|skip"))
-    var onBadLine: GravityScriptedWorld.BadLinePolicy = .stop
+    var onBadLine: GravityInput.BadLinePolicy = .stop
 
     /// The files this option group reads, for `OutputChecks`.
     var inputs: [(what: String, path: String)] { gravity.flatMap { $0 == "-" ? nil : [("the --gravity input", $0)] } ?? [] }
@@ -33,44 +33,11 @@ struct GravityOptions: ParsableArguments {
     /// The files this option group writes, for `OutputChecks`.
     var outputs: [(option: String, path: String)] { record.map { [("--record", $0)] } ?? [] }
 
-    /// The world wrapped with the gravity stream and the record, as asked; a file that cannot be
-    /// opened or created ends the command (66, 73) before any step.
-    /// - Parameter gravityPath: the gravity input; default `--gravity` (a replayed record names itself).
-    func drivenWorld(_ world: World, scene: Scene, sceneFile: String, sceneText: [UInt8], waitsForInput: Bool,
-                     gravityPath: String? = nil) throws -> DrivenWorld {
-        let inputs = RunInputs(gravityPath: gravityPath ?? gravity, axes: axes, badLines: onBadLine, recordPath: record)
-        return try Self.open(world, scene: scene, sceneFile: sceneFile, sceneText: sceneText, inputs: inputs, waitsForInput: waitsForInput)
-    }
-
-    /// Opens a run's inputs for a command: warnings to stderr, setup failures as exit codes.
-    static func open(_ world: World, scene: Scene, sceneFile: String, sceneText: [UInt8], inputs: RunInputs,
-                     waitsForInput: Bool) throws -> DrivenWorld {
-        do {
-            return try DrivenWorld(world: world, scene: scene, sceneFile: sceneFile, sceneText: sceneText, inputs: inputs,
-                                   waitsForInput: waitsForInput, shouldStop: { StopSignals.received != nil }) { warning in
-                printError("cratedrop: warning: \(warning)")
-            }
-        } catch {
-            printError("cratedrop: \(error)")
-            switch error {
-            case .gravityUnreadable: throw ExitCodes.noInput
-            case .recordNotCreated: throw ExitCodes.cannotCreate
-            }
+    /// Puts the gravity input (unless the run replays a record, which is its own) and the record into `plan`.
+    func apply(to plan: inout RunPlan) {
+        if let path = gravity ?? plan.start.record?.path {
+            plan.gravity = RunPlan.GravityInputPlan(.stream(path: path, axes: axes), badLines: onBadLine)
         }
-    }
-
-    /// Finishes the record and reports how the inputs ended: the exit code for a bad line (65), a
-    /// read error or a record that could not be written (74), with its message on stderr, or nil.
-    /// The caller prints its results, then throws the code.
-    static func finish(_ driven: DrivenWorld) -> ExitCode? {
-        switch driven.finish() {
-        case .complete: return nil
-        case let .badLine(error):
-            printError("cratedrop: \(error)")
-            return ExitCodes.dataError
-        case let .readError(text), let .recordNotWritten(text):
-            printError("cratedrop: \(text)")
-            return ExitCodes.ioError
-        }
+        plan.recordPath = record
     }
 }

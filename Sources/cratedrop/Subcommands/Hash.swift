@@ -1,9 +1,8 @@
 import ArgumentParser
 import CLISupport
-import Driver
-import Session
-import Physics
 import SceneModel
+import Session
+import Synchronization
 
 struct Hash: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -53,48 +52,38 @@ struct Hash: ParsableCommand {
         StopSignals.install()
         let (scene, sceneText) = try loadSceneWithTextOrExit(self.scene)
         let total = steps ?? DecimalSeconds(seconds ?? "10")!.steps(atRate: scene.stepRate)
-        let world = try makeWorld(scene)
-        let driven = try gravityInput.drivenWorld(world, scene: scene, sceneFile: self.scene, sceneText: sceneText,
-                                                  waitsForInput: true)
-        let recorder: DataRecorder?
-        do {
-            recorder = data.settings.isEmpty ? nil
-                : try DataRecorder(driven.simulation, world: world, scene: scene, settings: data.settings, tracesFrames: false)
-        } catch {
-            printError("cratedrop: \(error)")
-            throw ExitCodes.cannotCreate
-        }
-        let simulation: Simulation = recorder ?? driven.simulation
-        let interval = every ?? max(total, 1)
-        var outputFailure: StandardOutput.Failure?
-        while world.stepCount < total, outputFailure == nil, StopSignals.received == nil {
-            if !simulation.prepareStep() { break }
-            simulation.step()
-            if world.stepCount % interval == 0, world.stepCount != total { outputFailure = report(world) }
-        }
-        if outputFailure == nil { outputFailure = report(world) }
-        // The record and data files are finished whatever happened to stdout: nothing already done is lost.
-        let inputFailure = GravityOptions.finish(driven)
-        let dataFailures = recorder?.finish() ?? []
-        for failure in dataFailures { printError("cratedrop: \(failure)") }
-        if let outputFailure { throw StandardOutput.exitCode(for: outputFailure) }
-        if let inputFailure { throw inputFailure }
-        if !dataFailures.isEmpty { throw ExitCodes.ioError }
-        if let interrupted = StopSignals.received {
-            printError("cratedrop: stopped by \(StopSignals.name(interrupted)) after \(world.stepCount) steps")
-            throw ExitCode(128 + interrupted)
-        }
+        var plan = RunPlan(start: .scene(scene, file: self.scene, text: sceneText), length: .steps(total), clock: .everyStep)
+        let trail = HashTrailOutput(dump: dump)
+        plan.hashTrail = RunPlan.HashTrail(every: every ?? max(total, 1), emit: trail.emit)
+        plan.data = data.settings
+        gravityInput.apply(to: &plan)
+        let outcome = RunExecution.run(try RunExecution.engine(plan))
+        if let failure = trail.failure { throw StandardOutput.exitCode(for: failure) }
+        try RunExecution.finish(outcome, plan: plan)
+    }
+}
+
+/// Where `hash` prints its trail: `STEP HASH` lines (or the dumped states) on stdout, every
+/// write checked; the first failure stops the trail and is kept for the exit code.
+private final class HashTrailOutput: Sendable {
+    private let dump: Bool
+    private let firstFailure = Mutex<StandardOutput.Failure?>(nil)
+
+    init(dump: Bool) {
+        self.dump = dump
     }
 
-    /// Prints the hash (or the dump) of the state now; returns why stdout failed, if it did.
-    private func report(_ world: World) -> StandardOutput.Failure? {
-        let snapshot = world.snapshot()
+    var failure: StandardOutput.Failure? { firstFailure.withLock { $0 } }
+
+    /// Prints the hash (or the dump) of `snapshot`; false once stdout has failed.
+    func emit(_ snapshot: WorldSnapshot) -> Bool {
         let hash = StateHash(snapshot)
         do {
             try StandardOutput.write(dump ? StateDump.json(snapshot, hash: hash) : "\(snapshot.step) \(hash)")
-            return nil
+            return true
         } catch {
-            return error
+            firstFailure.withLock { $0 = error }
+            return false
         }
     }
 }

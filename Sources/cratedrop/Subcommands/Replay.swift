@@ -3,8 +3,6 @@ import CLISupport
 import Driver
 import Physics
 import SceneFile
-import SceneModel
-import Script
 import Session
 
 struct Replay: ParsableCommand {
@@ -36,42 +34,37 @@ struct Replay: ParsableCommand {
     @OptionGroup var output: FrameOutputOptions
 
     func run() throws {
-        if output.out != nil || output.view { return try render() }
-        let source = try RunSource.record(record)
-        let world = try makeWorld(source.scene)
-        let driven = try GravityOptions.open(world, scene: source.scene, sceneFile: source.sceneFile, sceneText: source.sceneText,
-                                             inputs: RunInputs(gravityPath: record), waitsForInput: true)
-        let scripted = driven.simulation
-        let verifier = verify ? VerifyingSimulation(scripted, checkpoints: source.checkpointsToVerify) : nil
-        let simulation: Simulation = verifier ?? scripted
-        let steps = source.record!.steps
-        for _ in 0..<steps {
-            if !simulation.prepareStep() { break }
-            simulation.step()
-        }
-        let header = source.record!.header
-        try StandardOutput.print(JSONText.object([
-            "record": JSONText.string(record), "scene": JSONText.string(source.scene.name),
-            "steps": String(world.stepCount), "state_hash": JSONText.string(world.stateHash.description),
-            "recorded_class": JSONText.string(header.determinismClass),
-            "determinism_class": JSONText.string(DeterminismClass.current.id),
-            "verified": verifier.map { String($0.divergence == nil) } ?? "null",
-            "checkpoints_verified": verifier.map { String($0.verified) } ?? "null",
-            "divergence": verifier?.divergence?.json ?? "null",
-        ]))
-        if let inputFailure = GravityOptions.finish(driven) { throw inputFailure }
-        if let divergence = verifier?.divergence {
-            printError("cratedrop: \(record): the replay parts from the record: \(divergence)")
-            throw ExitCodes.diverged
-        }
+        StopSignals.install()
+        let start = try RunSource.record(record)
+        if output.out != nil || output.view { return try render(start) }
+        let recorded = start.record!.run
+        var plan = RunPlan(start: start, length: .steps(recorded.steps), clock: .everyStep)
+        if verify { plan.checkpoints = start.recordedCheckpoints }
+        let outcome = RunExecution.run(try RunExecution.engine(plan))
+        let final = outcome.result
+        let check = outcome.check
+        let interrupted: String? = StopSignals.received.map(StopSignals.name)
+        let fields: [(String, String)] = [
+            ("record", JSONText.string(record)), ("scene", JSONText.string(start.scene.name)),
+            ("steps", String(final.counters.stepsTaken)), ("state_hash", JSONText.string(final.stateHash.description)),
+            ("recorded_class", JSONText.string(recorded.header.determinismClass)),
+            ("determinism_class", JSONText.string(DeterminismClass.current.id)),
+            ("verified", check.map { String($0.divergence == nil) } ?? "null"),
+            ("checkpoints_verified", check.map { String($0.verified) } ?? "null"),
+            ("divergence", check?.divergence?.json ?? "null"),
+            ("interrupted", interrupted.map(JSONText.string) ?? "null"),
+        ]
+        try StandardOutput.print(JSONText.object(fields))
+        try RunExecution.finish(outcome, plan: plan, checked: "\(record): the replay")
     }
 
-    /// `--out` or `--view`: the record rendered by `run`, with the same output options.
-    private func render() throws {
-        _ = try RunSource.record(record)
-        var run = try Run.parse([record])
-        run.output = output
-        run.verify = verify
-        try run.run()
+    /// `--out` or `--view`: the record rendered as `run RECORD` renders it, with these output options.
+    private func render(_ start: RunStart) throws {
+        var plan = RunPlan(start: start, length: try RunSource.length(start, seconds: nil), clock: .virtual(fps: 60))
+        plan.frames = output.frames(for: start.scene)
+        plan.gravity = RunPlan.GravityInputPlan(.stream(path: record))
+        if verify { plan.checkpoints = start.recordedCheckpoints }
+        plan.threadPriority = .yieldToVideoEncoder
+        try RunExecution.runWithSummary(plan, output: output)
     }
 }

@@ -3,8 +3,6 @@ import CLISupport
 import Glibc
 #endif
 import ArgumentParser
-import Physics
-import Raster
 import SceneModel
 import Session
 
@@ -83,73 +81,25 @@ struct Run: ParsableCommand {
 
     func run() throws {
         StopSignals.install()
-        let source = try RunSource.open(self.scene, seconds: seconds, gravity: gravityInput.gravity)
-        if verify, source.record == nil { throw ValidationError("--verify needs a run record as SCENE") }
-        let scene = source.scene
-        let world = try makeWorld(scene)
-        let driven = try gravityInput.drivenWorld(world, scene: scene, sceneFile: source.sceneFile, sceneText: source.sceneText,
-                                                  waitsForInput: !realtime, gravityPath: source.gravityPath)
-        let verifier = verify ? VerifyingSimulation(driven.simulation, checkpoints: source.checkpointsToVerify) : nil
-        let (width, height) = output.parsedSize ?? (scene.render.imageWidth, scene.render.imageHeight)
-        let frames = output.destination(title: "cratedrop: \(scene.name)").map { RunSettings.Frames(destination: $0, width: width, height: height, every: output.every, view: output.parsedViewRect,
-                               overlays: output.overlays) }
-        var settings = RunSettings(duration: source.duration, fps: fps, realtime: realtime, interpolate: !noInterpolation,
-                                   maxStepsPerFrame: maxStepsPerFrame, budgetNanoseconds: budgetMs.map { Int64($0 * 1e6) }, frames: frames)
-        settings.data = data.settings
-        let session: RunSession
-        do {
-            session = try RunSession(scene: scene, world: world, simulation: verifier ?? driven.simulation, settings: settings) { warning in
-                printError("cratedrop: warning: \(warning)")
-            }
-        } catch {
-            printError("cratedrop: \(error)")
-            switch error {
-            case .programMissing: throw ExitCodes.unavailable
-            case .unsuitable: throw ExitCodes.usage
-            case .exists, .cannotCreate: throw ExitCodes.cannotCreate
-            }
-        }
-        // The step loop runs on this thread: for an offline video it gives way to the encoder as the
-        // session's drawing thread does (measured: 2% shorter videos). The session's writing thread
-        // and ffmpeg, started already, keep their priority.
-        if settings.feedsOfflineEncoder { RenderPipeline.lowerThisThreadsPriority() }
-        let progress = ProgressLine(total: frames == nil ? session.frameCount : session.framesToDraw, quiet: output.quiet)
-        let outcome = session.run(shouldStop: { StopSignals.received != nil }) { loadWarning, done in
-            if let loadWarning { printError("cratedrop: warning: \(loadWarning)") }
-            if progress.enabled { progress.update(done: done) }
-        }
-        progress.finish(done: outcome.render?.framesWritten ?? outcome.result.counters.frames)
-        try report(outcome, settings: settings, scene: scene, driven: driven, verifier: verifier)
+        try RunExecution.runWithSummary(try makePlan(), output: output)
     }
 
-    /// Prints the summary (after finishing the record), then ends as the run did.
-    private func report(_ outcome: RunOutcome, settings: RunSettings, scene: Scene, driven: DrivenWorld,
-                        verifier: VerifyingSimulation?) throws {
-        let interrupted = StopSignals.received
-        let summary = RunReport(scene: scene.name, settings: settings, outcome: outcome, gravity: driven.scripted,
-                                interrupted: interrupted.map(StopSignals.name))
-        let inputFailure = GravityOptions.finish(driven)
-        try SummaryOutput.emit(summary.json(), to: output)
-        if let inputFailure { throw inputFailure }
-        for failure in outcome.dataFailures { printError("cratedrop: \(failure)") }
-        if !outcome.dataFailures.isEmpty { throw ExitCodes.ioError }
-        if let divergence = verifier?.divergence {
-            printError("cratedrop: the run parts from the record: \(divergence)")
-            throw ExitCodes.diverged
-        }
-        if let render = outcome.render, let failure = render.failure, failure.stopsRun {
-            printError("cratedrop: \(failure.reason) after \(render.framesWritten) frames; the run stopped there")
-        } else if let render = outcome.render, let failure = render.failure {
-            if case .video = settings.frames?.destination {
-                printError("cratedrop: \(failure); no video was made (\(render.framesWritten) frames had gone to ffmpeg)")
-            } else {
-                printError("cratedrop: \(failure); \(render.framesWritten) complete frames were written before it")
-            }
-            throw ExitCodes.ioError
-        }
-        if let interrupted {
-            printError("cratedrop: stopped by \(StopSignals.name(interrupted)) after \(outcome.result.counters.stepsTaken) steps")
-            throw ExitCode(128 + interrupted)
-        }
+    /// The run these options ask for.
+    private func makePlan() throws -> RunPlan {
+        let start = try RunSource.open(scene, gravity: gravityInput.gravity)
+        if verify, start.record == nil { throw ValidationError("--verify needs a run record as SCENE") }
+        let clock: RunPlan.Clock = realtime
+            ? .wall(fps: fps, guard: RunPlan.Guard(maxStepsPerFrame: maxStepsPerFrame, budgetNanoseconds: budgetMs.map { Int64($0 * 1e6) }))
+            : .virtual(fps: fps)
+        var plan = RunPlan(start: start, length: try RunSource.length(start, seconds: seconds), clock: clock)
+        plan.interpolate = !noInterpolation
+        plan.frames = output.frames(for: start.scene)
+        plan.data = data.settings
+        gravityInput.apply(to: &plan)
+        if verify { plan.checkpoints = start.recordedCheckpoints }
+        // The executable's choice: for an offline video the step loop and the drawing thread
+        // give way to the encoder (measured: 2% shorter videos).
+        plan.threadPriority = .yieldToVideoEncoder
+        return plan
     }
 }

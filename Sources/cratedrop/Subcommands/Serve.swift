@@ -6,6 +6,7 @@ import CLISupport
 import Foundation
 import SceneFile
 import Serve
+import Session
 import Synchronization
 
 struct Serve: ParsableCommand {
@@ -69,14 +70,13 @@ struct Serve: ParsableCommand {
             }
             finished.signal()
         }
-        var last: LiveFrame?
+        let outcome: RunOutcome
         do {
-            try live.run(fps: fps, shouldStop: { StopSignals.received != nil || failure.withLock { $0 } != nil }) { frame in
+            outcome = try live.run(fps: fps, shouldStop: { StopSignals.received != nil || failure.withLock { $0 } != nil }) { frame in
                 server.broadcast(LiveMessages.frame(frame))
-                last = frame
             }
         } catch {
-            printError("cratedrop: \(recordPath): cannot create the record: \(error)")
+            printError("cratedrop: \(error)")
             server.stop()
             throw ExitCodes.cannotCreate
         }
@@ -89,15 +89,19 @@ struct Serve: ParsableCommand {
         let counters = server.counters.withLock { $0 }
         let fields: [(String, String)] = [
             ("scene", JSONText.string(scene.name)),
-            ("steps", String(last?.snapshot.step ?? 0)),
-            ("state_hash", JSONText.string(last?.hash.description ?? "")),
-            ("dropped_seconds", JSONText.number(last?.droppedSeconds ?? 0)),
+            ("steps", String(outcome.result.counters.stepsTaken)),
+            ("state_hash", JSONText.string(outcome.result.stateHash.description)),
+            ("dropped_seconds", JSONText.number(outcome.result.droppedSeconds)),
             ("pages", String(counters.pages)),
             ("frames_sent", String(counters.framesSent)),
             ("frames_dropped", String(counters.framesDropped)),
             ("bad_messages", String(counters.badMessages)),
-            ("record", record.map { JSONText.string($0) } ?? "null"),
+            ("record", outcome.recordFailure == nil ? record.map { JSONText.string($0) } ?? "null" : "null"),
         ]
         try StandardOutput.print(JSONText.object(fields))
+        if let recordFailure = outcome.recordFailure {
+            printError("cratedrop: \(recordFailure); the record was not kept whole")
+            throw ExitCodes.ioError
+        }
     }
 }

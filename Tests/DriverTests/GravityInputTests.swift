@@ -8,13 +8,32 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite struct GravityScriptedWorldTests {
-    static func scripted(fd: Int32, waits: Bool, policy: GravityScriptedWorld.BadLinePolicy = .stop,
-                         shouldStop: @escaping () -> Bool = { false }) throws -> GravityScriptedWorld {
+/// The gravity input stage in the step pipeline, with its world, stepped as the driver steps it.
+final class ScriptedWorld {
+    let world: World
+    let input: GravityInput
+    let pipeline: StepPipeline
+
+    init(world: World, input: GravityInput) {
+        self.world = world
+        self.input = input
+        pipeline = StepPipeline(world: world, stages: [(.input, input)])
+    }
+
+    func prepareStep() -> Bool { pipeline.prepareStep() }
+    func step() { pipeline.step() }
+    var changesApplied: Int { input.changesApplied }
+    var linesSkipped: Int { input.linesSkipped }
+}
+
+@Suite struct GravityInputTests {
+    static func scripted(fd: Int32, waits: Bool, policy: GravityInput.BadLinePolicy = .stop,
+                         shouldStop: @escaping () -> Bool = { false }) throws -> ScriptedWorld {
         let world = try World(scene: Repository.scene("book"))
         let parser = GravityLineParser(source: "pipe", stepRate: 120, gravityMagnitude: 1000, axes: .portrait)
-        return GravityScriptedWorld(world: world, stream: GravityStream(source: .descriptor(fd), parser: parser),
-                                    waitsForInput: waits, policy: policy, recorder: nil, shouldStop: shouldStop) { _ in }
+        let input = GravityInput(events: GravityStream(source: .descriptor(fd), parser: parser), waitsForInput: waits, policy: policy,
+                                 recorder: nil, shouldStop: shouldStop) { _ in }
+        return ScriptedWorld(world: world, input: input)
     }
 
     /// In real time a producer that says nothing never holds up a step.

@@ -25,47 +25,44 @@ public struct DataOutputSettings: Sendable, Equatable {
     public var isEmpty: Bool { tracePath == nil && statsPath == nil }
 }
 
-/// Wraps a simulation to write trajectories and per-step statistics as it steps (README,
-/// "Data out"): the data files are created before the first step, rows stream out with flat
-/// memory, and `finish()` closes them and reports what could not be written.
-public final class DataRecorder: Simulation {
-    private let inner: Simulation
-    private let world: World
+/// The data stage: trajectories and per-step statistics written as the run steps (README, "Data
+/// out"). The files are created before the first step, rows stream out with flat memory, and
+/// `finish()` closes them and reports what could not be written.
+public final class DataStage: StepStage {
     private let trace: TraceWriter?
     private let stats: StatsWriter?
-    /// Steps between traced states; nil: the caller traces frames through `traceFrame(_:)`.
+    /// Steps between traced states; nil: frames are traced through `traceFrame(_:)`.
     private let traceEvery: Int?
     private let stopwatch = MonotonicStopwatch()
+    private var stepStart: Int64 = 0
     public private(set) var stepsTraced = 0
     private var lastTracedStep = -1
     public private(set) var stepsMeasured = 0
 
     /// - Parameters:
-    ///   - inner: what is stepped (the world, or it wrapped with inputs and records).
-    ///   - world: the world inside `inner`, asked for contacts, energy and sleeping bodies.
     ///   - scene: the scene the world was built from (its name and step rate head the files).
     ///   - settings: which files to write, and how often to trace.
-    ///   - tracesFrames: the caller has frames and traces them when `traceEvery` is nil.
+    ///   - tracesFrames: the run has frames and traces them when `traceEvery` is nil.
     /// - Throws: `OutputSetupError` when a file has the wrong extension or cannot be created.
-    public init(_ inner: Simulation, world: World, scene: Scene, settings: DataOutputSettings, tracesFrames: Bool) throws(OutputSetupError) {
-        self.inner = inner
-        self.world = world
+    public init(scene: Scene, settings: DataOutputSettings, tracesFrames: Bool) throws(OutputSetupError) {
         let run = RunIdentity(scene: scene.name, stepRate: scene.stepRate, determinismClass: DeterminismClass.current.id)
         trace = try settings.tracePath.map { path throws(OutputSetupError) in try TraceWriter(path: path, format: settings.traceFormat, run: run) }
         stats = try settings.statsPath.map { path throws(OutputSetupError) in try StatsWriter(path: path, run: run) }
         traceEvery = settings.traceEvery ?? (tracesFrames ? nil : 1)
     }
 
-    /// Whether the caller should hand frame snapshots to `traceFrame(_:)`.
+    /// Whether frame snapshots should be handed to `traceFrame(_:)`.
     public var tracesFrames: Bool { trace != nil && traceEvery == nil }
 
-    public func prepareStep() -> Bool { inner.prepareStep() }
+    public func beforeStep(_ state: StepState) -> Bool {
+        if stats != nil { stepStart = stopwatch.nanoseconds() }
+        return true
+    }
 
-    public func step() {
-        let start = stats == nil ? 0 : stopwatch.nanoseconds()
-        inner.step()
+    public func afterStep(_ state: StepState) {
+        let world = state.world
         if let stats {
-            let elapsed = stopwatch.nanoseconds() - start
+            let elapsed = stopwatch.nanoseconds() - stepStart
             let contacts = world.contactCounts()
             stats.write(StepStats(step: world.stepCount, stepMicroseconds: Double(elapsed) / 1000, contactPairs: contacts.pairs,
                                   contactPoints: contacts.points, awakeBodies: world.awakeCrateCount,
@@ -73,12 +70,10 @@ public final class DataRecorder: Simulation {
             stepsMeasured += 1
         }
         if let trace, let traceEvery, world.stepCount % traceEvery == 0 {
-            trace.write(inner.snapshot())
+            trace.write(state.snapshot)
             stepsTraced += 1
         }
     }
-
-    public func snapshot() -> WorldSnapshot { inner.snapshot() }
 
     /// Traces the state at a frame's last step (once per frame, when tracing frames; a frame
     /// that took no step adds no rows).

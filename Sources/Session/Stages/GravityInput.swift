@@ -1,21 +1,32 @@
-import Driver
 import Physics
 import SceneModel
 import Script
 
-/// A world whose gravity follows a gravity stream, changed only at step boundaries.
+/// Where a gravity input's changes come from: a JSON Lines stream (`GravityStream`) or tilts
+/// posted from pages (`LiveControl`). Both hand out the same events, so both apply and record
+/// through one path.
+public protocol GravityEvents: AnyObject {
+    /// The input's name as used in messages: a path, `stdin`, `pages`.
+    var source: String { get }
+    /// The next event; waits for one if `wait` (until `giveUp` says so). nil: nothing yet (not
+    /// waiting), or the wait was given up.
+    func next(wait: Bool, giveUp: () -> Bool) -> GravityStream.Event?
+}
+
+extension GravityStream: GravityEvents {}
+
+/// The input stage: gravity changes applied at step boundaries, and recorded with their step.
 ///
 /// Offline (`waitsForInput`), before each step it waits until it knows whether a change applies
 /// at that step (the next timed line is read, or the stream has ended), so the result never
-/// depends on read timing. In real time it never waits: it applies what has arrived — untimed
-/// lines and timed lines whose step has come — and steps on.
-public final class GravityScriptedWorld: Simulation {
+/// depends on read timing. In real time it never waits: it applies what has arrived (untimed
+/// lines and timed lines whose step has come) and steps on.
+public final class GravityInput: StepStage {
     public enum BadLinePolicy: String, Sendable, CaseIterable {
         case stop, skip
     }
 
-    public let world: World
-    private let stream: GravityStream
+    private let events: GravityEvents
     private let waitsForInput: Bool
     private let policy: BadLinePolicy
     private let recorder: RunRecorder?
@@ -34,42 +45,40 @@ public final class GravityScriptedWorld: Simulation {
     public private(set) var readError: String?
 
     /// - Parameters:
-    ///   - world: the world whose gravity the stream sets.
-    ///   - stream: the gravity stream, already reading.
+    ///   - events: the gravity stream (already reading) or the live control.
     ///   - waitsForInput: offline runs wait for the input that decides each step; real-time runs never wait.
     ///   - policy: what a malformed line does: stop the run, or be skipped with a warning.
     ///   - recorder: receives every change applied, with its step (the caller closes it).
     ///   - shouldStop: ends a wait for input (a stop request); checked between lines too.
     ///   - onSkip: told of each line skipped under policy `skip`.
-    public init(world: World, stream: GravityStream, waitsForInput: Bool, policy: BadLinePolicy,
-                recorder: RunRecorder?, shouldStop: @escaping () -> Bool = { false },
-                onSkip: @escaping (GravityLineError) -> Void) {
-        self.shouldStop = shouldStop
-        self.world = world
-        self.stream = stream
+    public init(events: GravityEvents, waitsForInput: Bool, policy: BadLinePolicy, recorder: RunRecorder?,
+                shouldStop: @escaping () -> Bool = { false }, onSkip: @escaping (GravityLineError) -> Void) {
+        self.events = events
         self.waitsForInput = waitsForInput
         self.policy = policy
         self.recorder = recorder
+        self.shouldStop = shouldStop
         self.onSkip = onSkip
     }
 
-    /// Applies every change due at the next step; false if the stream failed (policy `stop`) or a stop was requested while waiting.
-    public func prepareStep() -> Bool {
+    /// Applies every change due at the next step; false if the stream failed (policy `stop`) or a
+    /// stop was requested while waiting.
+    public func beforeStep(_ state: StepState) -> Bool {
         guard failure == nil else { return false }
-        let step = world.stepCount
+        let step = state.step
         while true {
             // Checked between lines too: a flood of skipped lines must not hold off a stop request.
             if shouldStop() { return false }
             if let command = pending {
                 guard case let .step(due) = command.when, due > step else {
-                    apply(command, at: step)
+                    apply(command, to: state.world, at: step)
                     pending = nil
                     continue
                 }
                 return true
             }
             guard !ended else { return true }
-            guard let event = stream.next(wait: waitsForInput, giveUp: shouldStop) else { return !waitsForInput }
+            guard let event = events.next(wait: waitsForInput, giveUp: shouldStop) else { return !waitsForInput }
             switch event {
             case let .command(command):
                 if command.when == .whenRead, waitsForInput {
@@ -89,9 +98,6 @@ public final class GravityScriptedWorld: Simulation {
         }
     }
 
-    public func step() { world.step() }
-    public func snapshot() -> WorldSnapshot { world.snapshot() }
-
     /// Skips the line (policy `skip`, returns true) or records it as the run's failure (false).
     private func reject(_ error: GravityLineError) -> Bool {
         switch policy {
@@ -105,7 +111,7 @@ public final class GravityScriptedWorld: Simulation {
         }
     }
 
-    private func apply(_ command: GravityCommand, at step: Int) {
+    private func apply(_ command: GravityCommand, to world: World, at step: Int) {
         // The parser checked the range, so this cannot throw; a failure would still be reported.
         do {
             try world.setGravity(command.gravity)
@@ -117,6 +123,6 @@ public final class GravityScriptedWorld: Simulation {
         recorder?.record(step: step, gravity: command.gravity)
     }
 
-    /// The stream's name as used in messages.
-    public var source: String { stream.source }
+    /// The input's name as used in messages.
+    public var source: String { events.source }
 }

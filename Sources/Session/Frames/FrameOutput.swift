@@ -1,0 +1,135 @@
+import Driver
+import Foundation
+import Outputs
+import Physics
+import Raster
+import SceneModel
+
+/// The frame stage: what happens after each frame's steps. Draws frames through the render
+/// pipeline (offline: every `every`-th frame, waiting for room; real time: through the presenter,
+/// on the clock's schedule), traces frames, and tells pages of live frames.
+final class FrameOutput {
+    private let pipeline: RenderPipeline?
+    private let presenter: RealtimePresenter?
+    private let every: Int
+    private let liveFrames: (@Sendable (LiveFrameState) -> Void)?
+    private let control: LiveControl?
+
+    /// Sets up where frames go, so a bad `--out` ends the run before any step: creates the frame
+    /// directory, or checks the video path and starts ffmpeg.
+    init(plan: RunPlan, world: World, onWarning: (String) -> Void) throws(OutputSetupError) {
+        liveFrames = plan.liveFrames
+        if case let .live(_, control) = plan.clock { self.control = control } else { control = nil }
+        every = plan.frames?.every ?? 1
+        guard let frames = plan.frames else {
+            pipeline = nil
+            presenter = nil
+            return
+        }
+        let scene = plan.start.scene
+        let fps = plan.clock.fps ?? scene.stepRate
+        let sink = try Self.makeSink(frames, fps: fps, framesToDraw: plan.framesToDraw, onWarning: onWarning)
+        let walls = world.wallStates(), worldSize = scene.worldSize
+        var look = scene.render
+        if let view = frames.view { look.view = view }
+        let colors = look, crateColors = scene.crateColors(in: world), overlays = frames.overlays
+        // Contact points are copied out of Chipmunk only when they are drawn.
+        if overlays.contains(.contacts) { world.snapshotsIncludeContacts = true }
+        // An offline video's encoder is the bottleneck: the pipeline draws ahead (up to about
+        // 32 MB of frames) to fill the encoder's idle moments, and gives way to it when asked.
+        let offlineVideo = plan.feedsOfflineEncoder
+        let drawnAhead = offlineVideo ? max(2, min(8, (32 << 20) / (frames.width * frames.height * 3))) : 2
+        let pipeline = RenderPipeline(inFlight: offlineVideo ? 8 : 4, drawnAhead: drawnAhead, interpolate: plan.interpolate, sink: sink,
+                                      yieldsToEncoder: offlineVideo && plan.threadPriority == .yieldToVideoEncoder) {
+            FrameRenderer(world: worldSize, walls: walls, width: frames.width, height: frames.height, colors: colors,
+                          crateColors: crateColors, overlays: overlays)
+        }
+        self.pipeline = pipeline
+        // Real time: frames leave on the clock's schedule from a thread of their own.
+        presenter = plan.clock.isRealTime ? RealtimePresenter(fps: fps, every: every, pipeline: pipeline) : nil
+    }
+
+    /// Where the drawn frames go: the directory made, the video checked and ffmpeg started.
+    private static func makeSink(_ frames: RunPlan.Frames, fps: Int, framesToDraw: Int,
+                                 onWarning: (String) -> Void) throws(OutputSetupError) -> FrameSink & Sendable {
+        switch frames.destination {
+        case .stream:
+            return StreamFrameWriter()
+        case let .directory(path, format):
+            let sink: DirectoryFrameWriter
+            do {
+                sink = try DirectoryFrameWriter(directory: path, expectedFrames: framesToDraw, format: format)
+            } catch {
+                throw .cannotCreate(error)
+            }
+            let earlier = (try? FileManager.default.contentsOfDirectory(atPath: path))?
+                .filter { $0.hasPrefix("frame-") && $0.hasSuffix("." + format.fileExtension) }.count ?? 0
+            if earlier > 0 {
+                onWarning("\(path) already holds \(earlier) frame files; each new frame replaces the one of its name, others stay as they are")
+            }
+            return sink
+        case let .video(path, format, encoderArguments, replaceExisting):
+            // A video plays `every`-th frames at the rate they were drawn.
+            if fps % frames.every != 0 {
+                throw .unsuitable(path: path, reason: "--every \(frames.every) must divide --fps \(fps) for a video (one video frame per drawn frame)")
+            }
+            return try VideoFrameWriter(path: path, format: format, width: frames.width, height: frames.height, fps: fps / frames.every,
+                                        encoderArguments: encoderArguments, replaceExisting: replaceExisting)
+        case let .viewer(title):
+            return try ViewerFrameWriter(width: frames.width, height: frames.height, fps: max(1, fps / frames.every), title: title)
+        }
+    }
+
+    /// Whether the loop should keep the snapshots either side of each frame's last step.
+    var needsSnapshots: Bool { pipeline != nil || liveFrames != nil }
+
+    /// The render stage's first write error, which ends the run.
+    var failure: FrameWriteError? { pipeline?.failure }
+
+    /// Frames written so far (or frames done, when none are drawn).
+    func framesDone(_ report: FrameReport) -> Int { pipeline?.framesWritten ?? report.frame }
+
+    /// After a frame's steps.
+    func frame(_ report: FrameReport, driver: FixedStepDriver) {
+        if let presenter {
+            presenter.post(FrameJob(previous: driver.previous, current: driver.current, alpha: report.alpha))
+        } else if let pipeline, report.frame % every == 0 {
+            pipeline.submit(FrameJob(previous: driver.previous, current: driver.current, alpha: report.alpha), waitIfFull: true)
+        }
+        if let liveFrames {
+            let snapshot = driver.current
+            liveFrames(LiveFrameState(snapshot: snapshot, hash: StateHash(snapshot),
+                                      stepMicroseconds: Double(driver.stepTimes.percentile(0.5)) / 1000,
+                                      physicsLoad: driver.counters.peakLoad, droppedSeconds: driver.droppedSeconds,
+                                      paused: control?.isPaused ?? false))
+        }
+    }
+
+    /// Stops presenting and waits for every accepted frame to be written.
+    func finish() -> (render: RenderStats?, presented: LatencyHistogram?) {
+        let presented = presenter?.stop()
+        return (pipeline?.finish(), presented?.intervals)
+    }
+}
+
+/// One frame of a live run, as pages get it.
+public struct LiveFrameState: Sendable {
+    public var snapshot: WorldSnapshot
+    public var hash: StateHash
+    /// Median step time so far, µs.
+    public var stepMicroseconds: Double
+    /// Step time over simulated time, the peak over measurement windows (1 = physics uses all its real time).
+    public var physicsLoad: Double
+    public var droppedSeconds: Double
+    public var paused: Bool
+
+    public init(snapshot: WorldSnapshot, hash: StateHash, stepMicroseconds: Double, physicsLoad: Double, droppedSeconds: Double,
+                paused: Bool) {
+        self.snapshot = snapshot
+        self.hash = hash
+        self.stepMicroseconds = stepMicroseconds
+        self.physicsLoad = physicsLoad
+        self.droppedSeconds = droppedSeconds
+        self.paused = paused
+    }
+}

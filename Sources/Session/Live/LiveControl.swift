@@ -1,0 +1,60 @@
+import SceneModel
+import Script
+import Synchronization
+
+/// What pages ask of a live run (`cratedrop serve`), posted from any thread and taken by the run
+/// at its frame and step boundaries: tilts (the run's gravity input, applied at the next step
+/// boundary and recorded like an untimed gravity line), pause, single step, restart.
+///
+/// Bounded by construction: a tilt replaces a tilt not yet applied (only the newest matters
+/// at a step boundary), steps asked for while one is pending add nothing, and restarts coalesce.
+public final class LiveControl: GravityEvents, Sendable {
+    private struct State {
+        var gravity: Vec2?
+        var tilts = 0
+        var paused = false
+        var stepRequested = false
+        var restartRequested = false
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Gravity from now on, px/s², applied at the next step boundary.
+    public func tilt(_ gravity: Vec2) { state.withLock { $0.gravity = gravity } }
+    public func pause() { state.withLock { $0.paused = true } }
+    public func resume() { state.withLock { $0.paused = false } }
+    /// One fixed step, when paused.
+    public func step() { state.withLock { if $0.paused { $0.stepRequested = true } } }
+    /// A new world from the scene (and a new record): the current run ends at the next frame.
+    public func restart() { state.withLock { $0.restartRequested = true } }
+
+    public var isPaused: Bool { state.withLock { $0.paused } }
+    public var restartRequested: Bool { state.withLock { $0.restartRequested } }
+
+    /// For the next run after a restart: the restart is done; a pause stays.
+    public func beginRun() { state.withLock { $0.restartRequested = false; $0.stepRequested = false; $0.gravity = nil } }
+
+    /// Takes the frame's clock commands: whether paused, and whether one step was asked for.
+    func takeClockCommands() -> (paused: Bool, stepOnce: Bool) {
+        state.withLock { state in
+            defer { state.stepRequested = false }
+            return (state.paused, state.stepRequested)
+        }
+    }
+
+    // MARK: GravityEvents
+
+    public var source: String { "pages" }
+
+    /// The newest tilt not yet applied, as an untimed gravity line; never waits.
+    public func next(wait: Bool, giveUp: () -> Bool) -> GravityStream.Event? {
+        state.withLock { state in
+            guard let gravity = state.gravity else { return nil }
+            state.gravity = nil
+            state.tilts += 1
+            return .command(GravityCommand(line: state.tilts, when: .whenRead, gravity: gravity))
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Driver
+import Physics
+import SceneModel
+
+/// The one ordered step pipeline every run goes through, as the driver's `Simulation`:
+/// inputs applied at the step boundary → step → record → check → data rows → hash trail. (Frames
+/// are drawn per frame, after the frame's steps, by `FrameOutput`.) Which stages are present is
+/// the plan's business; their order is this type's.
+public final class StepPipeline: Simulation {
+    /// The stage kinds, in the order they run.
+    public enum Position: Int, Comparable, Sendable {
+        case input, record, check, data, hashTrail
+        public static func < (a: Position, b: Position) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    public let world: World
+    private let state: StepState
+    private let stages: [StepStage]
+
+    /// - Parameter stages: the stages present, each at its position (sorted here, stably).
+    public init(world: World, stages: [(Position, StepStage)]) {
+        self.world = world
+        state = StepState(world: world)
+        self.stages = stages.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element.1)
+    }
+
+    public func prepareStep() -> Bool {
+        // A stage that ended the run is seen before any input applies a change that no step would follow.
+        if stages.contains(where: \.haltsRun) { return false }
+        return stages.allSatisfy { $0.beforeStep(state) }
+    }
+
+    public func step() {
+        world.step()
+        for stage in stages { stage.afterStep(state) }
+    }
+
+    public func snapshot() -> WorldSnapshot { state.snapshot }
+}

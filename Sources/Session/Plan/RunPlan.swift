@@ -1,0 +1,200 @@
+import Driver
+import Outputs
+import Raster
+import SceneModel
+import Script
+
+/// Everything about one run, as a value: where it starts, how long it lasts, which clock paces
+/// it, what feeds it, what it writes and what it is checked against. `run`, `hash`, `replay` and
+/// `serve` only turn their options into a plan; `RunEngine` carries any plan out through the one
+/// step pipeline (inputs → step → record → check → data → hash trail, then frames).
+public struct RunPlan: Sendable {
+    /// The scene (or record) the run starts from.
+    public var start: RunStart
+    /// When the run ends.
+    public var length: RunEnd
+    /// What paces the frames.
+    public var clock: Clock
+    /// Where gravity changes come from during the run.
+    public var gravity: GravityInputPlan?
+    /// Write a run record here.
+    public var recordPath: String?
+    /// Check the run against these checkpoints as it goes; it halts at the first that differs.
+    public var checkpoints: [Checkpoint]?
+    /// Trajectories and per-step statistics to write.
+    public var data = DataOutputSettings()
+    /// State hashes every K steps (`cratedrop hash`).
+    public var hashTrail: HashTrail?
+    /// Frames to draw; nil: headless.
+    public var frames: Frames?
+    /// Live frames for pages (`cratedrop serve`), told after every frame.
+    public var liveFrames: (@Sendable (LiveFrameState) -> Void)?
+    /// Draw frames blended between the last two steps.
+    public var interpolate = true
+    /// Lets the run lower thread priorities so an offline video's encoder gets the cores (see
+    /// `ThreadPriority`). Off unless asked: a library never changes its caller's thread by itself.
+    public var threadPriority: ThreadPriority = .unchanged
+
+    /// A plan that runs `start` for `length` on `clock`, with no inputs or outputs yet.
+    public init(start: RunStart, length: RunEnd, clock: Clock) {
+        self.start = start
+        self.length = length
+        self.clock = clock
+    }
+
+    /// The frame clock.
+    public enum Clock: Sendable {
+        /// Frames at exactly k/fps s, as fast as the machine allows; every owed step is taken.
+        case virtual(fps: Int)
+        /// One frame per step (a virtual clock at the step rate): headless step-by-step runs.
+        case everyStep
+        /// The wall clock at `fps`, with the death-spiral guard.
+        case wall(fps: Int, guard: Guard = Guard())
+        /// The wall clock at `fps` with the guard, paused, stepped and restarted by `control`.
+        case live(fps: Int, control: LiveControl)
+
+        /// Frames per second, or nil for `everyStep` (the step rate).
+        public var fps: Int? {
+            switch self {
+            case let .virtual(fps), let .wall(fps, _), let .live(fps, _): fps
+            case .everyStep: nil
+            }
+        }
+
+        /// Whether frames follow the wall clock (the guard on, input never waited for).
+        public var isRealTime: Bool {
+            switch self {
+            case .virtual, .everyStep: false
+            case .wall, .live: true
+            }
+        }
+    }
+
+    /// The death-spiral guard's caps in real time (README, "The fixed-timestep driver").
+    public struct Guard: Sendable, Equatable {
+        /// Most steps in one frame, and most steps of debt carried to the next.
+        public var maxStepsPerFrame: Int
+        /// Physics budget per frame; nil: one frame interval.
+        public var budgetNanoseconds: Int64?
+
+        public init(maxStepsPerFrame: Int = 8, budgetNanoseconds: Int64? = nil) {
+            self.maxStepsPerFrame = maxStepsPerFrame
+            self.budgetNanoseconds = budgetNanoseconds
+        }
+    }
+
+    /// Gravity changes during a run: a JSON Lines stream, or tilts from pages (`clock` `.live`).
+    public struct GravityInputPlan: Sendable {
+        public enum Source: Sendable {
+            /// JSON Lines from this path: a file, a named pipe, or "-" for stdin. A run record is
+            /// read as its own gravity changes.
+            case stream(path: String, axes: AxisPreset = .portrait)
+            /// Tilts posted to a live control.
+            case live(LiveControl)
+        }
+
+        public var source: Source
+        /// What a malformed line does.
+        public var badLines: GravityInput.BadLinePolicy
+
+        public init(_ source: Source, badLines: GravityInput.BadLinePolicy = .stop) {
+            self.source = source
+            self.badLines = badLines
+        }
+    }
+
+    /// `STEP HASH` every `every` steps and after the last: `emit` gets each state and returns
+    /// false when the run should stop (its output failed).
+    public struct HashTrail: Sendable {
+        public var every: Int
+        public var emit: @Sendable (WorldSnapshot) -> Bool
+
+        public init(every: Int, emit: @escaping @Sendable (WorldSnapshot) -> Bool) {
+            precondition(every >= 1, "a hash trail's interval is at least 1 step")
+            self.every = every
+            self.emit = emit
+        }
+    }
+
+    /// What to draw: every `every`-th frame at `width`×`height` pixels, and where it goes.
+    public struct Frames: Sendable {
+        public var destination: FrameDestination
+        public var width: Int
+        public var height: Int
+        public var every: Int
+        /// The part of the world to show; nil: the scene's `render.view`, else the whole world.
+        public var view: ViewRect?
+        /// Debug drawing over the frames.
+        public var overlays: Overlays
+
+        public init(destination: FrameDestination, width: Int, height: Int, every: Int = 1, view: ViewRect? = nil,
+                    overlays: Overlays = []) {
+            self.destination = destination
+            self.width = width
+            self.height = height
+            self.every = every
+            self.view = view
+            self.overlays = overlays
+        }
+    }
+
+    /// Whether threads of the run may be lowered in priority.
+    public enum ThreadPriority: Sendable, Equatable {
+        case unchanged
+        /// For an offline video, the drawing thread and the thread calling `RunEngine.run` give
+        /// way to the encoder (nice +10), after the encoder and the writing thread have started
+        /// (they keep their priority). Linux keeps a nice value per thread, and an unprivileged
+        /// thread cannot raise it again: the calling thread stays lowered after the run.
+        case yieldToVideoEncoder
+    }
+
+    /// Frames go to a video encoder as fast as it takes them: the encoder is the bottleneck.
+    public var feedsOfflineEncoder: Bool {
+        if case .video = frames?.destination { !clock.isRealTime } else { false }
+    }
+
+    /// Frames the clock delivers in all, for a run of fixed length (0 when only a stop ends it).
+    public var frameCount: Int {
+        let stepRate = start.scene.stepRate
+        switch (length, clock.fps) {
+        case let (.duration(duration), fps?): return duration.frameCount(fps: fps)
+        case let (.duration(duration), nil): return duration.steps(atRate: stepRate)
+        case let (.steps(steps), nil): return steps
+        case let (.steps(steps), fps?):
+            // Frames at k/fps until steps/stepRate: ceil(steps × fps / stepRate).
+            let (product, overflow) = steps.multipliedReportingOverflow(by: fps)
+            return overflow ? Int.max : product / stepRate + (product % stepRate == 0 ? 0 : 1)
+        case (.never, _): return 0
+        }
+    }
+
+    /// Frames drawn: every `every`-th of `frameCount`, rounded up.
+    public var framesToDraw: Int {
+        let every = frames?.every ?? 1
+        return frameCount / every + (frameCount % every == 0 ? 0 : 1)
+    }
+}
+
+/// Where drawn frames go.
+public enum FrameDestination: Sendable, Equatable, CustomStringConvertible {
+    /// `DIR/frame-00001.ppm` (or `.png`), ... (DIR is created if its parent exists).
+    case directory(String, format: FrameFileFormat = .ppm)
+    /// Back to back as a PPM stream on stdout.
+    case stream
+    /// A video file made by ffmpeg.
+    /// - Parameters:
+    ///   - encoderArguments: ffmpeg output options replacing the format's defaults.
+    ///   - replaceExisting: replace a file already at the path (`--force`).
+    case video(String, format: VideoFormat, encoderArguments: [String]? = nil, replaceExisting: Bool = false)
+    /// A window (ffplay) showing the frames as they come, titled `title`.
+    case viewer(title: String)
+
+    /// The path, `-` for the stream, `view` for the window.
+    public var description: String {
+        switch self {
+        case let .directory(path, _), let .video(path, _, _, _): path
+        case .stream: "-"
+        case .viewer: "view"
+        }
+    }
+}

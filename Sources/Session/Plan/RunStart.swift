@@ -1,0 +1,34 @@
+import SceneModel
+import Script
+
+/// Where a run starts: a scene, or a run record (which brings its scene, its gravity changes, its
+/// length and its checkpoints).
+public struct RunStart: Sendable {
+    public var scene: Scene
+    /// The scene's path, as the record's header names it.
+    public var sceneFile: String
+    /// The scene file's bytes, embedded in a record the run writes.
+    public var sceneText: [UInt8]
+    /// The record replayed, and its path, when the run starts from one.
+    public var record: (run: RunRecord, path: String)?
+
+    /// A run of `scene`, read from `sceneFile` whose bytes are `sceneText`.
+    public static func scene(_ scene: Scene, file sceneFile: String, text sceneText: [UInt8]) -> RunStart {
+        RunStart(scene: scene, sceneFile: sceneFile, sceneText: sceneText, record: nil)
+    }
+
+    /// A run of the record at `path`: its scene, driven by its own gravity changes.
+    public static func record(_ record: RunRecord, path: String) -> RunStart {
+        RunStart(scene: record.scene, sceneFile: record.header.sceneFile, sceneText: record.sceneText, record: (record, path))
+    }
+
+    /// The checkpoints a replay is verified against: the record's, and its end line's hash.
+    public var recordedCheckpoints: [Checkpoint] {
+        guard let record = record?.run else { return [] }
+        var checkpoints = record.checkpoints
+        if let end = record.end, checkpoints.last.map({ $0.step < end.steps }) ?? (end.steps > 0) {
+            checkpoints.append(Checkpoint(step: end.steps, hash: end.hash, state: nil))
+        }
+        return checkpoints
+    }
+}

@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Driver
+import Outputs
+import Physics
+import Raster
+import SceneModel
+import Script
+
+/// Carries out a `RunPlan`: builds the world, opens the inputs and outputs the plan names, and
+/// runs the one loop (the fixed-step driver on the plan's clock) through the one step pipeline.
+/// Every command is this engine with another plan: `run` (frames, summary), `hash` (hash trail),
+/// `replay` (a record, checked), `serve` (the live clock and control).
+///
+/// Owns the world and so Chipmunk's state: not `Sendable`; use it on one thread.
+public final class RunEngine {
+    public let plan: RunPlan
+    /// The world the run steps.
+    public let world: World
+    private let pipeline: StepPipeline
+    private let gravity: GravityInput?
+    private let record: RecordStage?
+    private let check: CheckStage?
+    private let data: DataStage?
+    private let hashTrail: HashTrailStage?
+    private let frames: FrameOutput
+
+    /// Sets the run up, so a bad input or output ends it before any step. Inputs are opened
+    /// before any output is created, and the frame output before the data files and the record,
+    /// so a refused output never truncates another.
+    /// - Parameters:
+    ///   - plan: the run.
+    ///   - shouldStop: ends an offline wait for gravity input (a stop request).
+    ///   - onWarning: told of skipped gravity lines, frame files already in a directory, and a
+    ///     record made in another determinism class.
+    /// - Throws: `RunSetupError` naming what could not be set up.
+    public init(plan: RunPlan, shouldStop: @escaping () -> Bool = { false },
+                onWarning: @escaping (String) -> Void = { _ in }) throws(RunSetupError) {
+        self.plan = plan
+        let scene = plan.start.scene
+        do {
+            world = try World(scene: scene)
+        } catch {
+            throw .world(error)
+        }
+        let events = try Self.openGravity(plan, onWarning: onWarning)
+        do {
+            frames = try FrameOutput(plan: plan, world: world, onWarning: onWarning)
+            data = plan.data.isEmpty ? nil : try DataStage(scene: scene, settings: plan.data, tracesFrames: plan.clock.fps != nil)
+        } catch {
+            throw .output(error)
+        }
+        var recorder: RunRecorder?
+        if let path = plan.recordPath {
+            do {
+                recorder = try RunRecorder(path: path, header: .thisProcess(sceneFile: plan.start.sceneFile), sceneText: plan.start.sceneText,
+                                           schedule: TrailSchedule(bodies: world.crates.count, stepRate: scene.stepRate))
+            } catch {
+                throw .recordNotCreated(error)
+            }
+        }
+        gravity = events.map { events in
+            GravityInput(events: events, waitsForInput: !plan.clock.isRealTime, policy: plan.gravity?.badLines ?? .stop,
+                         recorder: recorder, shouldStop: shouldStop) { error in onWarning("skipped \(error)") }
+        }
+        record = recorder.map(RecordStage.init)
+        check = plan.checkpoints.map(CheckStage.init)
+        hashTrail = plan.hashTrail.map { HashTrailStage($0, lastStep: plan.length.stepLimit(atRate: scene.stepRate)) }
+        var stages: [(StepPipeline.Position, StepStage)] = []
+        if let gravity { stages.append((.input, gravity)) }
+        if let record { stages.append((.record, record)) }
+        if let check { stages.append((.check, check)) }
+        if let data { stages.append((.data, data)) }
+        if let hashTrail { stages.append((.hashTrail, hashTrail)) }
+        pipeline = StepPipeline(world: world, stages: stages)
+    }
+
+    /// The plan's gravity input, opened and reading; a record replayed is its own gravity input.
+    private static func openGravity(_ plan: RunPlan, onWarning: (String) -> Void) throws(RunSetupError) -> GravityEvents? {
+        let scene = plan.start.scene
+        let source = plan.gravity?.source ?? plan.start.record.map { .stream(path: $0.path) }
+        switch source {
+        case nil:
+            return nil
+        case let .live(control):
+            return control
+        case let .stream(path, axes):
+            let input: GravityStream.Source
+            do {
+                input = try GravityStream.open(path: path)
+            } catch {
+                throw .gravityUnreadable(error)
+            }
+            if path != "-", let warning = RunRecord.header(atPath: path)?.crossClassWarning { onWarning("\(path): \(warning)") }
+            let parser = GravityLineParser(source: path == "-" ? "stdin" : path, stepRate: scene.stepRate,
+                                           gravityMagnitude: scene.gravity.length, axes: axes)
+            return GravityStream(source: input, parser: parser)
+        }
+    }
+
+    /// Runs to the plan's end, or to the first frame boundary after `shouldStop` says so, a live
+    /// restart is asked for, an input or check halts the run, or the render stage fails. Then
+    /// finishes every output (the frames in flight, the record's end line, the data files, the
+    /// hash trail's last line) whatever ended it.
+    /// - Parameter onFrame: after each frame, on this thread: the frame's load warning, if any,
+    ///   and the frames done so far.
+    public func run(shouldStop: @escaping () -> Bool,
+                    onFrame: (_ loadWarning: LoadWarning?, _ framesDone: Int) -> Void = { _, _ in }) -> RunOutcome {
+        let scene = plan.start.scene
+        var configuration = DriverConfiguration(stepRate: scene.stepRate, fps: plan.clock.fps ?? scene.stepRate,
+                                                guardEnabled: plan.clock.isRealTime)
+        let stopwatch = MonotonicStopwatch()
+        let clock: FrameClock
+        switch plan.clock {
+        case let .virtual(fps):
+            clock = VirtualFrameClock(fps: fps)
+        case .everyStep:
+            clock = VirtualFrameClock(fps: scene.stepRate)
+        case let .wall(fps, guardCaps):
+            configuration.maxStepsPerFrame = guardCaps.maxStepsPerFrame
+            configuration.maxDebtSteps = guardCaps.maxStepsPerFrame
+            if let budget = guardCaps.budgetNanoseconds { configuration.budgetNanoseconds = budget }
+            clock = WallFrameClock(fps: fps, stopwatch: stopwatch)
+        case let .live(fps, control):
+            configuration.maxDebtSteps = configuration.maxStepsPerFrame
+            clock = LiveFrameClock(fps: fps, stepRate: scene.stepRate, control: control, stopwatch: stopwatch)
+        }
+        let loop = RunLoop(simulation: pipeline, configuration: configuration, clock: clock, stopwatch: stopwatch, end: plan.length,
+                           capturesSnapshots: frames.needsSnapshots || data?.tracesFrames == true)
+        // Asked for explicitly: the stepping thread gives way to the encoder as the drawing thread
+        // does, now that the encoder and the writing thread have started at their own priority.
+        if plan.feedsOfflineEncoder, plan.threadPriority == .yieldToVideoEncoder { RenderPipeline.lowerThisThreadsPriority() }
+        var control: LiveControl?
+        if case let .live(_, live) = plan.clock { control = live }
+        let frames = self.frames, data = self.data, record = self.record
+        var stop: RunOutcome.Stop?
+        let result = loop.run(shouldStop: {
+            if shouldStop() { stop = .requested } else if control?.restartRequested == true { stop = .restart }
+            return stop != nil || frames.failure != nil
+        }) { report, driver in
+            data?.traceFrame(driver.current)
+            frames.frame(report, driver: driver)
+            if control != nil { record?.recorder.flush() }
+            onFrame(report.loadWarning, frames.framesDone(report))
+        }
+        // An input that gave up its wait for a stop request ended the run without a frame boundary.
+        if stop == nil, shouldStop() { stop = .requested }
+        var outcome = RunOutcome(result: result)
+        outcome.stop = stop
+        (outcome.render, outcome.presentedIntervals) = frames.finish()
+        do {
+            try record?.finish(result.finalSnapshot)
+        } catch {
+            outcome.recordFailure = error
+        }
+        if let data {
+            outcome.dataFailures = data.finish()
+            outcome.stepsTraced = data.stepsTraced
+            outcome.stepsMeasured = data.stepsMeasured
+        }
+        outcome.gravity = gravity.map {
+            RunOutcome.GravitySummary(source: $0.source, changesApplied: $0.changesApplied, linesSkipped: $0.linesSkipped,
+                                      failure: $0.failure, readError: $0.readError)
+        }
+        outcome.check = check.map { RunOutcome.CheckSummary(verified: $0.verified, divergence: $0.divergence) }
+        hashTrail?.finish(result.finalSnapshot)
+        return outcome
+    }
+}

@@ -1,0 +1,25 @@
+import Outputs
+import Physics
+import Script
+
+/// Why a run could not start; raised before any step is taken and before any output a later
+/// check would refuse is touched.
+public enum RunSetupError: Error, Sendable, CustomStringConvertible {
+    /// The scene's values cannot build a world (exit 65).
+    case world(PhysicsError)
+    /// The gravity input cannot be opened, e.g. a missing file (exit 66).
+    case gravityUnreadable(GravityOpenError)
+    /// The record file cannot be created (exit 73).
+    case recordNotCreated(GravityOpenError)
+    /// A frame, trace or stats output cannot be set up (exit 64, 69 or 73: see `OutputSetupError`).
+    case output(OutputSetupError)
+
+    public var description: String {
+        switch self {
+        case let .world(error): error.description
+        case let .gravityUnreadable(error): error.description
+        case let .recordNotCreated(error): "\(error.path): cannot create the record: \(error.reason)"
+        case let .output(error): error.description
+        }
+    }
+}

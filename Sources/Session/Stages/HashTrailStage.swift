@@ -1,0 +1,27 @@
+import SceneModel
+
+/// The hash trail (`cratedrop hash`): the state every `every` steps, and once more at the end.
+final class HashTrailStage: StepStage {
+    private let trail: RunPlan.HashTrail
+    /// The last step of a run of fixed length: its state is told by `finish`, not twice.
+    private let lastStep: Int?
+    private var failed = false
+
+    init(_ trail: RunPlan.HashTrail, lastStep: Int?) {
+        self.trail = trail
+        self.lastStep = lastStep
+    }
+
+    var haltsRun: Bool { failed }
+
+    func afterStep(_ state: StepState) {
+        let step = state.step
+        guard step % trail.every == 0, step != lastStep else { return }
+        if !trail.emit(state.snapshot) { failed = true }
+    }
+
+    /// Tells the final state, unless the trail's output has failed.
+    func finish(_ final: WorldSnapshot) {
+        if !failed { _ = trail.emit(final) }
+    }
+}

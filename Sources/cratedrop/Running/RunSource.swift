@@ -1,0 +1,41 @@
+import ArgumentParser
+import CLISupport
+import Driver
+import SceneModel
+import Script
+import Session
+
+/// Where `run`, `hash` and `replay` start: a scene file, or a run record (README, "Records"),
+/// which brings its own scene, gravity changes, length and checkpoints. Files that cannot be
+/// read or parsed end the command here (66, 65), before any run is set up.
+enum RunSource {
+    /// Opens `path` as a record when its first line is a record header, else as a scene file.
+    /// - Parameter gravity: `--gravity`, which a record refuses (it carries its own).
+    static func open(_ path: String, gravity: String?) throws -> RunStart {
+        guard RunRecord.header(atPath: path) != nil else {
+            let (scene, text) = try loadSceneWithTextOrExit(path)
+            return .scene(scene, file: path, text: text)
+        }
+        if gravity != nil {
+            printError("cratedrop: \(path) is a run record, which carries its own gravity changes: drop --gravity")
+            throw ExitCodes.usage
+        }
+        return try record(path)
+    }
+
+    /// Opens the run record at `path` (which must be one).
+    static func record(_ path: String) throws -> RunStart {
+        .record(try loadRecordOrExit(path), path: path)
+    }
+
+    /// The run's length: `--seconds`, else a record's own length, else 10 s.
+    static func length(_ start: RunStart, seconds: String?) throws -> RunEnd {
+        if let seconds = seconds.flatMap(DecimalSeconds.init) { return .duration(seconds) }
+        guard let record = start.record else { return .duration(DecimalSeconds("10")!) }
+        guard let duration = DecimalSeconds.covering(steps: record.run.steps, atRate: record.run.scene.stepRate) else {
+            printError("cratedrop: \(record.path): \(record.run.steps) steps is longer than CrateDrop runs (10^9 s)")
+            throw ExitCodes.dataError
+        }
+        return .duration(duration)
+    }
+}
