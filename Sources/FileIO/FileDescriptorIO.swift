@@ -26,13 +26,15 @@ public enum FileDescriptorIO {
     /// Writes all of `bytes` to `fd`, retrying partial writes and EINTR (swift-system's
     /// `FileDescriptor.writeAll`).
     public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(WriteFailure) {
-        do {
-            _ = try FileDescriptor(rawValue: fd).writeAll(bytes)
-        } catch let error as Errno {
-            throw WriteFailure(error)
-        } catch {
-            // swift-system reports system call failures as Errno only.
-            throw WriteFailure(.ioError)
+        try BrokenPipe.reportedAsError { () throws(WriteFailure) in
+            do {
+                _ = try FileDescriptor(rawValue: fd).writeAll(bytes)
+            } catch let error as Errno {
+                throw WriteFailure(error)
+            } catch {
+                // swift-system reports system call failures as Errno only.
+                throw WriteFailure(.ioError)
+            }
         }
     }
 

@@ -68,7 +68,7 @@ final class EncoderProcess: Sendable {
     }
 
     /// Writes all of `bytes` to the program's stdin. A program that has exited shows as EPIPE
-    /// (the caller's process must ignore SIGPIPE).
+    /// (`BrokenPipe`: never as a SIGPIPE that kills the process).
     func write(_ bytes: [UInt8]) throws(FileDescriptorIO.WriteFailure) {
         try FileDescriptorIO.writeAll(input.fileDescriptor, bytes)
     }
@@ -82,15 +82,17 @@ final class EncoderProcess: Sendable {
     func splice(_ bytes: UnsafeRawBufferPointer) throws(FileDescriptorIO.WriteFailure) {
         guard let base = bytes.baseAddress else { return }
         var done = 0
-        while done < bytes.count, splices.load(ordering: .relaxed) {
-            let spliced = cpipe_vmsplice(input.fileDescriptor, base + done, bytes.count - done)
-            if spliced < 0 {
-                if errno == EINTR { continue }
-                guard errno == ENOSYS || errno == EINVAL || errno == EPERM else { throw .fromErrno() }
-                stopSplicing()
-                break
+        try BrokenPipe.reportedAsError { () throws(FileDescriptorIO.WriteFailure) in
+            while done < bytes.count, splices.load(ordering: .relaxed) {
+                let spliced = cpipe_vmsplice(input.fileDescriptor, base + done, bytes.count - done)
+                if spliced < 0 {
+                    if errno == EINTR { continue }
+                    guard errno == ENOSYS || errno == EINVAL || errno == EPERM else { throw .fromErrno() }
+                    stopSplicing()
+                    break
+                }
+                done += spliced
             }
-            done += spliced
         }
         if done < bytes.count { try FileDescriptorIO.writeAll(input.fileDescriptor, Array(bytes[done...])) }
     }

@@ -5,7 +5,7 @@ import FileIO
 import Raster
 
 /// Writes frames back to back as a PPM stream (what `ffmpeg -f image2pipe -c:v ppm -i -` reads),
-/// by default on stdout. The process must ignore SIGPIPE so a closed pipe is reported as EPIPE.
+/// by default on stdout. A closed pipe is reported as EPIPE, whatever the process does with SIGPIPE.
 ///
 /// Used by one thread at a time: the pipeline's writer thread.
 public final class StreamFrameWriter: FrameSink, Sendable {

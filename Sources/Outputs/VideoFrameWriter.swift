@@ -14,8 +14,8 @@ import Synchronization
 /// finishes the file with the frames written. If ffmpeg fails, its own error text is reported and
 /// the temporary file removed.
 ///
-/// Creating one makes the process ignore SIGPIPE, so that an encoder that exits shows up as a
-/// write error instead of killing the process.
+/// An encoder that exits shows up as a write error (EPIPE), never as a SIGPIPE that kills the
+/// process (`BrokenPipe`); the process's handling of SIGPIPE is left as it is.
 public final class VideoFrameWriter: FrameSink, Sendable {
     public let path: String
     public let format: VideoFormat
@@ -82,7 +82,6 @@ public final class VideoFrameWriter: FrameSink, Sendable {
             ? ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"] : []
         let arguments = ["-hide_banner", "-nostdin", "-loglevel", "error"] + input
             + (encoderArguments ?? format.defaultEncoderArguments) + colourTags + ["-f", format.muxer, "-y", temporaryPath]
-        signal(SIGPIPE, SIG_IGN)
         do {
             encoder = try EncoderProcess(executable: ffmpeg, arguments: arguments)
         } catch {

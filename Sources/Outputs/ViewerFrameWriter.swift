@@ -8,8 +8,8 @@ import Raster
 /// frame rate so it shows each frame for 1/fps s (README, "Watching a run live"). Closing the
 /// window ends the run like a stop request.
 ///
-/// Creating one makes the process ignore SIGPIPE, so that a closed window shows up as a write
-/// error instead of killing the process.
+/// A closed window shows up as a write error (EPIPE), never as a SIGPIPE that kills the process
+/// (`BrokenPipe`); the process's handling of SIGPIPE is left as it is.
 public final class ViewerFrameWriter: FrameSink, Sendable {
     private let viewer: EncoderProcess
 
@@ -17,7 +17,6 @@ public final class ViewerFrameWriter: FrameSink, Sendable {
     /// - Throws: `OutputSetupError.programMissing` when ffplay is not installed.
     public init(width: Int, height: Int, fps: Int, title: String) throws(OutputSetupError) {
         guard let ffplay = EncoderProcess.find("ffplay") else { throw .programMissing(program: "ffplay", package: "ffmpeg") }
-        signal(SIGPIPE, SIG_IGN)
         do {
             viewer = try EncoderProcess(executable: ffplay, arguments: [
                 "-hide_banner", "-loglevel", "error", "-f", "rawvideo", "-pixel_format", "rgb24",

@@ -135,6 +135,7 @@ public final class RunEngine {
         if case let .live(_, live) = plan.clock { control = live }
         let frames = self.frames, data = self.data, record = self.record
         var stop: RunOutcome.Stop?
+        frames.start()
         let result = loop.run(shouldStop: {
             if shouldStop() { stop = .requested } else if control?.restartRequested == true { stop = .restart }
             return stop != nil || frames.failure != nil

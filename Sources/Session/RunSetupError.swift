@@ -17,8 +17,7 @@ public enum RunSetupError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .world(error): error.description
-        case let .gravityUnreadable(error): error.description
-        case let .recordNotCreated(error): "\(error.path): cannot create the record: \(error.reason)"
+        case let .gravityUnreadable(error), let .recordNotCreated(error): error.description
         case let .output(error): error.description
         }
     }

@@ -98,6 +98,8 @@ struct CrateDropBench: ParsableCommand {
     }
 
     func run() throws {
+        // Results go to stdout: the debug build's banner must not (the C baseline's spaces print it too).
+        DebugBanner.silence()
         if baselineSpec { return try printBaselineSpec() }
         let paths = scenes.isEmpty ? (stepLoop || instructions ? ["Scenes/pile-1000.json"] : Self.defaultScenes) : scenes
         let loaded = try paths.map { try loadSceneOrExit($0) }

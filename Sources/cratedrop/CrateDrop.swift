@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
+import Physics
 
 @main
 struct CrateDrop: ParsableCommand {
@@ -21,9 +22,12 @@ struct CrateDrop: ParsableCommand {
         subcommands: [Run.self, Hash.self, Replay.self, Diff.self, Validate.self, Platform.self, Serve.self, Bench.self]
     )
 
+    /// The process effects are the executable's, set up here before anything else runs.
     static func main() {
         // A closed pipe must come back from write() as EPIPE, to be reported, never kill the process.
         signal(SIGPIPE, SIG_IGN)
+        // stdout carries results: the debug build's banner must not reach it.
+        DebugBanner.silence()
         main(nil)
     }
 }

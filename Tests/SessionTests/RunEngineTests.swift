@@ -10,8 +10,8 @@ import Testing
 @Suite struct RunEngineTests {
     static func bookPlan(seconds: String, clock: RunPlan.Clock = .virtual(fps: 60)) throws -> RunPlan {
         let scene = try Repository.scene("book")
-        return RunPlan(start: .scene(scene, file: "Scenes/book.json", text: Array("{}".utf8)), length: .duration(DecimalSeconds(seconds)!),
-                       clock: clock)
+        let text = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Repository.path("Scenes/book.json"))))
+        return RunPlan(start: .scene(scene, file: "Scenes/book.json", text: text), length: .duration(DecimalSeconds(seconds)!), clock: clock)
     }
 
     static func golden1200() throws -> String {

@@ -7,17 +7,15 @@ import SceneModel
 
 /// Namespace for the raw Chipmunk calls used by World, Crate and Wall.
 enum Chipmunk {
-    /// Created once per process, with stdout silenced, so the debug build's banner never reaches
-    /// stdout; every later `cpSpaceNew` prints nothing.
-    private static let bannerSilenced: Bool = {
+    /// Creates and frees one space with stdout pointed at /dev/null, so the debug build's
+    /// banner (printed by the first `cpSpaceNew` of a process) goes nowhere.
+    static func printBannerToNowhere() {
         cpSpaceFree(CChipmunk_SpaceNewQuietly())
-        return true
-    }()
+    }
 
     // MARK: Space (`cpSpace`)
 
     static func spaceNew(gravity: Vec2, iterations: Int) -> OpaquePointer {
-        precondition(bannerSilenced)
         let space = cpSpaceNew()!
         cpSpaceSetGravity(space, cpv(gravity.x, gravity.y))
         cpSpaceSetIterations(space, Int32(iterations))

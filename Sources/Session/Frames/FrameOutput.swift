@@ -10,7 +10,9 @@ import SceneModel
 /// on the clock's schedule), traces frames, and tells pages of live frames.
 final class FrameOutput {
     private let pipeline: RenderPipeline?
-    private let presenter: RealtimePresenter?
+    private let presentsInRealTime: Bool
+    private let fps: Int
+    private var presenter: RealtimePresenter?
     private let every: Int
     private let liveFrames: (@Sendable (LiveFrameState) -> Void)?
     private let control: LiveControl?
@@ -21,13 +23,14 @@ final class FrameOutput {
         liveFrames = plan.liveFrames
         if case let .live(_, control) = plan.clock { self.control = control } else { control = nil }
         every = plan.frames?.every ?? 1
-        guard let frames = plan.frames else {
-            pipeline = nil
-            presenter = nil
-            return
-        }
         let scene = plan.start.scene
         let fps = plan.clock.fps ?? scene.stepRate
+        self.fps = fps
+        presentsInRealTime = plan.frames != nil && plan.clock.isRealTime
+        guard let frames = plan.frames else {
+            pipeline = nil
+            return
+        }
         let sink = try Self.makeSink(frames, fps: fps, framesToDraw: plan.framesToDraw, onWarning: onWarning)
         let walls = world.wallStates(), worldSize = scene.worldSize
         var look = scene.render
@@ -45,8 +48,11 @@ final class FrameOutput {
                           crateColors: crateColors, overlays: overlays)
         }
         self.pipeline = pipeline
-        // Real time: frames leave on the clock's schedule from a thread of their own.
-        presenter = plan.clock.isRealTime ? RealtimePresenter(fps: fps, every: every, pipeline: pipeline) : nil
+    }
+
+    /// As the run starts: in real time, frames leave on the clock's schedule from a thread of their own.
+    func start() {
+        if presentsInRealTime, let pipeline { presenter = RealtimePresenter(fps: fps, every: every, pipeline: pipeline) }
     }
 
     /// Where the drawn frames go: the directory made, the video checked and ffmpeg started.

@@ -76,7 +76,11 @@ struct Serve: ParsableCommand {
                 server.broadcast(LiveMessages.frame(frame))
             }
         } catch {
-            printError("cratedrop: \(error)")
+            if case .recordNotCreated = error {
+                printError("cratedrop: \(recordPath): cannot create the record: \(error)")
+            } else {
+                printError("cratedrop: \(error)")
+            }
             server.stop()
             throw ExitCodes.cannotCreate
         }
