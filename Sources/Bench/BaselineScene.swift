@@ -34,12 +34,14 @@ struct BaselineScene {
                            friction: $0.friction, elasticity: $0.elasticity)
         }
         crates = scene.allCrates().map { crate in
+            let (width, height, radius): (Double, Double, Double)
             switch crate.shape {
-            case let .box(size):
-                cbaseline_crate(cx: crate.center.x, cy: crate.center.y, width: size.x, height: size.y, angle: crate.angle,
-                                vx: crate.velocity.x, vy: crate.velocity.y, angular_velocity: crate.angularVelocity, mass: crate.mass,
-                                friction: crate.friction, elasticity: crate.elasticity)
+            case let .box(size): (width, height, radius) = (size.x, size.y, 0)
+            case let .circle(r): (width, height, radius) = (0, 0, r)
             }
+            return cbaseline_crate(cx: crate.center.x, cy: crate.center.y, width: width, height: height, angle: crate.angle,
+                                   vx: crate.velocity.x, vy: crate.velocity.y, angular_velocity: crate.angularVelocity, mass: crate.mass,
+                                   friction: crate.friction, elasticity: crate.elasticity, radius: radius)
         }
     }
 }

@@ -7,6 +7,7 @@ import SceneModel
 ///     config GX GY ITERATIONS STEP_RATE HASH_CELL_SIZE HASH_CELLS SLEEP_TIME HAS_TUMBLER TCX TCY TW TH TOMEGA TRADIUS TFRICTION TELASTICITY
 ///     wall AX AY BX BY RADIUS FRICTION ELASTICITY
 ///     crate CX CY W H ANGLE VX VY W MASS FRICTION ELASTICITY
+///     circle CX CY RADIUS ANGLE VX VY W MASS FRICTION ELASTICITY
 ///     gravity STEP GX GY                    (acts on step STEP, counted from 0)
 ///     probe SEED ANGLES CONTACT_STEPS       (the determinism probe: angle seed and count, contact steps)
 ///
@@ -24,7 +25,11 @@ public enum BaselineSpec {
             lines.append("wall \(bits(w.ax, w.ay, w.bx, w.by, w.radius, w.friction, w.elasticity))")
         }
         for k in baseline.crates {
-            lines.append("crate \(bits(k.cx, k.cy, k.width, k.height, k.angle, k.vx, k.vy, k.angular_velocity, k.mass, k.friction, k.elasticity))")
+            if k.radius > 0 {
+                lines.append("circle \(bits(k.cx, k.cy, k.radius, k.angle, k.vx, k.vy, k.angular_velocity, k.mass, k.friction, k.elasticity))")
+            } else {
+                lines.append("crate \(bits(k.cx, k.cy, k.width, k.height, k.angle, k.vx, k.vy, k.angular_velocity, k.mass, k.friction, k.elasticity))")
+            }
         }
         for change in gravityChanges {
             lines.append("gravity \(change.step) \(bits(change.gravity.x, change.gravity.y))")

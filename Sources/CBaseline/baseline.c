@@ -61,12 +61,14 @@ cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaselin
     world->shapes = calloc((size_t)crate_count + 1, sizeof *world->shapes);
     for (int i = 0; i < crate_count; i++) {
         const cbaseline_crate *c = &crates[i];
-        cpBody *body = cpBodyNew(c->mass, cpMomentForBox(c->mass, c->width, c->height));
+        int circle = c->radius > 0;
+        cpBody *body = cpBodyNew(c->mass, circle ? cpMomentForCircle(c->mass, 0, c->radius, cpvzero)
+                                                 : cpMomentForBox(c->mass, c->width, c->height));
         cpBodySetPosition(body, cpv(c->cx, c->cy));
         cpBodySetAngle(body, c->angle);
         cpBodySetVelocity(body, cpv(c->vx, c->vy));
         cpBodySetAngularVelocity(body, c->angular_velocity);
-        cpShape *shape = cpBoxShapeNew(body, c->width, c->height, 0);
+        cpShape *shape = circle ? cpCircleShapeNew(body, c->radius, cpvzero) : cpBoxShapeNew(body, c->width, c->height, 0);
         cpShapeSetFriction(shape, c->friction);
         cpShapeSetElasticity(shape, c->elasticity);
         cpSpaceAddBody(world->space, body);

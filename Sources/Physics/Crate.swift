@@ -1,6 +1,7 @@
 import SceneModel
 
-/// A dynamic body: owns a Chipmunk body (`cpBody`) and its shape (a box: `cpPolyShape`).
+/// A dynamic body: owns a Chipmunk body (`cpBody`) and its shape (a box: `cpPolyShape`; a
+/// circle: `cpCircleShape`).
 ///
 /// A crate can live outside any world; `World.add(_:)` puts it in one, `World.remove(_:)` takes it
 /// out again. The world holds its crates strongly; a crate only knows its world weakly, so it never
@@ -33,6 +34,9 @@ public final class Crate {
         case let .box(size):
             body = Chipmunk.boxBodyNew(mass: spec.mass, size: size)
             collisionShape = Chipmunk.boxShapeNew(body: body, size: size)
+        case let .circle(radius):
+            body = Chipmunk.circleBodyNew(mass: spec.mass, radius: radius)
+            collisionShape = Chipmunk.circleShapeNew(body: body, radius: radius)
         }
         Chipmunk.bodySetState(body, position: spec.center, angle: spec.angle, velocity: spec.velocity,
                               angularVelocity: spec.angularVelocity)

@@ -21,6 +21,7 @@ public final class FrameRenderer {
     private let crateColors: [BodyID: RGB]
     private let wallColor: RGB
     private var styles: [StyleKey: CrateStyle] = [:]
+    private var discStyles: [StyleKey: DiscStyle] = [:]
     /// This renderer's static layer, as `DrawnRegions.background` names it.
     private let background: UInt64
     private static let backgroundsMade = Atomic<UInt64>(0)
@@ -82,14 +83,16 @@ public final class FrameRenderer {
         }
         for body in snapshot.bodies {
             let center = viewport.imagePoint(body.position)
+            let asleep = overlays.contains(.sleeping) && body.sleeping
+            let color = asleep ? Overlays.sleepingColor : crateColors[body.id] ?? crateColor
+            let drawn: PixelRect?
             switch body.shape {
             case .box:
-                let asleep = overlays.contains(.sleeping) && body.sleeping
-                let color = asleep ? Overlays.sleepingColor : crateColors[body.id] ?? crateColor
-                let drawn = Rasterizer.drawCrate(&image, center: center, angle: body.angle,
-                                                 style: style(for: StyleKey(shape: body.shape, color: color)))
-                if let drawn { rects.append(drawn) }
+                drawn = Rasterizer.drawCrate(&image, center: center, angle: body.angle, style: style(for: StyleKey(shape: body.shape, color: color)))
+            case let .circle(radius):
+                drawn = Rasterizer.drawDisc(&image, center: center, angle: body.angle, style: discStyle(radius: radius, color: color))
             }
+            if let drawn { rects.append(drawn) }
         }
         if !overlays.isEmpty { drawOverlays(&image, snapshot, rects: &rects) }
         image.drawnRegions = DrawnRegions(background: background, rects: rects)
@@ -116,9 +119,7 @@ public final class FrameRenderer {
         func record(_ drawn: PixelRect?) { if let drawn { rects.append(drawn) } }
         if overlays.contains(.aabb) {
             for body in snapshot.bodies {
-                let half = body.shape.boundingSize * 0.5
-                let c = abs(cos(body.angle)), s = abs(sin(body.angle))
-                let extent = Vec2(c * half.x + s * half.y, s * half.x + c * half.y)
+                let extent = body.shape.halfExtents(angle: body.angle)
                 let low = viewport.imagePoint(body.position - extent), high = viewport.imagePoint(body.position + extent)
                 let corners = [Vec2(low.x, low.y), Vec2(high.x, low.y), Vec2(high.x, high.y), Vec2(low.x, high.y)]
                 for i in 0..<4 {
@@ -159,6 +160,14 @@ public final class FrameRenderer {
                                    radius: 0.5, color: Overlays.gridColor)
             y += Overlays.gridSpacing
         }
+    }
+
+    private func discStyle(radius: Double, color: RGB) -> DiscStyle {
+        let key = StyleKey(shape: .circle(radius: radius), color: color)
+        if let cached = discStyles[key] { return cached }
+        let style = DiscStyle(radius: radius, scale: viewport.scale, palette: CratePalette(base: color))
+        discStyles[key] = style
+        return style
     }
 
     private func style(for key: StyleKey) -> CrateStyle {

@@ -61,7 +61,12 @@ struct SceneDecoder {
         guard let fields = object(value, path: path) else { return nil }
         let center = vector(fields, "center", required: true)
         let kind = shapeKind(fields, "shape") ?? .box
-        let size = vector(fields, "size", required: true)
+        // Each shape reads only its own keys: a circle's `size`, or a box's `radius`, is an unknown key.
+        let shape: BodyShape?
+        switch kind {
+        case .box: shape = vector(fields, "size", required: true).map { .box(size: $0) }
+        case .circle: shape = number(fields, "radius", required: true).map { .circle(radius: $0) }
+        }
         let angle = number(fields, "angle") ?? 0
         let velocity = vector(fields, "velocity") ?? .zero
         let angularVelocity = number(fields, "angular_velocity") ?? 0
@@ -70,11 +75,7 @@ struct SceneDecoder {
         let elasticity = number(fields, "elasticity", required: true)
         let color = color(fields, "color")
         finish(fields)
-        guard let center, let size, let mass, let friction, let elasticity else { return nil }
-        let shape: BodyShape
-        switch kind {
-        case .box: shape = .box(size: size)
-        }
+        guard let center, let shape, let mass, let friction, let elasticity else { return nil }
         return checked(CrateSpec(center: center, shape: shape, angle: angle, velocity: velocity, angularVelocity: angularVelocity,
                                  mass: mass, friction: friction, elasticity: elasticity, color: color), path: path,
                        problems: { $0.problems() })

@@ -6,7 +6,7 @@ import Glibc
 /// in every solver iteration of every step, and a heap of coincident crates makes one step take
 /// minutes (2000 crates on one spot: over 120 s) or exhausts memory (20,000). A scene is refused
 /// when any crate starts overlapping more than `Limits.overlapsPerCrate` others (README,
-/// "Limits"). Touching is not overlapping: boxes must share area.
+/// "Limits"). Touching is not overlapping: shapes must share area.
 ///
 /// Boxes go into a uniform grid (cells twice the median crate's larger side, and at least 1/64 of
 /// the largest), each into every cell its bounding box covers, so the work follows the number of
@@ -99,43 +99,77 @@ public enum CrateOverlaps {
         return result
     }
 
-    /// A crate's rectangle: centre, axes and half sizes, and its bounding box.
+    /// A body's footprint in the world: its shape placed at its centre and angle, and its
+    /// bounding box. Every pair of shapes gets an exact overlap test.
     private struct Box {
         var center: Vec2
         var axes: (Vec2, Vec2)
-        var half: Vec2
+        /// A box's half sizes; nil for a circle.
+        var half: Vec2?
+        /// A circle's radius; 0 for a box.
+        var radius: Double
         var minX, maxX, minY, maxY: Double
 
         init(_ crate: CrateSpec) {
             let c = cos(crate.angle), s = sin(crate.angle)
             center = crate.center
             axes = (Vec2(c, s), Vec2(-s, c))
-            half = Vec2(crate.size.x / 2, crate.size.y / 2)
-            let extentX = abs(c) * half.x + abs(s) * half.y, extentY = abs(s) * half.x + abs(c) * half.y
-            minX = center.x - extentX
-            maxX = center.x + extentX
-            minY = center.y - extentY
-            maxY = center.y + extentY
+            switch crate.shape {
+            case let .box(size):
+                half = Vec2(size.x / 2, size.y / 2)
+                radius = 0
+            case let .circle(r):
+                half = nil
+                radius = r
+            }
+            let extent = crate.shape.halfExtents(angle: crate.angle)
+            minX = center.x - extent.x
+            maxX = center.x + extent.x
+            minY = center.y - extent.y
+            maxY = center.y + extent.y
         }
 
-        /// The largest gap between the boxes along the four edge normals (separating axes):
-        /// negative when they share area (then minus the smallest penetration), 0 when touching.
-        /// Boxes whose bounding boxes are over `contactDistance` apart give that gap at once.
+        /// The gap between the shapes: negative when they share area (then minus a penetration
+        /// depth), 0 when touching. For two boxes, the largest gap along the four edge normals
+        /// (separating axes); with a circle, the distance from its centre to the other shape less
+        /// its radius. Shapes whose bounding boxes are over `contactDistance` apart give that gap at once.
         func separation(_ other: Box) -> Double {
             let bboxGap = Swift.max(other.minX - maxX, minX - other.maxX, other.minY - maxY, minY - other.maxY)
             if bboxGap > CrateOverlaps.contactDistance { return bboxGap }
-            let d = other.center - center
-            var largest = -Double.infinity
-            for axis in [axes.0, axes.1, other.axes.0, other.axes.1] {
-                let gap = abs(d.x * axis.x + d.y * axis.y) - radius(along: axis) - other.radius(along: axis)
-                largest = Swift.max(largest, gap)
+            switch (half, other.half) {
+            case (nil, nil):
+                let d = other.center - center
+                return (d.x * d.x + d.y * d.y).squareRoot() - radius - other.radius
+            case (nil, _?):
+                return other.signedDistance(to: center) - radius
+            case (_?, nil):
+                return signedDistance(to: other.center) - other.radius
+            case (_?, _?):
+                let d = other.center - center
+                var largest = -Double.infinity
+                for axis in [axes.0, axes.1, other.axes.0, other.axes.1] {
+                    let gap = abs(d.x * axis.x + d.y * axis.y) - reach(along: axis) - other.reach(along: axis)
+                    largest = Swift.max(largest, gap)
+                }
+                return largest
             }
-            return largest
         }
 
-        /// Half the box's extent along a unit `axis`.
-        func radius(along axis: Vec2) -> Double {
-            half.x * abs(axes.0.x * axis.x + axes.0.y * axis.y) + half.y * abs(axes.1.x * axis.x + axes.1.y * axis.y)
+        /// Half the shape's extent along a unit `axis`.
+        func reach(along axis: Vec2) -> Double {
+            guard let half else { return radius }
+            return half.x * abs(axes.0.x * axis.x + axes.0.y * axis.y) + half.y * abs(axes.1.x * axis.x + axes.1.y * axis.y)
+        }
+
+        /// A box's signed distance to `point`: outside, the Euclidean distance; inside, minus the
+        /// distance to the nearest side.
+        func signedDistance(to point: Vec2) -> Double {
+            let half = half ?? Vec2(0, 0)
+            let d = point - center
+            let qx = abs(d.x * axes.0.x + d.y * axes.0.y) - half.x
+            let qy = abs(d.x * axes.1.x + d.y * axes.1.y) - half.y
+            let outside = (Swift.max(qx, 0) * Swift.max(qx, 0) + Swift.max(qy, 0) * Swift.max(qy, 0)).squareRoot()
+            return outside + Swift.min(Swift.max(qx, qy), 0)
         }
     }
 }

@@ -18,6 +18,8 @@ public struct FieldProblem: Sendable, Equatable, CustomStringConvertible {
 public enum Limits {
     public static let coordinate = 1e6
     public static let size = 0.01...1e5
+    /// A circle's radius: its diameter within `size`.
+    public static let circleRadius = 0.005...5e4
     public static let mass = 1e-6...1e12
     public static let friction = 0.0...1e3
     public static let elasticity = 0.0...1.0
@@ -112,6 +114,7 @@ extension CrateSpec {
         list.check("center", center, magnitude: Limits.coordinate)
         switch shape {
         case let .box(size): list.check("size", size, in: Limits.size)
+        case let .circle(radius): list.check("radius", radius, in: Limits.circleRadius)
         }
         list.check("angle", angle, magnitude: Limits.angle)
         list.check("velocity", velocity, magnitude: Limits.speed)

@@ -7,7 +7,7 @@ import Session
 /// then one compact binary message per frame.
 public enum LiveMessages {
     /// `{"type":"scene","world":[w,h],"background":"#…","crate":"#…","wall":"#…","walls":[[x1,y1,x2,y2,r],…],
-    /// "bodies":[[id,width,height,"#rrggbb"],…]}`: sizes and colours, sent on connect and after a restart.
+    /// "bodies":[[id,width,height,"#rrggbb","box|circle"],…]}`: sizes, colours and shapes, sent on connect and after a restart.
     public static func scene(_ scene: Scene, world: World) -> String {
         func hex(_ color: RGB) -> String { JSONText.string(color.hex) }
         let walls = world.wallStates().map { wall in
@@ -18,7 +18,7 @@ public enum LiveMessages {
             guard let id = crate.id else { return nil }
             let size = crate.shape.boundingSize
             return JSONText.array([String(id.rawValue), JSONText.number(size.x), JSONText.number(size.y),
-                                   hex(colors[id] ?? scene.render.crate)])
+                                   hex(colors[id] ?? scene.render.crate), JSONText.string(crate.shape.kind.rawValue)])
         }
         return JSONText.object([
             ("type", JSONText.string("scene")), ("name", JSONText.string(scene.name)),

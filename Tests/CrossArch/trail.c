@@ -104,6 +104,18 @@ static void read_spec(const char *path, spec *s) {
             k->mass = next_double(&cursor);
             k->friction = next_double(&cursor);
             k->elasticity = next_double(&cursor);
+        } else if (strcmp(kind, "circle") == 0 && s->crate_count < 200000) {
+            cbaseline_crate *k = &s->crates[s->crate_count++];
+            k->cx = next_double(&cursor);
+            k->cy = next_double(&cursor);
+            k->radius = next_double(&cursor);
+            k->angle = next_double(&cursor);
+            k->vx = next_double(&cursor);
+            k->vy = next_double(&cursor);
+            k->angular_velocity = next_double(&cursor);
+            k->mass = next_double(&cursor);
+            k->friction = next_double(&cursor);
+            k->elasticity = next_double(&cursor);
         } else if (strcmp(kind, "gravity") == 0 && s->change_count < MAX_CHANGES) {
             s->change_steps[s->change_count] = (int)next_integer(&cursor);
             s->change_gravity[s->change_count][0] = next_double(&cursor);

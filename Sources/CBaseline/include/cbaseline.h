@@ -5,8 +5,9 @@
 // with no Swift in the loop. It mirrors Physics' creation order exactly so both sides reach the
 // same state hash. No Chipmunk type appears here: the world is opaque.
 
+/* A body: a circle of `radius` when radius > 0, else a box of width × height. */
 typedef struct {
-    double cx, cy, width, height, angle, vx, vy, angular_velocity, mass, friction, elasticity;
+    double cx, cy, width, height, angle, vx, vy, angular_velocity, mass, friction, elasticity, radius;
 } cbaseline_crate;
 
 typedef struct {

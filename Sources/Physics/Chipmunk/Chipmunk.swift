@@ -65,6 +65,11 @@ enum Chipmunk {
         cpBodyNew(mass, cpMomentForBox(mass, size.x, size.y))!
     }
 
+    /// A disc's body: the moment of a uniform disc, `cpMomentForCircle(m, 0, r, 0)`.
+    static func circleBodyNew(mass: Double, radius: Double) -> OpaquePointer {
+        cpBodyNew(mass, cpMomentForCircle(mass, 0, radius, cpvzero))!
+    }
+
     static func bodyFree(_ body: OpaquePointer) { cpBodyFree(body) }
 
     /// A kinematic body (moved by its velocity, unaffected by collisions) turning at a constant rate.
@@ -104,6 +109,10 @@ enum Chipmunk {
     /// A box `size` wide and high centred on the body (`cpBoxShapeNew`, a `cpPolyShape`).
     static func boxShapeNew(body: OpaquePointer, size: Vec2) -> OpaquePointer {
         cpBoxShapeNew(body, size.x, size.y, 0)!
+    }
+
+    static func circleShapeNew(body: OpaquePointer, radius: Double) -> OpaquePointer {
+        cpCircleShapeNew(body, radius, cpvzero)!
     }
 
     static func segmentShapeNew(body: OpaquePointer, from: Vec2, to: Vec2, radius: Double) -> OpaquePointer {

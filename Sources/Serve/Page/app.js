@@ -7,7 +7,7 @@ const context = canvas.getContext("2d");
 const show = (id, text) => { document.getElementById(id).textContent = text; };
 
 let scene = null;              // the scene message: world size, colours, walls, body sizes
-let bodies = new Map();        // id -> {w, h, color}
+let bodies = new Map();        // id -> {w, h, color, shape}
 let frames = [];               // the last two frames: {time, step, positions: Map(id -> [x, y, angle])}
 let gravity = [0, -1000];
 let paused = false;
@@ -28,7 +28,7 @@ socket.onmessage = (event) => {
 
 function receiveScene(message) {
   scene = message;
-  bodies = new Map(message.bodies.map(([id, w, h, color]) => [id, { w, h, color }]));
+  bodies = new Map(message.bodies.map(([id, w, h, color, shape]) => [id, { w, h, color, shape }]));
   document.getElementById("title").textContent = `CrateDrop: ${message.name}`;
   const scale = Math.min(900 / message.world[0], 640 / message.world[1], 2);
   canvas.width = Math.round(message.world[0] * scale);
@@ -70,14 +70,23 @@ function shade(hex, factor) {
 }
 
 // Each crate is drawn once into a sprite of its own (its look never changes); a frame then only
-// places sprites, as the frame renderer keeps its static layer and crate styles.
+// places sprites, as the frame renderer keeps its static layer and crate styles. Proportions are
+// CrateStyle's and DiscStyle's, which measure from the half size: a frame of 0.2 and a brace of
+// 0.22 half sizes.
 function sprite(body, scale) {
   if (body.sprite && body.spriteScale === scale) return body.sprite;
-  const w = Math.max(1, body.w * scale), h = Math.max(1, body.h * scale), border = Math.max(0.75, Math.min(w, h) * 0.2);
+  const w = Math.max(1, body.w * scale), h = Math.max(1, body.h * scale), half = Math.min(w, h) / 2;
   const canvas = document.createElement("canvas");
   canvas.width = Math.ceil(w);
   canvas.height = Math.ceil(h);
   const c = canvas.getContext("2d");
+  body.sprite = canvas;
+  body.spriteScale = scale;
+  if (body.shape === "circle") {
+    drawDisc(c, w / 2, h / 2, half, body.color);
+    return canvas;
+  }
+  const border = Math.max(0.75, half * 0.2);
   c.fillStyle = shade(body.color, 0.62);
   c.fillRect(0, 0, w, h);
   const plank = (h - 2 * border) / 3;
@@ -86,14 +95,33 @@ function sprite(body, scale) {
     c.fillRect(border, h - border - (i + 1) * plank, w - 2 * border, plank);
   });
   c.strokeStyle = shade(body.color, 0.72);
-  c.lineWidth = Math.max(1, Math.min(w, h) * 0.22);
+  c.lineWidth = Math.max(1, half * 0.22);
   c.beginPath();
   c.moveTo(border, h - border);
   c.lineTo(w - border, border);
   c.stroke();
-  body.sprite = canvas;
-  body.spriteScale = scale;
   return canvas;
+}
+
+// A round crate: a darker rim, the wood face, a brace across it ending in a knot by the rim.
+function drawDisc(c, x, y, radius, color) {
+  const rim = Math.max(0.75, radius * 0.2), brace = Math.max(0.5, radius * 0.11), inner = radius - rim;
+  const disc = (r, style) => { c.fillStyle = style; c.beginPath(); c.arc(x, y, r, 0, 2 * Math.PI); c.fill(); };
+  disc(radius, shade(color, 0.62));
+  if (inner <= 0.5) return;
+  disc(inner, shade(color, 1.0));
+  const reach = Math.max(0, inner - brace);
+  c.strokeStyle = shade(color, 0.72);
+  c.lineWidth = 2 * brace;
+  c.lineCap = "round";
+  c.beginPath();
+  c.moveTo(x - reach, y);
+  c.lineTo(x + reach, y);
+  c.stroke();
+  c.fillStyle = shade(color, 0.62);
+  c.beginPath();
+  c.arc(x + reach, y, brace * 1.8, 0, 2 * Math.PI);
+  c.fill();
 }
 
 // The background and walls, drawn once per canvas size.
