@@ -2,8 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Every ffmpeg, ffplay and video recipe in the README and in `run --help`, run as written on a
-/// shorter render (`--seconds 10` becomes `--seconds 1`) and checked with ffprobe.
+/// The README and the pages of `docs/` as a user meets them: every video recipe they show makes what
+/// it says (checked with ffprobe), and every shell command of their `sh` blocks runs as written, in
+/// order, in a fresh folder laid out like a clone, ends with the documented exit code and writes
+/// nothing outside `out/`. Renders are shortened (`--seconds 10` becomes `--seconds 1`).
 @Suite struct RecipeTests {
     struct Recipe: Sendable, CustomStringConvertible {
         var lines: [String]
@@ -13,24 +15,45 @@ import Testing
         var description: String { lines.joined(separator: "; ") }
     }
 
-    static let readme = (try? String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    /// The README, then the pages of `docs/` in the order the README's "Documentation" list links them.
+    static let pages: [String] = {
+        let readme = (try? String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+        let list = readme.components(separatedBy: "\n## Documentation\n").last ?? ""
+        var linked: [String] = []
+        for part in list.components(separatedBy: "](docs/").dropFirst() {
+            let name = String(part.prefix { $0 != ")" })
+            if !linked.contains(name) { linked.append(name) }
+        }
+        return ["README.md"] + linked.map { "docs/\($0)" }
+    }()
+
+    static func text(of page: String) -> String {
+        (try? String(contentsOf: Repository.root.appendingPathComponent(page), encoding: .utf8)) ?? ""
+    }
+
+    static let documentation = pages.map(text(of:)).joined(separator: "\n")
     static let runHelp = (try? CLI.run(["run", "--help"]).stdout) ?? ""
 
-    static let readmeRecipes = [
-        Recipe(lines: ["cratedrop run Scenes/book.json --seconds 10 --out crates.mp4"], output: "crates.mp4", frames: 60, frameRate: "60/1"),
-        Recipe(lines: ["cratedrop run Scenes/book.json --seconds 10 --fps 25 --size 300x300 --out crates.gif"],
-               output: "crates.gif", frames: 25, frameRate: "25/1"),
-        Recipe(lines: ["cratedrop run Scenes/book.json --seconds 10 --out crates.webm"], output: "crates.webm", frames: 60, frameRate: "60/1"),
-        Recipe(lines: ["cratedrop run Scenes/book.json --seconds 10 --out frames",
-                       "ffmpeg -y -framerate 60 -i frames/frame-%05d.ppm -c:v libx264 -pix_fmt yuv420p crates.mp4"],
-               output: "crates.mp4", frames: 60, frameRate: "60/1"),
-        Recipe(lines: ["cratedrop run Scenes/book.json --seconds 10 --out - | ffmpeg -y -f image2pipe -framerate 60 -c:v ppm -i - -c:v libx264 -pix_fmt yuv420p crates.mp4"],
-               output: "crates.mp4", frames: 60, frameRate: "60/1"),
-        Recipe(lines: ["cratedrop run Scenes/pile-colors.json --out pile.mp4"], output: "pile.mp4", frames: 60, frameRate: "60/1"),
-        Recipe(lines: ["cratedrop run Scenes/pile-colors.json --seconds 4 --out debug.mp4 --overlay aabb,contacts,ids"],
-               output: "debug.mp4", frames: 60, frameRate: "60/1"),
-        Recipe(lines: ["cratedrop run Scenes/pile-100.json --seconds 10 --out pile.mp4 --trace pile.csv --stats pile-stats.jsonl"],
-               output: "pile.mp4", frames: 60, frameRate: "60/1"),
+    static let docRecipes = [
+        Recipe(lines: ["cratedrop run Scenes/book.json --out out/first.mp4"], output: "out/first.mp4", frames: 60, frameRate: "60/1"),
+        Recipe(lines: ["cratedrop run Scenes/tumbler.json --seconds 10 --fps 25 --size 300x300 --out out/tumbler.gif"],
+               output: "out/tumbler.gif", frames: 25, frameRate: "25/1"),
+        Recipe(lines: ["cratedrop run Scenes/book.json --seconds 10 --fps 25 --size 300x300 --out out/book.gif"],
+               output: "out/book.gif", frames: 25, frameRate: "25/1"),
+        Recipe(lines: ["cratedrop run Scenes/book.json --seconds 10 --out out/book.webm"], output: "out/book.webm", frames: 60, frameRate: "60/1"),
+        Recipe(lines: ["cratedrop run Scenes/book.json --seconds 10 --out out/book-slow.mkv --encoder-args \"-c:v libx264 -preset slow -crf 16 -pix_fmt yuv420p\""],
+               output: "out/book-slow.mkv", frames: 60, frameRate: "60/1"),
+        Recipe(lines: ["cratedrop run Scenes/book.json --seconds 10 --out out/book-frames",
+                       "ffmpeg -loglevel error -framerate 60 -i out/book-frames/frame-%05d.ppm -c:v libx264 -pix_fmt yuv420p out/book-from-frames.mp4"],
+               output: "out/book-from-frames.mp4", frames: 60, frameRate: "60/1"),
+        Recipe(lines: ["cratedrop run Scenes/book.json --seconds 10 --out - | ffmpeg -y -loglevel error -f image2pipe -framerate 60 -c:v ppm -i - -c:v libx264 -pix_fmt yuv420p out/book-from-stream.mp4"],
+               output: "out/book-from-stream.mp4", frames: 60, frameRate: "60/1"),
+        Recipe(lines: ["cratedrop run Scenes/pile-colors.json --out out/pile-colors.mp4"], output: "out/pile-colors.mp4", frames: 60, frameRate: "60/1"),
+        Recipe(lines: ["cratedrop run Scenes/pile-colors.json --seconds 4 --out out/debug.mp4 --overlay aabb,contacts,ids"],
+               output: "out/debug.mp4", frames: 60, frameRate: "60/1"),
+        Recipe(lines: ["cratedrop run Scenes/pile-100.json --seconds 10 --out out/pile.mp4 --trace out/pile.csv --stats out/pile-stats.jsonl"],
+               output: "out/pile.mp4", frames: 60, frameRate: "60/1"),
+        Recipe(lines: ["cratedrop run out/ramp.json --seconds 5 --out out/ramp.mp4"], output: "out/ramp.mp4", frames: 60, frameRate: "60/1"),
     ]
 
     static let helpRecipes = [
@@ -50,22 +73,31 @@ import Testing
         #expect(wrapped.isEmpty, "\(wrapped)")
     }
 
-    /// A scratch directory holding a link to the shipped scenes, as a user's working copy would.
-    static func workDirectory() throws -> String {
+    /// A scratch directory laid out as a fresh clone as far as the documentation's commands reach: a
+    /// copy of the shipped scenes (a command that wrote into them would not touch the repository),
+    /// and with `outFolder`, the `out/` folder the README's `mkdir -p out` makes.
+    static func workDirectory(outFolder: Bool = true) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("recipe-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: "\(directory)/Scenes", withDestinationPath: Repository.path("Scenes"))
+        try FileManager.default.copyItem(atPath: Repository.path("Scenes"), toPath: "\(directory)/Scenes")
+        if outFolder { try FileManager.default.createDirectory(atPath: "\(directory)/out", withIntermediateDirectories: false) }
         return directory
     }
 
-    /// The recipe on a 1 s render: its `--seconds N` made 1, or `--seconds 1` added after the scene.
+    /// The command on 1 s renders: in each `cratedrop run` of it (a pipeline may hold one after a
+    /// `|`), `--seconds N` made 1, or `--seconds 1` added after the scene.
     static func shortened(_ line: String) -> String {
-        guard line.hasPrefix("cratedrop run ") else { return line }
         var words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-        if let at = words.firstIndex(of: "--seconds") {
-            words[at + 1] = "1"
-        } else {
-            words.insert(contentsOf: ["--seconds", "1"], at: 3)
+        var at = 0
+        while at + 2 < words.count {
+            defer { at += 1 }
+            guard words[at] == "cratedrop", words[at + 1] == "run" else { continue }
+            let end = words[at...].firstIndex { $0 == "|" || $0 == ">" || $0 == "2>" } ?? words.count
+            if let seconds = words[at..<end].firstIndex(of: "--seconds"), seconds + 1 < end {
+                words[seconds + 1] = "1"
+            } else {
+                words.insert(contentsOf: ["--seconds", "1"], at: at + 3)
+            }
         }
         return words.joined(separator: " ")
     }
@@ -77,15 +109,29 @@ import Testing
             let result = try CLI.recipe(shortened(line), in: directory)
             #expect(result.status == 0, "\(line): \(result.stderr)")
         }
+        try probe(recipe, in: directory)
+    }
+
+    static func probe(_ recipe: Recipe, in directory: String) throws {
         let probe = try VideoProbe("\(directory)/\(recipe.output)")
         let seconds = Double(recipe.frames) / Double(recipe.frameRate.split(separator: "/")[0])!
         #expect(probe.frames == recipe.frames && probe.frameRate == recipe.frameRate, "\(recipe)")
         #expect(abs(probe.duration - seconds) < 0.05, "\(recipe): duration \(probe.duration)")
     }
 
-    @Test(.timeLimit(.minutes(2)), arguments: readmeRecipes)
-    func readmeRecipesMakeWhatTheySay(recipe: Recipe) throws {
-        for line in recipe.lines { #expect(Self.readme.contains(line), "the README no longer shows: \(line)") }
+    @Test(.timeLimit(.minutes(2)), arguments: docRecipes)
+    func documentedRecipesMakeWhatTheySay(recipe: Recipe) throws {
+        for line in recipe.lines { #expect(Self.documentation.contains(line), "the README and docs/ no longer show: \(line)") }
+        if recipe.lines[0].contains("out/ramp.json") {
+            // The scene the README writes first.
+            let directory = try Self.workDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let written = try #require(Self.commands(in: "README.md").first { $0.text.hasPrefix("cat > out/ramp.json") })
+            #expect(try CLI.recipe(written.text, in: directory).status == 0)
+            for line in recipe.lines { #expect(try CLI.recipe(Self.shortened(line), in: directory).status == 0, "\(line)") }
+            try Self.probe(recipe, in: directory)
+            return
+        }
         try Self.check(recipe)
     }
 
@@ -99,15 +145,15 @@ import Testing
     /// ends; SDL's dummy video driver stands in for a display).
     @Test(.timeLimit(.minutes(1)))
     func liveViewRecipesPlayToTheEnd() throws {
-        let stream = "cratedrop run Scenes/book.json --realtime --out - | ffplay -f image2pipe -framerate 60 -vcodec ppm -i -"
-        #expect(Self.readme.contains(stream))
+        let stream = "cratedrop run Scenes/book.json --realtime --out - | ffplay -autoexit -f image2pipe -framerate 60 -vcodec ppm -i -"
+        #expect(Self.documentation.contains(stream))
         let directory = try Self.workDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let dummy = ["SDL_VIDEODRIVER": "dummy"]
-        let played = try CLI.recipe(Self.shortened(stream) + " -autoexit -loglevel error", in: directory, environment: dummy)
+        let played = try CLI.recipe(Self.shortened(stream) + " -loglevel error", in: directory, environment: dummy)
         #expect(played.status == 0, "\(played.stderr)")
         let view = "cratedrop run Scenes/pile-100.json --realtime --view"
-        #expect(Self.readme.contains(view) && Self.runHelp.contains(view))
+        #expect(Self.documentation.contains(view) && Self.runHelp.contains(view))
         let viewed = try CLI.recipe(view.replacingOccurrences(of: "--view", with: "--view --seconds 1"), in: directory, environment: dummy)
         #expect(viewed.status == 0, "\(viewed.stderr)")
         let summary = try JSONFields(viewed.stdout.trimmingCharacters(in: .newlines))
@@ -116,5 +162,118 @@ import Testing
         let offered = (render.number("frames_written") ?? 0) + (render.number("frames_skipped") ?? 0)
         #expect(offered >= 60 && offered <= (summary.number("frames") ?? 0))
         #expect((render.number("frames_written") ?? 0) >= 30)
+    }
+
+    // MARK: Every command of the documentation, in order
+
+    /// A shell command as a page shows it: continuation lines joined, a here-document kept whole.
+    struct Command: Sendable, CustomStringConvertible {
+        var page: String
+        var text: String
+        /// The exit status its `# exit N` comment documents; 0 without one.
+        var status: Int32
+        var description: String { "\(page): \(text)" }
+    }
+
+    /// Commands the in-order run does not execute, each with why. Everything else in an `sh` block runs.
+    static let skipped: [(prefix: String, reason: String)] = [
+        ("scripts/", "builds a release, installs packages or measures for minutes; scripts/test runs what CI needs"),
+        ("cratedrop serve ", "serves until Ctrl-C; ServeCommandTests and scripts/browser-test run the server"),
+        ("cratedrop run Scenes/pile-100.json --realtime --view", "needs a display; liveViewRecipesPlayToTheEnd plays it with SDL's dummy driver"),
+        ("cratedrop run Scenes/book.json --realtime --out - | ffplay ", "needs a display; liveViewRecipesPlayToTheEnd plays it with SDL's dummy driver"),
+        ("GLIBC_TUNABLES=", "parts (exit 3) only on a CPU whose glibc picks FMA maths; DeterminismClassTests cover the classes"),
+    ]
+
+    static func skipReason(_ command: Command) -> String? {
+        skipped.first { command.text.hasPrefix($0.prefix) }?.reason
+    }
+
+    /// The commands of the `sh` blocks of `page`, in order. Lines starting with `#` are comments.
+    static func commands(in page: String) -> [Command] {
+        var commands: [Command] = []
+        var inBlock = false, hereEnd: String?, current = ""
+        for line in text(of: page).components(separatedBy: "\n") {
+            if !inBlock {
+                if line == "```sh" { inBlock = true }
+                continue
+            }
+            if let end = hereEnd {
+                current += "\n" + line
+                if line == end { hereEnd = nil; commands.append(command(page, current)); current = "" }
+                continue
+            }
+            if line == "```" { inBlock = false; continue }
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if current.isEmpty, trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            current += current.isEmpty ? line : "\n" + line
+            if let here = line.range(of: "<<'") {
+                hereEnd = String(line[here.upperBound...].prefix { $0 != "'" })
+            } else if !line.hasSuffix("\\") {
+                commands.append(command(page, current))
+                current = ""
+            }
+        }
+        return commands
+    }
+
+    private static func command(_ page: String, _ text: String) -> Command {
+        var status: Int32 = 0
+        if let comment = text.range(of: "# exit ", options: .backwards) {
+            status = Int32(text[comment.upperBound...].prefix { $0.isNumber }) ?? -1
+        }
+        return Command(page: page, text: text, status: status)
+    }
+
+    /// Every file under `directory`, as paths relative to it (folders end in `/`).
+    static func files(under directory: String) -> Set<String> {
+        var found: Set<String> = []
+        let enumerator = FileManager.default.enumerator(atPath: directory)
+        while let path = enumerator?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            FileManager.default.fileExists(atPath: "\(directory)/\(path)", isDirectory: &isFolder)
+            found.insert(isFolder.boolValue ? path + "/" : path)
+        }
+        return found
+    }
+
+    /// Every page the README links is in docs/, and every page in docs/ is linked, so none is left out.
+    @Test func everyDocsPageIsLinkedAndRead() throws {
+        let inFolder = try FileManager.default.contentsOfDirectory(atPath: Repository.path("docs")).filter { $0.hasSuffix(".md") }
+        #expect(Set(Self.pages.dropFirst()) == Set(inFolder.map { "docs/\($0)" }))
+        #expect(Self.pages.count >= 10)
+        for page in Self.pages { #expect(!Self.text(of: page).isEmpty, "\(page) is empty or missing") }
+    }
+
+    /// The parser sees what a reader sees: here-documents whole, continuations joined, `# exit N` read.
+    @Test func commandsAreReadAsWritten() {
+        let all = Self.pages.flatMap(Self.commands(in:))
+        #expect(all.count >= 40)
+        let scene = all.first { $0.text.hasPrefix("cat > out/ramp.json <<'EOF'") }
+        #expect(scene?.text.hasSuffix("\nEOF") == true && scene?.text.contains("\"crates\"") == true)
+        #expect(all.contains { $0.status == 3 } && all.contains { $0.status == 65 } && all.contains { $0.status == 64 })
+        #expect(!all.contains { $0.text.hasPrefix("#") || $0.text.hasSuffix("\\") })
+    }
+
+    /// Every command of the README and docs/, in order, in one fresh folder: each ends with its
+    /// documented status, and afterwards nothing exists outside out/ and the scenes are unchanged.
+    @Test(.timeLimit(.minutes(15)))
+    func documentationRunsInOrderInAFreshFolder() throws {
+        let directory = try Self.workDirectory(outFolder: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scenesBefore = Self.files(under: "\(directory)/Scenes")
+        var ran = 0
+        for command in Self.pages.flatMap(Self.commands(in:)) where Self.skipReason(command) == nil {
+            let result = try CLI.recipe(Self.shortened(command.text), in: directory)
+            #expect(result.status == command.status, "\(command) ended with \(result.status): \(result.stderr.suffix(600))")
+            ran += 1
+        }
+        #expect(ran >= 40)
+        let outside = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0 != "out" && $0 != "Scenes" }
+        #expect(outside.isEmpty, "files written outside out/: \(outside)")
+        #expect(Self.files(under: "\(directory)/Scenes") == scenesBefore)
+        for name in scenesBefore where !name.hasSuffix("/") {
+            let copy = FileManager.default.contents(atPath: "\(directory)/Scenes/\(name)")
+            #expect(copy == FileManager.default.contents(atPath: Repository.path("Scenes/\(name)")), "Scenes/\(name) changed")
+        }
     }
 }
