@@ -2,19 +2,33 @@ import SceneModel
 
 /// Turns a parsed JSON document into a `Scene`, strictly: unknown keys, wrong types and missing
 /// fields are errors; then every value is range-checked by `Scene.problems()`. All problems are
-/// collected, each with its JSON path and line.
+/// collected, each with its JSON path and line, in one pass: the scene-wide checks run on the
+/// parts that could be read even where others could not. Bodies placed across walls are warnings.
 struct SceneDecoder {
     private let file: String
-    /// Every problem found, in line order (stable within a line).
-    var diagnostics: [SceneDiagnostic] { (structural + range).enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }.map(\.element) }
+    /// Every problem found, in line order (stable within a line): errors and warnings.
+    var diagnostics: [SceneDiagnostic] {
+        let kept = structural.enumerated().filter { !merged.contains($0.offset) }.map(\.element)
+        return (kept + range + warnings).enumerated()
+            .sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }.map(\.element)
+    }
     /// Problems with the file's shape: syntax, types, missing and unknown keys.
     private var structural: [SceneDiagnostic] = []
+    /// Indices in `structural` of "is missing" errors that an unknown key's suggestion replaces.
+    private var merged: Set<Int> = []
+    /// Required keys found missing, by the path of their object: the key and its error's index in `structural`.
+    private var missing: [String: [(key: String, index: Int)]] = [:]
     /// Values out of range, found part by part and for the scene as a whole.
     private var range: [SceneDiagnostic] = []
+    /// What is allowed but likely not meant: bodies that start overlapping walls.
+    private var warnings: [SceneDiagnostic] = []
     /// The line of every value visited, by JSON path, to place range problems found later.
     private var lines: [String: Int] = [:]
     /// The keys read of each object, by JSON path, in reading order: what `finish` allows.
     private var known: [String: [String]] = [:]
+    /// The friction and elasticity of bodies and walls that give none: the scene's `defaults`
+    /// block, else `Surface.standard`.
+    private var surfaceDefaults = Surface.standard
 
     init(file: String) { self.file = file }
 
@@ -27,6 +41,8 @@ struct SceneDecoder {
         let gravity = vector(fields, "gravity", required: true)
         let stepRate = integer(fields, "step_rate") ?? Scene.defaultStepRate
         let iterations = integer(fields, "iterations") ?? Scene.defaultIterations
+        // Read before the parts that inherit it.
+        if let value = member(fields, "defaults") { surfaceDefaults = defaultsBlock(value, path: "defaults") }
         let bounds = member(fields, "bounds").flatMap { boundsWalls($0, path: "bounds") }
         let walls = array(fields, "walls") { decoder, value, path in decoder.wall(value, path: path) }
         let crates = array(fields, "crates") { decoder, value, path in decoder.crate(value, path: path) }
@@ -34,18 +50,52 @@ struct SceneDecoder {
         let tumbler = member(fields, "tumbler").flatMap { tumblerSpec($0, path: "tumbler") }
         let spatialHash = member(fields, "spatial_hash").flatMap { spatialHashSpec($0, path: "spatial_hash") }
         let sleepTime = number(fields, "sleep_time")
-        let render = member(fields, "render").flatMap { renderDefaults($0, path: "render") } ?? RenderDefaults()
+        var (render, sizeGiven) = member(fields, "render").flatMap { renderDefaults($0, path: "render") } ?? (RenderDefaults(), false)
         finish(fields)
+        if !sizeGiven {
+            let size = RenderDefaults.defaultSize(showing: render.view?.size ?? worldSize ?? Vec2(1, 1))
+            (render.imageWidth, render.imageHeight) = (size.width, size.height)
+        }
 
-        // The scene as a whole can be checked only when every part of it could be read.
-        guard structural.isEmpty, let worldSize, let gravity, let walls, let crates else { return nil }
-        let scene = Scene(name: name, worldSize: worldSize, gravity: gravity, stepRate: stepRate, iterations: iterations,
-                          walls: walls, bounds: bounds, crates: crates, generator: generator, tumbler: tumbler,
+        // The scene as a whole is checked from the parts that could be read, with stand-ins for
+        // the rest (a stand-in is never checked), so one pass reports every problem it can.
+        let readCrates = (crates ?? []).enumerated().compactMap { index, crate in crate.map { (index, $0) } }
+        let readWalls = (walls ?? []).enumerated().compactMap { index, wall in wall.map { (index, $0) } }
+        let read = Scene.PartsRead(world: worldSize != nil, crateIndices: readCrates.map(\.0), wallIndices: readWalls.map(\.0),
+                                   crateCount: crates?.count ?? 0)
+        let scene = Scene(name: name, worldSize: worldSize ?? Vec2(1, 1), gravity: gravity ?? .zero, stepRate: stepRate,
+                          iterations: iterations, walls: readWalls.map(\.1), bounds: bounds, crates: readCrates.map(\.1),
+                          generator: generator, tumbler: tumbler,
                           space: SpaceOptions(spatialHash: spatialHash, sleepTimeThreshold: sleepTime), render: render)
-        for problem in scene.sceneProblems() {
+        for problem in scene.sceneProblems(read: read) {
             reportRange(problem.field, problem.message)
         }
-        return diagnostics.isEmpty ? scene : nil
+        for problem in scene.wallOverlapWarnings(read: read) {
+            warnings.append(SceneDiagnostic(file: file, line: lineOf(problem.field), path: problem.field, message: problem.message,
+                                            severity: .warning))
+        }
+        let complete = worldSize != nil && gravity != nil && crates?.count == readCrates.count && walls?.count == readWalls.count
+        return complete && structural.isEmpty && range.isEmpty ? scene : nil
+    }
+
+    /// The scene-wide `defaults` block: friction and elasticity for bodies and walls that give
+    /// none. A value out of range is reported here, once, and the parts inherit the standard one.
+    private mutating func defaultsBlock(_ value: JSONValue, path: String) -> Surface {
+        guard let fields = object(value, path: path) else { return .standard }
+        let friction = number(fields, "friction") ?? Surface.standard.friction
+        let elasticity = number(fields, "elasticity") ?? Surface.standard.elasticity
+        finish(fields)
+        let problems = Surface(friction: friction, elasticity: elasticity).problems()
+        for problem in problems { reportRange("\(path).\(problem.field)", problem.message) }
+        return Surface(friction: problems.contains { $0.field == "friction" } ? Surface.standard.friction : friction,
+                       elasticity: problems.contains { $0.field == "elasticity" } ? Surface.standard.elasticity : elasticity)
+    }
+
+    /// A part's `friction` and `elasticity`, each the scene's default when not given.
+    private mutating func surface(_ fields: Fields) -> (friction: Double?, elasticity: Double?) {
+        let friction = member(fields, "friction").map { number($0, path: fields.childPath("friction")) } ?? surfaceDefaults.friction
+        let elasticity = member(fields, "elasticity").map { number($0, path: fields.childPath("elasticity")) } ?? surfaceDefaults.elasticity
+        return (friction, elasticity)
     }
 
     // MARK: Scene parts
@@ -71,8 +121,7 @@ struct SceneDecoder {
         let velocity = vector(fields, "velocity") ?? .zero
         let angularVelocity = number(fields, "angular_velocity") ?? 0
         let mass = number(fields, "mass", required: true)
-        let friction = number(fields, "friction", required: true)
-        let elasticity = number(fields, "elasticity", required: true)
+        let (friction, elasticity) = surface(fields)
         let color = color(fields, "color")
         finish(fields)
         guard let center, let shape, let mass, let friction, let elasticity else { return nil }
@@ -86,8 +135,7 @@ struct SceneDecoder {
         let from = vector(fields, "from", required: true)
         let to = vector(fields, "to", required: true)
         let radius = number(fields, "radius", required: true)
-        let friction = number(fields, "friction", required: true)
-        let elasticity = number(fields, "elasticity", required: true)
+        let (friction, elasticity) = surface(fields)
         finish(fields)
         guard let from, let to, let radius, let friction, let elasticity else { return nil }
         return checked(WallSpec(from: from, to: to, radius: radius, friction: friction, elasticity: elasticity), path: path,
@@ -97,8 +145,7 @@ struct SceneDecoder {
     private mutating func boundsWalls(_ value: JSONValue, path: String) -> BoundsWalls? {
         guard let fields = object(value, path: path) else { return nil }
         let radius = number(fields, "radius", required: true)
-        let friction = number(fields, "friction", required: true)
-        let elasticity = number(fields, "elasticity", required: true)
+        let (friction, elasticity) = surface(fields)
         finish(fields)
         guard let radius, let friction, let elasticity else { return nil }
         return checked(BoundsWalls(radius: radius, friction: friction, elasticity: elasticity), path: path,
@@ -111,8 +158,7 @@ struct SceneDecoder {
         let seed = unsigned(fields, "seed", required: true)
         let size = vector(fields, "size", required: true)
         let density = number(fields, "density", required: true)
-        let friction = number(fields, "friction", required: true)
-        let elasticity = number(fields, "elasticity", required: true)
+        let (friction, elasticity) = surface(fields)
         let gap = number(fields, "gap") ?? 1
         var region: (min: Vec2, max: Vec2)?
         if let regionValue = member(fields, "region"), let regionFields = object(regionValue, path: fields.childPath("region")) {
@@ -134,8 +180,7 @@ struct SceneDecoder {
         let size = vector(fields, "size", required: true)
         let angularVelocity = number(fields, "angular_velocity", required: true)
         let radius = number(fields, "radius", required: true)
-        let friction = number(fields, "friction", required: true)
-        let elasticity = number(fields, "elasticity", required: true)
+        let (friction, elasticity) = surface(fields)
         finish(fields)
         guard let center, let size, let angularVelocity, let radius, let friction, let elasticity else { return nil }
         return checked(TumblerSpec(center: center, size: size, angularVelocity: angularVelocity, radius: radius,
@@ -151,9 +196,11 @@ struct SceneDecoder {
         return SpaceOptions.SpatialHash(cellSize: cellSize, cells: cells)
     }
 
-    private mutating func renderDefaults(_ value: JSONValue, path: String) -> RenderDefaults? {
+    /// The render block, and whether it gave a size (else the scene's shape chooses one).
+    private mutating func renderDefaults(_ value: JSONValue, path: String) -> (RenderDefaults, sizeGiven: Bool)? {
         guard let fields = object(value, path: path) else { return nil }
         var render = RenderDefaults()
+        let sizeGiven = member(fields, "size") != nil
         if let size = integerPair(fields, "size") {
             render.imageWidth = size.0
             render.imageHeight = size.1
@@ -168,7 +215,7 @@ struct SceneDecoder {
             if let min, let max { render.view = ViewRect(min: min, max: max) }
         }
         finish(fields)
-        return render
+        return (render, sizeGiven)
     }
 
     // MARK: Typed field access
@@ -212,7 +259,10 @@ struct SceneDecoder {
     private mutating func member(_ fields: Fields, _ key: String, required: Bool = false) -> JSONValue? {
         if !known[fields.path, default: []].contains(key) { known[fields.path, default: []].append(key) }
         guard let value = fields.members.first(where: { $0.key == key })?.value else {
-            if required { report(fields.childPath(key), line: fields.line, "is missing") }
+            if required {
+                missing[fields.path, default: []].append((key, structural.count))
+                report(fields.childPath(key), line: fields.line, "is missing")
+            }
             return nil
         }
         lines[fields.childPath(key)] = value.line
@@ -220,11 +270,19 @@ struct SceneDecoder {
     }
 
     /// Reports every key of `fields` that no reader asked for: the keys a part allows are exactly
-    /// those its decoder reads, so a key is named once, where it is read.
+    /// those its decoder reads, so a key is named once, where it is read. An unknown key that
+    /// looks like an allowed key not given is reported with it as a suggestion, and replaces that
+    /// key's "is missing".
     private mutating func finish(_ fields: Fields) {
         let allowed = known[fields.path] ?? []
+        let given = Set(fields.members.map(\.key))
         for (key, value) in fields.members where !allowed.contains(key) {
-            report(fields.childPath(key), line: value.line, "unknown key (allowed: \(allowed.joined(separator: ", ")))")
+            guard let suggestion = KeySuggestion.closest(to: key, among: allowed.filter { !given.contains($0) }) else {
+                report(fields.childPath(key), line: value.line, "unknown key (allowed: \(allowed.joined(separator: ", ")))")
+                continue
+            }
+            if let replaced = missing[fields.path]?.first(where: { $0.key == suggestion }) { merged.insert(replaced.index) }
+            report(fields.childPath(key), line: value.line, "unknown key '\(key)' (did you mean '\(suggestion)'?)")
         }
     }
 
@@ -352,19 +410,16 @@ struct SceneDecoder {
         return (x, y)
     }
 
+    /// Each element as read (nil where it could not be); nil if the value is not an array.
     private mutating func array<Element>(
         _ fields: Fields, _ key: String, element: (inout SceneDecoder, JSONValue, String) -> Element?
-    ) -> [Element]? {
+    ) -> [Element?]? {
         guard let value = member(fields, key) else { return [] }
         let path = fields.childPath(key)
         guard case let .array(elements) = value.kind else {
             report(path, line: value.line, "must be an array, got \(value.typeName)")
             return nil
         }
-        var result: [Element] = []
-        for (i, item) in elements.enumerated() {
-            if let decoded = element(&self, item, "\(path)[\(i)]") { result.append(decoded) }
-        }
-        return result.count == elements.count ? result : nil
+        return elements.enumerated().map { i, item in element(&self, item, "\(path)[\(i)]") }
     }
 }

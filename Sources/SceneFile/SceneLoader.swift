@@ -27,8 +27,26 @@ public enum SceneLoader {
         return (try parse(bytes, file: path), bytes)
     }
 
+    /// Reads and checks the scene file at `path`, returning its warnings too (bodies placed
+    /// across walls): what `cratedrop validate` prints.
+    /// - Throws: as `load(path:)`; `.invalid` lists warnings beside the errors.
+    public static func check(path: String) throws(SceneLoadError) -> (scene: Scene, warnings: [SceneDiagnostic]) {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path: path, limit: maxFileSize)
+        } catch {
+            throw .unreadable(file: path, reason: error.description)
+        }
+        return try check(bytes, file: path)
+    }
+
     /// Parses `bytes` as the scene file `file` (the name is used in messages and as the default scene name).
     public static func parse(_ bytes: [UInt8], file: String) throws(SceneLoadError) -> Scene {
+        try check(bytes, file: file).scene
+    }
+
+    /// Parses `bytes` as the scene file `file`, returning its warnings too.
+    public static func check(_ bytes: [UInt8], file: String) throws(SceneLoadError) -> (scene: Scene, warnings: [SceneDiagnostic]) {
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes)
@@ -40,7 +58,7 @@ public enum SceneLoader {
         guard let scene = decoder.decode(root, defaultName: sceneName(fromPath: file)) else {
             throw .invalid(decoder.diagnostics)
         }
-        return scene
+        return (scene, decoder.diagnostics.filter { $0.severity == .warning })
     }
 
     /// `Scenes/book.json` -> `book`.

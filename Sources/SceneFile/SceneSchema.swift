@@ -1,7 +1,7 @@
 import SceneModel
 
 /// The scene file format as a JSON Schema (draft 2020-12), built from the same `Limits` that
-/// validation uses, so the two cannot drift apart. `Scenes/scene.schema.json` is this text
+/// validation uses, so the two cannot drift apart. `Scenes/schema/scene.schema.json` is this text
 /// (`cratedrop validate --schema` prints it; a test compares). Scene files may name it with
 /// `"$schema"` so editors complete and check keys. The schema checks keys, types and ranges;
 /// what involves several values (crates inside the world, counts, overlaps) only `validate` checks.
@@ -9,7 +9,7 @@ public enum SceneSchema {
     public static var text: String { pretty(document) + "\n" }
 
     static var document: String {
-        let crate = object(required: ["center", "size", "mass", "friction", "elasticity"], [
+        let crate = object(required: ["center", "size", "mass"], [
             ("center", vector(magnitude: Limits.coordinate, "centre of mass, px")),
             ("shape", described(JSONText.object([("enum", JSONText.array(BodyShape.Kind.allCases.map { JSONText.string($0.rawValue) }))]),
                                 "body shape; default \"box\"")),
@@ -19,7 +19,7 @@ public enum SceneSchema {
             ("angular_velocity", number(magnitude: Limits.angularSpeed, "rad/s; default 0")),
             ("mass", number(Limits.mass, "mass units")),
         ] + surface + [("color", described(color, "how it is drawn; default: render.crate"))])
-        let wall = object(required: ["from", "to", "radius", "friction", "elasticity"], [
+        let wall = object(required: ["from", "to", "radius"], [
             ("from", vector(magnitude: Limits.coordinate, "px")), ("to", vector(magnitude: Limits.coordinate, "px; not equal to from")),
             ("radius", number(Limits.wallRadius, "half the thickness, px")),
         ] + surface)
@@ -39,11 +39,16 @@ public enum SceneSchema {
                 ("gravity", vector(magnitude: Limits.gravity, "px/s², e.g. [0, -1000]")),
                 ("step_rate", integer(Limits.stepRate, "fixed steps per simulated second; default \(Scene.defaultStepRate)")),
                 ("iterations", integer(Limits.iterations, "solver iterations per step; default \(Scene.defaultIterations)")),
-                ("bounds", object(required: ["radius", "friction", "elasticity"],
+                ("defaults", described(object(required: [], [
+                    ("friction", withDefault(number(Limits.friction, "default \(plain(Surface.standard.friction))"), Surface.standard.friction)),
+                    ("elasticity", withDefault(number(Limits.elasticity, "default \(plain(Surface.standard.elasticity))"),
+                                               Surface.standard.elasticity)),
+                ]), "friction and elasticity for every body and wall that gives none")),
+                ("bounds", object(required: ["radius"],
                                   [("radius", number(Limits.wallRadius, "px"))] + surface)),
                 ("walls", array(of: wall, maxItems: nil)),
                 ("crates", array(of: crate, maxItems: Limits.crateCount.upperBound)),
-                ("generator", object(required: ["count", "seed", "size", "density", "friction", "elasticity"], [
+                ("generator", object(required: ["count", "seed", "size", "density"], [
                     ("count", integer(Limits.crateCount, "crates to generate")),
                     ("seed", integer(0...Int.max, "SplitMix64 seed (up to 2^64 − 1)", maximum: "18446744073709551615")),
                     ("size", vector(Limits.size, "[smallest, largest] side, px")),
@@ -54,7 +59,7 @@ public enum SceneSchema {
                     ("type", JSONText.string("array")), ("items", color),
                     ("minItems", String(Limits.paletteColors.lowerBound)), ("maxItems", String(Limits.paletteColors.upperBound)),
                 ]), "dealt out in turn: crate i gets colors[i mod count]; default: render.crate"))])),
-                ("tumbler", object(required: ["center", "size", "angular_velocity", "radius", "friction", "elasticity"], [
+                ("tumbler", object(required: ["center", "size", "angular_velocity", "radius"], [
                     ("center", vector(magnitude: Limits.coordinate, "px")), ("size", vector(Limits.size, "px")),
                     ("angular_velocity", number(magnitude: Limits.angularSpeed, "rad/s")),
                     ("radius", number(Limits.wallRadius, "px")),
@@ -64,10 +69,11 @@ public enum SceneSchema {
                 ])),
                 ("sleep_time", number(Limits.sleepTime, "seconds at rest before a body sleeps; absent: never")),
                 ("render", object(required: [], [
-                    ("size", JSONText.object([
+                    ("size", described(JSONText.object([
                         ("type", JSONText.string("array")), ("minItems", "2"), ("maxItems", "2"),
                         ("items", integer(Limits.imageSide, "px")),
-                    ])),
+                    ]), "frame width and height, px; default: the shape of the view (or the world), "
+                        + "the longer side \(RenderDefaults.defaultLongSide) px, both sides even")),
                     ("background", color), ("crate", color), ("wall", color),
                     ("view", described(object(required: ["min", "max"], [
                         ("min", vector(magnitude: Limits.coordinate, "px")), ("max", vector(magnitude: Limits.coordinate, "px")),
@@ -77,7 +83,19 @@ public enum SceneSchema {
         ])
     }
 
-    static let surface = [("friction", number(Limits.friction, "")), ("elasticity", number(Limits.elasticity, ""))]
+    /// Friction and elasticity: optional, inherited from the scene's `defaults` block, else `Surface.standard`.
+    static let surface = [
+        ("friction", number(Limits.friction, "default: defaults.friction, else \(plain(Surface.standard.friction))")),
+        ("elasticity", number(Limits.elasticity, "default: defaults.elasticity, else \(plain(Surface.standard.elasticity))")),
+    ]
+
+    /// `value` as a scene file would write it: `0`, not `0.0`.
+    static func plain(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)" }
+
+    /// `schema` with a JSON Schema `default` annotation (editors offer it).
+    static func withDefault(_ schema: String, _ value: Double) -> String {
+        String(schema.dropLast()) + ",\"default\":" + plain(value) + "}"
+    }
 
     static let color = JSONText.object([("type", JSONText.string("string")), ("pattern", JSONText.string("^#[0-9a-fA-F]{6}$"))])
 

@@ -20,7 +20,7 @@ public struct PileGenerator: Sendable, Equatable {
     public var colors: [RGB]
 
     public init(count: Int, seed: UInt64, minSize: Double, maxSize: Double, density: Double,
-                friction: Double, elasticity: Double, gap: Double = 1, region: (min: Vec2, max: Vec2)? = nil, colors: [RGB] = []) {
+                friction: Double = Surface.standard.friction, elasticity: Double = Surface.standard.elasticity, gap: Double = 1, region: (min: Vec2, max: Vec2)? = nil, colors: [RGB] = []) {
         self.colors = colors
         self.count = count
         self.seed = seed

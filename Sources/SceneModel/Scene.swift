@@ -81,7 +81,8 @@ public struct CrateSpec: Sendable, Equatable {
     public var color: RGB?
 
     public init(center: Vec2, shape: BodyShape, angle: Double = 0, velocity: Vec2 = .zero, angularVelocity: Double = 0,
-                mass: Double, friction: Double, elasticity: Double, color: RGB? = nil) {
+                mass: Double, friction: Double = Surface.standard.friction, elasticity: Double = Surface.standard.elasticity,
+                color: RGB? = nil) {
         self.center = center
         self.shape = shape
         self.color = color
@@ -95,13 +96,34 @@ public struct CrateSpec: Sendable, Equatable {
 
     /// A box crate of `size` (width, height), in pixels.
     public init(center: Vec2, size: Vec2, angle: Double = 0, velocity: Vec2 = .zero, angularVelocity: Double = 0,
-                mass: Double, friction: Double, elasticity: Double, color: RGB? = nil) {
+                mass: Double, friction: Double = Surface.standard.friction, elasticity: Double = Surface.standard.elasticity,
+                color: RGB? = nil) {
         self.init(center: center, shape: .box(size: size), angle: angle, velocity: velocity, angularVelocity: angularVelocity,
                   mass: mass, friction: friction, elasticity: elasticity, color: color)
     }
 
     /// Width and height of the smallest body-frame rectangle around the shape (a box's size).
     public var size: Vec2 { shape.boundingSize }
+}
+
+/// The material of a body's or wall's surface: what Chipmunk calls friction (`cpShapeSetFriction`)
+/// and elasticity (`cpShapeSetElasticity`). Chipmunk multiplies the values of the two shapes in
+/// contact, so two surfaces of friction 0.6 slide with friction 0.36 (Box2D would mix them to 0.6).
+public struct Surface: Sendable, Equatable {
+    /// Coulomb friction coefficient, in `Limits.friction`.
+    public var friction: Double
+    /// Bounciness, in `Limits.elasticity`: 0 does not bounce, 1 bounces back at full speed.
+    public var elasticity: Double
+
+    public init(friction: Double = Surface.standard.friction, elasticity: Double = Surface.standard.elasticity) {
+        self.friction = friction
+        self.elasticity = elasticity
+    }
+
+    /// What a scene's bodies and walls get unless the scene says otherwise (its `defaults` block,
+    /// or the part itself): Box2D's defaults, friction 0.6 and restitution (elasticity) 0, which
+    /// users of Box2D and pymunk's examples expect.
+    public static let standard = Surface(friction: 0.6, elasticity: 0)
 }
 
 /// A static segment with rounded ends; `radius` is half its thickness.
@@ -112,7 +134,8 @@ public struct WallSpec: Sendable, Equatable {
     public var friction: Double
     public var elasticity: Double
 
-    public init(from: Vec2, to: Vec2, radius: Double, friction: Double, elasticity: Double) {
+    public init(from: Vec2, to: Vec2, radius: Double, friction: Double = Surface.standard.friction,
+                elasticity: Double = Surface.standard.elasticity) {
         self.from = from
         self.to = to
         self.radius = radius
@@ -127,7 +150,7 @@ public struct BoundsWalls: Sendable, Equatable {
     public var friction: Double
     public var elasticity: Double
 
-    public init(radius: Double, friction: Double, elasticity: Double) {
+    public init(radius: Double, friction: Double = Surface.standard.friction, elasticity: Double = Surface.standard.elasticity) {
         self.radius = radius
         self.friction = friction
         self.elasticity = elasticity
@@ -176,5 +199,21 @@ public struct RenderDefaults: Sendable, Equatable {
         self.background = background
         self.crate = crate
         self.wall = wall
+    }
+}
+
+extension RenderDefaults {
+    /// The longer side, in pixels, of frames whose size a scene does not give.
+    public static let defaultLongSide = 600
+
+    /// The frame size for a scene that gives none: the shape of what the frames show (`shown`: the
+    /// scene's `view`, or the whole world), its longer side `defaultLongSide` pixels and both sides
+    /// even (H.264 in 4:2:0 needs even sides), so nothing is letterboxed. A square gives 600×600;
+    /// 4:3 gives 600×450; 16:9 gives 600×338. A size that is not positive and finite gives 600×600.
+    public static func defaultSize(showing shown: Vec2) -> (width: Int, height: Int) {
+        let long = defaultLongSide
+        guard shown.isFinite, shown.x > 0, shown.y > 0 else { return (long, long) }
+        func short(_ ratio: Double) -> Int { max(2, 2 * Int((Double(long / 2) * ratio).rounded())) }
+        return shown.x >= shown.y ? (long, short(shown.y / shown.x)) : (short(shown.x / shown.y), long)
     }
 }

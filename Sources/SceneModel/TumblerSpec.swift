@@ -8,7 +8,8 @@ public struct TumblerSpec: Sendable, Equatable {
     public var friction: Double
     public var elasticity: Double
 
-    public init(center: Vec2, size: Vec2, angularVelocity: Double, radius: Double, friction: Double, elasticity: Double) {
+    public init(center: Vec2, size: Vec2, angularVelocity: Double, radius: Double, friction: Double = Surface.standard.friction,
+                elasticity: Double = Surface.standard.elasticity) {
         self.center = center
         self.size = size
         self.angularVelocity = angularVelocity

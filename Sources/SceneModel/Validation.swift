@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One out-of-range value, named by its field path relative to the value checked (e.g. `mass`,
 /// `size[0]`). `SceneFile` prefixes the JSON path and line; `Physics` refuses values with any.
 public struct FieldProblem: Sendable, Equatable, CustomStringConvertible {
@@ -149,6 +153,14 @@ extension TumblerSpec {
     }
 }
 
+extension Surface {
+    public func problems() -> [FieldProblem] {
+        var list = ProblemList()
+        list.checkSurface(friction: friction, elasticity: elasticity)
+        return list.problems
+    }
+}
+
 extension BoundsWalls {
     public func problems() -> [FieldProblem] {
         var list = ProblemList()
@@ -195,14 +207,39 @@ extension PileGenerator {
 }
 
 extension Scene {
-    /// Crates that start overlapping too many others (`CrateOverlaps`), named by creation order.
-    func overlapProblems(_ allCrates: [CrateSpec]) -> [FieldProblem] {
-        let report = CrateOverlaps.check(allCrates)
+    /// What could be read of a scene file that has problems elsewhere. The scene holds the parts
+    /// read and stand-ins for the rest (`Scene.worldSize` when the world could not be read; a
+    /// crate or wall that could not be read is left out), and `sceneProblems(read:)` checks what
+    /// it can, so one pass over a file reports every problem its structure allows.
+    public struct PartsRead: Sendable, Equatable {
+        /// False: `worldSize` is a stand-in, and nothing is checked against the world.
+        public var world: Bool
+        /// The index in the file of each of the scene's `crates`; nil: the same as in the scene.
+        public var crateIndices: [Int]?
+        /// The index in the file of each of the scene's `walls`; nil: the same as in the scene.
+        public var wallIndices: [Int]?
+        /// How many crates the file lists, read or not; nil: `crates.count`.
+        public var crateCount: Int?
+
+        public init(world: Bool = true, crateIndices: [Int]? = nil, wallIndices: [Int]? = nil, crateCount: Int? = nil) {
+            self.world = world
+            self.crateIndices = crateIndices
+            self.wallIndices = wallIndices
+            self.crateCount = crateCount
+        }
+
+        /// Every part was read.
+        public static let all = PartsRead()
+    }
+
+    /// Crates that start overlapping too many others (`CrateOverlaps`), named by `name` (a crate's
+    /// position in `checked`).
+    func overlapProblems(_ checked: [CrateSpec], name: (Int) -> String) -> [FieldProblem] {
+        let report = CrateOverlaps.check(checked)
         if report.gaveUp {
             return [FieldProblem("crates", "too many crates of too different sizes lie too close together to check for "
                 + "overlaps within \(CrateOverlaps.maxWork) tests; spread them out")]
         }
-        func name(_ index: Int) -> String { index < crates.count ? "crates[\(index)]" : "generated crate \(index - crates.count)" }
         if report.overlappingPairs > Limits.overlappingPairs {
             return [FieldProblem("crates", "more than \(Limits.overlappingPairs) pairs of crates start overlapping; at most "
                 + "\(Limits.overlappingPairs): Chipmunk's first steps slow down steeply with many overlaps (README, \"Limits\")")]
@@ -214,8 +251,10 @@ extension Scene {
         }
         return report.crowded.map { crowded in
             let examples = crowded.examples.map(name).joined(separator: ", ")
-            return FieldProblem(crowded.index < crates.count ? "crates[\(crowded.index)]" : "generator",
-                                (crowded.index < crates.count ? "" : "\(name(crowded.index)) ") + "starts overlapping more than \(Limits.overlapsPerCrate) other crates "
+            let own = name(crowded.index)
+            let generated = !own.hasPrefix("crates[")
+            return FieldProblem(generated ? "generator" : own,
+                                (generated ? "\(own) " : "") + "starts overlapping more than \(Limits.overlapsPerCrate) other crates "
                                     + "(\(examples), …); at most \(Limits.overlapsPerCrate): every overlap is a contact Chipmunk "
                                     + "resolves in every step, and a heap of them makes a step take minutes")
         }
@@ -224,9 +263,14 @@ extension Scene {
     /// The spatial hash must fit the scene: Chipmunk puts every shape in each cell its bounding box
     /// covers and walks a bucket's whole chain on every query, so tiny cells or few buckets make
     /// steps (or the build) take minutes.
-    func spatialHashProblems(_ hash: SpaceOptions.SpatialHash, allCrates: [CrateSpec]) -> [FieldProblem] {
+    func spatialHashProblems(_ hash: SpaceOptions.SpatialHash, allCrates: [CrateSpec], crateCount: Int) -> [FieldProblem] {
         var found: [FieldProblem] = []
-        let largestCrate = allCrates.map { max($0.size.x, $0.size.y) * 2.0.squareRoot() }.max() ?? 0
+        let largestCrate = allCrates.map { crate in
+            switch crate.shape {
+            case let .box(size): max(size.x, size.y) * 2.0.squareRoot()
+            case let .circle(radius): 2 * radius
+            }
+        }.max() ?? 0
         if hash.cellSize * Double(Limits.cellsPerCrateSide) < largestCrate {
             found.append(FieldProblem("spatial_hash.cell_size", "\(show(hash.cellSize)) is too small for crates up to "
                 + "\(show(largestCrate.rounded(.up))) px across: Chipmunk puts a crate in every cell it covers, so the cell must be "
@@ -238,7 +282,7 @@ extension Scene {
             found.append(FieldProblem("spatial_hash.cell_size", "\(show(hash.cellSize)) is too small for walls up to "
                 + "\(show(longestWall.rounded(.up))) px long: the cell must be at least 1/\(Limits.cellsPerWallSide) of the longest wall"))
         }
-        let shapes = crates.count + (generator?.count ?? 0)
+        let shapes = crateCount + (generator?.count ?? 0)
         if hash.cells < shapes {
             found.append(FieldProblem("spatial_hash.cells", "\(hash.cells) buckets for \(shapes) crates: give at least one per "
                 + "crate (Chipmunk's manual suggests about ten), or every query walks long chains"))
@@ -264,45 +308,61 @@ extension Scene {
     /// each other (crates inside the world, counts, overlaps). The parts' own values are checked by
     /// their `problems()`; a scene file decoder reports those as it reads each part, so that one
     /// pass over a file reports range problems even where another part is malformed.
-    public func sceneProblems() -> [FieldProblem] {
+    public func sceneProblems() -> [FieldProblem] { sceneProblems(read: .all) }
+
+    /// The problems of the scene as a whole (`sceneProblems()`), for a scene only partly read from
+    /// its file: checks that need a part not read are left out, and crates and walls are named by
+    /// their index in the file. Checks across crates take those whose own values are valid.
+    public func sceneProblems(read: PartsRead) -> [FieldProblem] {
         var list = ProblemList()
-        list.check("world", worldSize, in: Limits.worldSize)
+        if read.world { list.check("world", worldSize, in: Limits.worldSize) }
         // Checks against the world's extent only make sense once the extent itself is valid.
-        let worldIsValid = list.problems.isEmpty
+        let worldIsValid = read.world && list.problems.isEmpty
         list.check("gravity", gravity, magnitude: Limits.gravity)
         list.check("step_rate", stepRate, in: Limits.stepRate)
         list.check("iterations", iterations, in: Limits.iterations)
         var found = list.problems
+        // Crates to check against each other: valid on their own and inside the world.
+        var checked: [CrateSpec] = [], checkedNames: [String] = []
         for (i, crate) in crates.enumerated() {
+            let name = "crates[\(read.crateIndices?[i] ?? i)]"
             let c = crate.center
             if c.isFinite, worldIsValid, !(0...worldSize.x).contains(c.x) || !(0...worldSize.y).contains(c.y) {
-                found.append(FieldProblem("crates[\(i)].center", "[\(show(c.x)), \(show(c.y))] is outside the "
+                found.append(FieldProblem("\(name).center", "[\(show(c.x)), \(show(c.y))] is outside the "
                     + "world (0...\(show(worldSize.x)), 0...\(show(worldSize.y)))"))
+            } else if worldIsValid, crate.problems().isEmpty {
+                checked.append(crate)
+                checkedNames.append(name)
             }
         }
+        var generatorIsValid = false
         if let generator, worldIsValid {
-            for problem in generator.problems(in: worldSize) {
-                found.append(FieldProblem("generator.\(problem.field)", problem.message))
-            }
+            let problems = generator.problems(in: worldSize)
+            for problem in problems { found.append(FieldProblem("generator.\(problem.field)", problem.message)) }
+            generatorIsValid = problems.isEmpty
         }
         // Every crate counts, inline or generated; the sum is checked, since count is outside input.
-        let (total, overflow) = crates.count.addingReportingOverflow(max(0, generator?.count ?? 0))
-        if overflow || total > Limits.crateCount.upperBound {
+        let crateCount = read.crateCount ?? crates.count
+        let (total, overflow) = crateCount.addingReportingOverflow(max(0, generator?.count ?? 0))
+        let countIsValid = !overflow && total <= Limits.crateCount.upperBound
+        if !countIsValid {
             found.append(FieldProblem(generator == nil ? "crates" : "generator.count",
                                       "\(overflow ? "more than \(Int.max)" : String(total)) crates in all (inline and generated); "
                                         + "at most \(Limits.crateCount.upperBound)"))
         }
-        // Checks that look at every crate's shape need every crate valid and countable first.
-        let cratesAreValid = found.isEmpty && crates.allSatisfy { $0.problems().isEmpty }
         // Generated once for both checks below (up to 100,000 crates).
-        let everyCrate = cratesAreValid ? allCrates() : []
-        if cratesAreValid { found += overlapProblems(everyCrate) }
+        let inline = checked.count
+        if countIsValid, generatorIsValid, let generator { checked += generator.crates(in: worldSize) }
+        func name(_ index: Int) -> String { index < inline ? checkedNames[index] : "generated crate \(index - inline)" }
+        if countIsValid { found += overlapProblems(checked, name: name) }
         var spaceList = ProblemList()
         if let hash = space.spatialHash {
             spaceList.check("spatial_hash.cell_size", hash.cellSize, in: Limits.hashCellSize)
             spaceList.check("spatial_hash.cells", hash.cells, in: Limits.hashCells)
-            if spaceList.problems.isEmpty, cratesAreValid {
-                for problem in spatialHashProblems(hash, allCrates: everyCrate) { spaceList.add(problem.field, problem.message) }
+            if spaceList.problems.isEmpty, countIsValid {
+                for problem in spatialHashProblems(hash, allCrates: checked, crateCount: crateCount) {
+                    spaceList.add(problem.field, problem.message)
+                }
             }
         }
         if let sleep = space.sleepTimeThreshold { spaceList.check("sleep_time", sleep, in: Limits.sleepTime) }
@@ -313,5 +373,86 @@ extension Scene {
         if let problem = render.view?.problem { renderList.add("view", problem) }
         for problem in renderList.problems { found.append(FieldProblem("render.\(problem.field)", problem.message)) }
         return found
+    }
+
+    /// Every wall a body may meet at the start, with its name in the scene file's terms: the
+    /// bounds (`bounds (bottom wall)`, ...), `walls[i]`, and the tumbler's four walls where it
+    /// starts. Walls are named by `read.wallIndices`.
+    public func namedWalls(read: PartsRead = .all) -> [(name: String, wall: WallSpec)] {
+        var result: [(String, WallSpec)] = []
+        let sides = ["bottom", "right", "top", "left"]
+        if read.world, sceneWorldIsValid, let bounds, bounds.problems().isEmpty {
+            for (i, wall) in allWalls().prefix(4).enumerated() { result.append(("bounds (\(sides[i]) wall)", wall)) }
+        }
+        for (i, wall) in walls.enumerated() where wall.problems().isEmpty {
+            result.append(("walls[\(read.wallIndices?[i] ?? i)]", wall))
+        }
+        if let tumbler, tumbler.problems().isEmpty {
+            for (i, local) in tumbler.localWalls.enumerated() {
+                result.append(("tumbler (\(sides[i]) wall)", WallSpec(from: tumbler.center + local.from, to: tumbler.center + local.to,
+                                                                 radius: tumbler.radius, friction: tumbler.friction,
+                                                                 elasticity: tumbler.elasticity)))
+            }
+        }
+        return result
+    }
+
+    private var sceneWorldIsValid: Bool {
+        var list = ProblemList()
+        list.check("world", worldSize, in: Limits.worldSize)
+        return list.problems.isEmpty
+    }
+
+    /// Bodies that start overlapping a wall (`WallOverlaps`): warnings, not errors. Each names the
+    /// body (`crates[i]`, or `generator` for a generated crate) and the wall; at most `limit`,
+    /// then one that counts the rest. Only crates and walls whose own values are valid are checked.
+    public func wallOverlapWarnings(read: PartsRead = .all, limit: Int = 10) -> [FieldProblem] {
+        let walls = namedWalls(read: read)
+        guard !walls.isEmpty else { return [] }
+        var bodies: [CrateSpec] = [], names: [String] = []
+        for (i, crate) in crates.enumerated() where crate.problems().isEmpty {
+            bodies.append(crate)
+            names.append("crates[\(read.crateIndices?[i] ?? i)]")
+        }
+        if read.world, sceneWorldIsValid, let generator, generator.problems(in: worldSize).isEmpty {
+            for (i, crate) in generator.crates(in: worldSize).enumerated() {
+                bodies.append(crate)
+                names.append("generated crate \(i)")
+            }
+        }
+        // A crate wholly inside the world is not reported against the bounds walls: their centre
+        // lines are the world's edges, so it reaches at most into their inner half and Chipmunk
+        // pushes it inward (the classic book scene's crates touch the top edge this way).
+        let bounds = Set(walls.indices.filter { walls[$0].name.hasPrefix("bounds ") })
+        let report = WallOverlaps.check(bodies: bodies, walls: walls.map(\.wall))
+        var overlaps = report.overlaps
+        if !bounds.isEmpty {
+            overlaps.removeAll { bounds.contains($0.wall) && Self.isInside(bodies[$0.body], world: worldSize) }
+        }
+        if report.gaveUp {
+            return [FieldProblem("walls", "\(bodies.count) crates and \(walls.count) walls are too many pairs to check for "
+                + "crates overlapping walls (at most \(WallOverlaps.maxWork)); not checked")]
+        }
+        var found: [FieldProblem] = []
+        for overlap in overlaps.prefix(limit) {
+            let name = names[overlap.body], generated = !name.hasPrefix("crates[")
+            let depth = (overlap.depth * 100).rounded() / 100
+            found.append(FieldProblem(generated ? "generator" : name,
+                                      (generated ? "\(name) " : "") + "starts overlapping \(walls[overlap.wall].name) by \(show(depth)) px"
+                                        + (overlap.across ? ", lying across its centre line: Chipmunk pushes it out the shorter way, "
+                                            + "which may be the wall's far side" : "")))
+        }
+        if overlaps.count > limit {
+            found.append(FieldProblem("", "\(overlaps.count - limit) more crate-wall overlaps not listed"))
+        }
+        return found
+    }
+
+    /// Whether the whole shape lies in the world's rectangle (edges included).
+    static func isInside(_ crate: CrateSpec, world: Vec2) -> Bool {
+        let extent = crate.shape.halfExtents(angle: crate.angle)
+        let (extentX, extentY) = (extent.x, extent.y)
+        return crate.center.x - extentX >= 0 && crate.center.x + extentX <= world.x
+            && crate.center.y - extentY >= 0 && crate.center.y + extentY <= world.y
     }
 }

@@ -31,8 +31,10 @@ import Testing
     @Test(arguments: [
         (#"{"center": [50, 50], "size": [10, 10], "mass": -5, "friction": 0.5, "elasticity": 0.2}"#,
          "Scenes/x.json:4: crates[1].mass: must be > 0, got -5"),
+        (#"{"center": [50, 50], "size": [10, 10], "mass": 1, "friction": 0.5, "elasticity": 0.2, "weight": 3}"#,
+         "Scenes/x.json:4: crates[1].weight: unknown key (allowed: center, shape, size, angle, velocity, angular_velocity, mass, friction, elasticity, color)"),
         (#"{"center": [50, 50], "size": [10, 10], "mass": 1, "friction": 0.5, "elasticity": 0.2, "colour": 3}"#,
-         "Scenes/x.json:4: crates[1].colour: unknown key (allowed: center, shape, size, angle, velocity, angular_velocity, mass, friction, elasticity, color)"),
+         "Scenes/x.json:4: crates[1].colour: unknown key 'colour' (did you mean 'color'?)"),
         (#"{"center": [50, 50], "size": [10, 10], "mass": 1, "friction": 0.5, "elasticity": 0.2, "color": "red"}"#,
          "Scenes/x.json:4: crates[1].color: must be a colour written #rrggbb, got \"red\""),
         (#"{"center": [50, 50], "shape": "circle", "size": [10, 10], "mass": 1, "friction": 0.5, "elasticity": 0.2}"#,
@@ -97,7 +99,7 @@ import Testing
         (#""sleep_time": -1,"#, "Scenes/x.json:1: sleep_time: must be > 0, got -1"),
         (#""generator": {"count": 1, "seed": 1, "size": [4, 8], "density": 1, "friction": 0.5, "elasticity": 0.1, "region": {"min": [10, 10], "max": [200, 50]}},"#,
          "Scenes/x.json:1: generator.region.max: is outside the world"),
-        (#""spin": true,"#, "Scenes/x.json:1: spin: unknown key (allowed: $schema, name, world, gravity, step_rate, iterations, bounds, walls, crates, generator, tumbler, spatial_hash, sleep_time, render)"),
+        (#""spin": true,"#, "Scenes/x.json:1: spin: unknown key (allowed: $schema, name, world, gravity, step_rate, iterations, defaults, bounds, walls, crates, generator, tumbler, spatial_hash, sleep_time, render)"),
     ])
     func badTopLevelValueIsReported(extra: String, expected: String) {
         #expect(Self.diagnostics(Self.sceneWith(crate: Self.crateLine, extra: extra)) == [expected])

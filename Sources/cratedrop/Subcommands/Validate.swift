@@ -7,7 +7,9 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Checks scene files and prints one line per problem.",
         discussion: """
-            Prints `FILE: ok (...)` for a good scene, and `FILE:LINE: PATH: PROBLEM` for each problem.
+            Prints `FILE: ok (...)` for a good scene, and `FILE:LINE: PATH: PROBLEM` for each problem, \
+            every problem of a file in one pass. Warnings (a crate placed overlapping a wall) go to \
+            stderr as `cratedrop: FILE:LINE: warning: PATH: ...` and do not fail the check. \
             Exits 65 if any scene has problems, 66 if any file cannot be read.
 
             Example:
@@ -18,7 +20,7 @@ struct Validate: ParsableCommand {
     @Argument(help: "Scene files (JSON).", completion: .file())
     var scenes: [String] = []
 
-    @Flag(help: "Print the scene format as a JSON Schema (what Scenes/scene.schema.json holds) and exit.")
+    @Flag(help: "Print the scene format as a JSON Schema (what Scenes/schema/scene.schema.json holds) and exit.")
     var schema = false
 
     func validate() throws {
@@ -31,12 +33,20 @@ struct Validate: ParsableCommand {
         for path in scenes {
             let scene: Scene
             do {
-                scene = try SceneLoader.load(path: path)
+                let checked = try SceneLoader.check(path: path)
+                scene = checked.scene
+                for warning in checked.warnings { printError("cratedrop: \(warning)") }
             } catch {
-                try StandardOutput.print(error.description)
                 switch error {
-                case .unreadable: worst = ExitCodes.noInput
-                case .invalid: if worst == .success { worst = ExitCodes.dataError }
+                case .unreadable:
+                    try StandardOutput.print(error.description)
+                    worst = ExitCodes.noInput
+                case let .invalid(diagnostics):
+                    // Errors are the command's result (stdout); warnings are diagnostics (stderr).
+                    for diagnostic in diagnostics {
+                        if diagnostic.severity == .warning { printError("cratedrop: \(diagnostic)") } else { try StandardOutput.print(diagnostic.description) }
+                    }
+                    if worst == .success { worst = ExitCodes.dataError }
                 }
                 continue
             }
