@@ -9,16 +9,17 @@ public enum SceneSchema {
     public static var text: String { pretty(document) + "\n" }
 
     static var document: String {
-        let crate = object(required: ["center", "size", "mass"], [
+        let crate = shaped(object(required: ["center", "mass"], [
             ("center", vector(magnitude: Limits.coordinate, "centre of mass, px")),
             ("shape", described(JSONText.object([("enum", JSONText.array(BodyShape.Kind.allCases.map { JSONText.string($0.rawValue) }))]),
                                 "body shape; default \"box\"")),
-            ("size", vector(Limits.size, "width and height, px")),
+            ("size", vector(Limits.size, "a box's width and height, px")),
+            ("radius", number(Limits.circleRadius, "a circle's radius, px")),
             ("angle", number(magnitude: Limits.angle, "radians, counter-clockwise; default 0")),
             ("velocity", vector(magnitude: Limits.speed, "px/s; default [0, 0]")),
             ("angular_velocity", number(magnitude: Limits.angularSpeed, "rad/s; default 0")),
             ("mass", number(Limits.mass, "mass units")),
-        ] + surface + [("color", described(color, "how it is drawn; default: render.crate"))])
+        ] + surface + [("color", described(color, "how it is drawn; default: render.crate"))]))
         let wall = object(required: ["from", "to", "radius"], [
             ("from", vector(magnitude: Limits.coordinate, "px")), ("to", vector(magnitude: Limits.coordinate, "px; not equal to from")),
             ("radius", number(Limits.wallRadius, "half the thickness, px")),
@@ -126,6 +127,19 @@ public enum SceneSchema {
 
     static func array(of item: String, maxItems: Int?) -> String {
         JSONText.object([("type", JSONText.string("array")), ("items", item)] + (maxItems.map { [("maxItems", String($0))] } ?? []))
+    }
+
+    /// A crate's schema with its shape's own keys: a circle needs `radius` and takes no `size`,
+    /// a box (the default) the other way round.
+    static func shaped(_ crate: String) -> String {
+        func needs(_ key: String, not other: String) -> String {
+            JSONText.object([("required", JSONText.array([JSONText.string(key)])),
+                             ("not", JSONText.object([("required", JSONText.array([JSONText.string(other)]))]))])
+        }
+        let isCircle = JSONText.object([("properties", JSONText.object([("shape", JSONText.object([("const", JSONText.string("circle"))]))])),
+                                        ("required", JSONText.array([JSONText.string("shape")]))])
+        return String(crate.dropLast()) + ",\"if\":" + isCircle + ",\"then\":" + needs("radius", not: "size")
+            + ",\"else\":" + needs("size", not: "radius") + "}"
     }
 
     static func object(required: [String], _ properties: [(String, String)]) -> String {

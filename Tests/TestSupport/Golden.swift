@@ -22,8 +22,14 @@ public struct GoldenFile {
             return
         }
         guard Self.isRecording else { throw MissingGolden(path: path, determinismClass: determinismClass) }
+        // The header comes from the same file of another class, else (a new scene) from a file of
+        // the same kind in this class (`book-hashes.txt` for `ramp-hashes.txt`).
         let siblings = (try? FileManager.default.contentsOfDirectory(atPath: directory).sorted()) ?? []
-        let template = siblings.map { "\(directory)/\($0)/\(name)" }.first { FileManager.default.fileExists(atPath: $0) }
+        let classDirectory = "\(directory)/\(determinismClass)"
+        let kind = name.split(separator: "-").last.map(String.init) ?? name
+        let sameKind = ((try? FileManager.default.contentsOfDirectory(atPath: classDirectory).sorted()) ?? [])
+            .filter { $0.hasSuffix("-" + kind) }.map { "\(classDirectory)/\($0)" }
+        let template = (siblings.map { "\(directory)/\($0)/\(name)" } + sameKind).first { FileManager.default.fileExists(atPath: $0) }
         self.init(path: path, header: try template.map { try GoldenFile(path: $0).header } ?? [], values: [])
     }
 
