@@ -44,7 +44,12 @@ public final class RunLoop {
     }
 
     /// - Parameters:
+    ///   - simulation: what is stepped.
+    ///   - configuration: step rate, frame rate and the guard's caps.
+    ///   - clock: where frames come from (virtual offline, the wall clock in real time).
+    ///   - stopwatch: measures step costs, frame intervals and wall time.
     ///   - end: when the run ends (a duration, a step count, or only when stopped).
+    ///   - capturesSnapshots: copy snapshots out every frame (when frames are drawn).
     public init(simulation: Simulation, configuration: DriverConfiguration, clock: FrameClock,
                 stopwatch: Stopwatch, end: RunEnd, capturesSnapshots: Bool) {
         self.simulation = simulation

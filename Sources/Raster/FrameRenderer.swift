@@ -35,6 +35,9 @@ public final class FrameRenderer {
     ///   - world: the world's size; the whole world, or `colors.view`, is fitted into the image
     ///     keeping its aspect ratio.
     ///   - walls: drawn once into the static layer.
+    ///   - width: the frame's width in pixels.
+    ///   - height: the frame's height in pixels.
+    ///   - colors: background, crate and wall colours, and the part of the world to show.
     ///   - crateColors: crates drawn in a colour of their own; others in `colors.crate`.
     ///   - overlays: debug drawing over each frame (`contacts` draws the snapshots' contact points).
     public init(world: Vec2, walls: [WallState], width: Int, height: Int, colors: RenderDefaults, crateColors: [BodyID: RGB] = [:],

@@ -22,6 +22,7 @@ public struct TrailSchedule: Sendable, Equatable {
     /// - Parameters:
     ///   - bodies: bodies in the world (at least one row each per full state).
     ///   - stepRate: steps per simulated second, the sparse spacing.
+    ///   - stateRows: at most this many body rows of full states in all.
     public init(bodies: Int, stepRate: Int, stateRows: Int = TrailSchedule.defaultStateRows) {
         self.stateRows = stateRows
         stateSteps = stateRows / max(bodies, 1)

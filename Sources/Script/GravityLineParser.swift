@@ -24,6 +24,8 @@ public struct GravityLineParser: Sendable {
     /// - Parameters:
     ///   - source: the stream's name in messages (a path or "stdin").
     ///   - stepRate: the scene's steps per second, to turn `t` into a step.
+    ///   - gravityMagnitude: the scene's gravity's length, px/s², which `accel` readings scale to.
+    ///   - axes: how accelerometer readings map to the world's axes.
     public init(source: String, stepRate: Int, gravityMagnitude: Double, axes: AxisPreset) {
         self.source = source
         self.stepRate = stepRate

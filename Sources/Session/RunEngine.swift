@@ -103,8 +103,10 @@ public final class RunEngine {
     /// restart is asked for, an input or check halts the run, or the render stage fails. Then
     /// finishes every output (the frames in flight, the record's end line, the data files, the
     /// hash trail's last line) whatever ended it.
-    /// - Parameter onFrame: after each frame, on this thread: the frame's load warning, if any,
-    ///   and the frames done so far.
+    /// - Parameters:
+    ///   - shouldStop: checked at every frame boundary (a signal, for `cratedrop`).
+    ///   - onFrame: after each frame, on this thread: the frame's load warning, if any, and the
+    ///     frames done so far.
     public func run(shouldStop: @escaping () -> Bool,
                     onFrame: (_ loadWarning: LoadWarning?, _ framesDone: Int) -> Void = { _, _ in }) -> RunOutcome {
         let scene = plan.start.scene

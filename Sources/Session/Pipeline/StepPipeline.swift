@@ -17,7 +17,9 @@ public final class StepPipeline: Simulation {
     private let state: StepState
     private let stages: [StepStage]
 
-    /// - Parameter stages: the stages present, each at its position (sorted here, stably).
+    /// - Parameters:
+    ///   - world: the world each step advances.
+    ///   - stages: the stages present, each at its position (sorted here, stably).
     public init(world: World, stages: [(Position, StepStage)]) {
         self.world = world
         state = StepState(world: world)
