@@ -18,7 +18,7 @@ public final class World {
     public private(set) var walls: [Wall] = []
     public private(set) var tumblers: [Tumbler] = []
     /// Steps taken since the world was made.
-    public private(set) var stepCount = 0
+    public internal(set) var stepCount = 0
     private var nextBodyID: UInt64 = 1
 
     /// - Parameters:

@@ -1,0 +1,113 @@
+import SceneModel
+
+/// Why a world's state could not be saved or restored.
+public enum StateError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The loaded libchipmunk cannot save or restore a space exactly (Debian's library: its
+    /// broadphase tree, which decides the solver's order, is private to it).
+    case unsupportedBackend
+    /// This world's set-up is outside what a saved state covers.
+    case unsupportedWorld(String)
+    /// The state belongs to a world of another make-up (scene).
+    case otherWorld
+    /// The state's bytes are malformed: cut short, out of range, inconsistent.
+    case malformed(String)
+
+    public var description: String {
+        switch self {
+        case .unsupportedBackend:
+            "saved states need CrateDrop's portable physics backend (scripts/portable build -c release): Debian's libchipmunk "
+                + "keeps its broadphase tree private, and the order in which it hands pairs to the solver is part of what a "
+                + "continuation must restore"
+        case let .unsupportedWorld(reason): reason
+        case .otherWorld: "the state was saved from a world of another make-up (another scene)"
+        case let .malformed(reason): reason
+        }
+    }
+}
+
+extension World {
+    /// Whether the loaded libchipmunk can save and restore worlds (`cratedrop platform` says which backend it is).
+    public static var canSaveState: Bool { SavedStateCalls.available }
+
+    /// Every shape in the world's own order (walls, tumblers' walls, crates), and every moving body
+    /// (tumblers, crates): the order both sides of a saved state name them by.
+    private var stateShapes: [OpaquePointer] {
+        walls.map(\.shape) + tumblers.flatMap(\.shapes) + crates.map(\.collisionShape)
+    }
+
+    private var stateBodies: [OpaquePointer] { tumblers.map(\.body) + crates.map(\.body) }
+
+    /// The world's make-up, which a state must match: step rate, walls, tumblers, and each crate's
+    /// shape, mass and surface, hashed with FNV-1a 64 over their IEEE-754 bits.
+    public var fingerprint: UInt64 {
+        var hasher = FNV1a64()
+        hasher.combine(Double(stepRate))
+        for wall in walls {
+            for value in [wall.spec.from.x, wall.spec.from.y, wall.spec.to.x, wall.spec.to.y, wall.spec.radius, wall.spec.friction, wall.spec.elasticity] {
+                hasher.combine(value)
+            }
+        }
+        for tumbler in tumblers {
+            let spec = tumbler.spec
+            for value in [spec.center.x, spec.center.y, spec.size.x, spec.size.y, spec.angularVelocity, spec.radius, spec.friction, spec.elasticity] {
+                hasher.combine(value)
+            }
+        }
+        for crate in crates {
+            let size = crate.shape.boundingSize
+            for value in [Double(crate.shape.kind == .box ? 0 : 1), size.x, size.y, crate.mass, crate.friction, crate.elasticity] {
+                hasher.combine(value)
+            }
+        }
+        return hasher.value
+    }
+
+    /// The world's complete state now, between steps: restoring it into this world, or into one
+    /// built from the same scene (in any process, on any CPU running the portable backend),
+    /// continues exactly as this world goes on.
+    /// - Throws: `StateError.unsupportedBackend` on Debian's library; `unsupportedWorld` for a
+    ///   world with sleeping or Chipmunk's spatial hash, which this format does not cover.
+    public func saveState() throws(StateError) -> WorldState {
+        do {
+            let bytes = try SavedStateCalls.save(space: space, shapes: stateShapes, bodies: stateBodies)
+            return WorldState(step: stepCount, gravity: gravity, fingerprint: fingerprint, physics: bytes)
+        } catch {
+            throw StateError(error)
+        }
+    }
+
+    /// Puts `state` into the world: from the next step on it goes on exactly as the world the
+    /// state was saved from. On any error the world is left as it was.
+    /// - Throws: `StateError.otherWorld` when the state belongs to another make-up; `malformed`
+    ///   with what is wrong; `unsupportedBackend` on Debian's library.
+    public func restore(_ state: WorldState) throws(StateError) {
+        guard state.fingerprint == fingerprint else { throw .otherWorld }
+        guard state.step >= 0 else { throw .malformed("the state's step count is negative") }
+        // Gravity is checked before anything changes, like every other value.
+        guard state.gravity.x.isFinite, state.gravity.y.isFinite, abs(state.gravity.x) <= Limits.gravity,
+              abs(state.gravity.y) <= Limits.gravity else { throw .malformed("the state's gravity is out of range") }
+        do {
+            try SavedStateCalls.restore(space: space, shapes: stateShapes, bodies: stateBodies, bytes: state.physics)
+        } catch {
+            throw StateError(error)
+        }
+        // Checked above: cannot fail.
+        try? setGravity(state.gravity)
+        stepCount = state.step
+    }
+}
+
+extension StateError {
+    init(_ error: SavedStateCallError) {
+        switch error {
+        case .unavailable: self = .unsupportedBackend
+        case .notATree: self = .unsupportedWorld("saved states do not cover Chipmunk's spatial hash (spatial_hash): use the default tree")
+        case .sleeping: self = .unsupportedWorld("saved states do not cover sleeping bodies (sleep_time)")
+        case .locked: self = .unsupportedWorld("the world is stepping")
+        case .pendingForces: self = .unsupportedWorld("a body has a force pending")
+        case .outOfMemory: self = .unsupportedWorld("out of memory")
+        case .unknownShape: self = .unsupportedWorld("the world holds a shape it does not list")
+        case let .malformed(reason): self = .malformed(reason)
+        }
+    }
+}
