@@ -21,10 +21,12 @@ public enum ExitCodes {
     public static let diverged = ExitCode(3)
 }
 
-/// Writes a line to stderr, unbuffered, so diagnostics never mix into stdout's results.
+/// Writes a line to stderr, unbuffered, so diagnostics never mix into stdout's results. Control
+/// characters in it (from a file's text) are shown escaped (`TerminalText.lines`), so no file
+/// can send escape sequences to the terminal; `\n` still separates lines.
 public func printError(_ message: String) {
     // Nothing is left to tell a failure to: stderr is where failures go.
-    try? FileDescriptorIO.writeAll(STDERR_FILENO, Array((message + "\n").utf8))
+    try? FileDescriptorIO.writeAll(STDERR_FILENO, Array((TerminalText.lines(message) + "\n").utf8))
 }
 
 /// Loads a scene or ends the command with its problems on stderr and the matching exit code.

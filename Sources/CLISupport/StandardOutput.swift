@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import FileIO
+import SceneFile
 
 /// Results go to stdout through here, and every write is checked: no result is lost silently.
 /// A reader that closed the pipe (`cratedrop hash ... | head -1`) ends the command quietly with
@@ -14,10 +15,11 @@ public enum StandardOutput {
         case failed(String)
     }
 
-    /// Writes `line` and a newline to stdout.
+    /// Writes `line` and a newline to stdout, control characters escaped (`TerminalText.lines`:
+    /// JSON stays the same JSON; file text cannot reach the terminal raw).
     public static func write(_ line: String) throws(Failure) {
         do {
-            try FileDescriptorIO.writeAll(STDOUT_FILENO, Array((line + "\n").utf8))
+            try FileDescriptorIO.writeAll(STDOUT_FILENO, Array((TerminalText.lines(line) + "\n").utf8))
         } catch {
             throw error.isClosedPipe ? .readerClosed : .failed(error.description)
         }

@@ -6,8 +6,8 @@ import SystemPackage
 /// POSIX writes with the loops POSIX requires, reporting errno as text, and the rules every
 /// output file follows (README, "Output files"):
 /// - a regular file (or a new one) is replaced atomically: written under a fresh hidden name made
-///   with `mkstemp` (created exclusively, so a planted file or symbolic link is never followed),
-///   then renamed over the target, and removed if anything fails;
+///   with `mkstemp` (`.NAME.tmp-PID-XXXXXX`, created exclusively, so a planted file or symbolic
+///   link is never followed), then renamed over the target, and removed if anything fails;
 /// - a character device or a named pipe is written in place (a pipe with no reader is refused at
 ///   once instead of blocking);
 /// - a symbolic link is refused: CrateDrop does not write through links.
@@ -122,11 +122,17 @@ public enum FileDescriptorIO {
         return fd
     }
 
-    /// Creates an empty file under a fresh hidden name beside `path` (`DIR/.NAME.XXXXXX`), made
-    /// exclusively with `mkstemp` and readable by all (0644, as a finished output is), for output
-    /// that is renamed over `path` once complete.
+    /// Creates an empty file under a fresh hidden name beside `path` (`DIR/.NAME.tmp-PID-XXXXXX`,
+    /// PID this process's id), made exclusively with `mkstemp` and readable by all (0644, as a
+    /// finished output is), for output that is renamed over `path` once complete (a video).
+    ///
+    /// First removes the temporaries of `path` left by processes that are gone (killed with
+    /// SIGKILL, or by a power cut, before they could rename or remove them): regular files of this
+    /// user named `.NAME.tmp-PID-XXXXXX` whose PID has no `/proc/PID`. A temporary whose process
+    /// still runs (or whose PID was reused) is left alone.
     /// - Returns: the temporary file's path; the caller renames or removes it.
     public static func createTemporary(beside path: String) throws(OutputFailure) -> String {
+        removeStaleTemporaries(beside: path)
         let (fd, temporary) = try openTemporary(beside: path)
         let failure: OutputFailure? = fchmod(fd, 0o644) == 0 ? nil : .fromErrno()
         close(fd)
@@ -137,11 +143,51 @@ public enum FileDescriptorIO {
         return temporary
     }
 
-    private static func openTemporary(beside path: String) throws(OutputFailure) -> (Int32, String) {
+    /// The folder part (with its slash, or empty) and the name of `path`.
+    private static func split(_ path: String) -> (directory: String, name: String) {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array("\(directory).\(name).XXXXXX".utf8CString)
+        return (directory, name)
+    }
+
+    /// The start of the hidden temporary names of `name` (then the PID, `-`, six random characters).
+    private static func temporaryPrefix(_ name: String) -> String { ".\(name).tmp-" }
+
+    /// Removes the temporaries beside `path` whose creating process is gone (see `createTemporary`).
+    /// - Returns: the names removed.
+    @discardableResult
+    public static func removeStaleTemporaries(beside path: String) -> [String] {
+        // Without /proc (not mounted) nothing can be told gone: nothing is removed.
+        var procfs = stat()
+        guard stat("/proc/self", &procfs) == 0 else { return [] }
+        let (directory, name) = split(path)
+        let prefix = temporaryPrefix(name)
+        guard let folder = opendir(directory.isEmpty ? "." : directory) else { return [] }
+        defer { closedir(folder) }
+        var removed: [String] = []
+        while let entry = readdir(folder) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard entryName.hasPrefix(prefix) else { continue }
+            let rest = entryName.dropFirst(prefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0,
+                  rest[rest.index(after: dash)...].count == 6 else { continue }
+            let candidate = directory + entryName
+            var info = stat()
+            guard lstat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == getuid() else { continue }
+            var process = stat()
+            // The process that made it is gone when /proc has no entry for its id.
+            guard stat("/proc/\(pid)", &process) != 0, errno == ENOENT else { continue }
+            if unlink(candidate) == 0 { removed.append(entryName) }
+        }
+        return removed
+    }
+
+    private static func openTemporary(beside path: String) throws(OutputFailure) -> (Int32, String) {
+        let (directory, name) = split(path)
+        var template = Array("\(directory)\(temporaryPrefix(name))\(getpid())-XXXXXX".utf8CString)
         // mkstemp creates the name exclusively (O_CREAT | O_EXCL): never an existing file or link.
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .fromErrno() }

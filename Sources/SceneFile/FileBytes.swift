@@ -7,23 +7,15 @@ public enum FileBytes {
     /// Why a file could not be read, as text (`strerror`).
     public struct ReadError: Error, Sendable, CustomStringConvertible {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     /// The whole file, refusing directories and files over `limit` bytes.
     /// Only regular files are read: a named pipe or a device is refused at once (opening without
     /// blocking), so a pipe with no writer never hangs the command.
     public static func read(path: String, limit: Int) throws(ReadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw ReadError(description: errnoText()) }
+        let fd = try openRegular(path: path)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw ReadError(description: errnoText()) }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw ReadError(description: "is a directory, expected a file")
-        case S_IFIFO: throw ReadError(description: "is a named pipe, expected a regular file (scene and record files are read whole)")
-        default: throw ReadError(description: "is a device, expected a regular file")
-        }
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -37,6 +29,30 @@ public enum FileBytes {
             if result.count > limit { throw ReadError(description: "larger than \(limit >> 20) MiB") }
         }
         return result
+    }
+
+    /// Opens `path` for reading if it is a regular file, as `read` does: a named pipe or a device
+    /// is refused at once (opened without blocking), so a pipe with no writer never hangs.
+    /// - Returns: the descriptor, which the caller closes.
+    public static func openRegular(path: String) throws(ReadError) -> Int32 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw ReadError(description: errnoText()) }
+        var info = stat()
+        let problem: String? = if fstat(fd, &info) != 0 {
+            errnoText()
+        } else {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: nil
+            case S_IFDIR: "is a directory, expected a file"
+            case S_IFIFO: "is a named pipe, expected a regular file (scene and record files are read whole)"
+            default: "is a device, expected a regular file"
+            }
+        }
+        if let problem {
+            close(fd)
+            throw ReadError(description: problem)
+        }
+        return fd
     }
 
     /// Up to the first `limit` bytes of a regular file. Anything else is refused without being

@@ -282,7 +282,7 @@ struct SceneDecoder {
                 continue
             }
             if let replaced = missing[fields.path]?.first(where: { $0.key == suggestion }) { merged.insert(replaced.index) }
-            report(fields.childPath(key), line: value.line, "unknown key '\(key)' (did you mean '\(suggestion)'?)")
+            report(fields.childPath(key), line: value.line, "unknown key '\(TerminalText.escaped(key))' (did you mean '\(suggestion)'?)")
         }
     }
 

@@ -5,44 +5,122 @@ import SceneModel
 /// - a run record (its checkpoints: hashes, and full states for its first steps),
 /// - a dump (`cratedrop hash --dump`: one `{"step":…,"hash":…,"bodies":[…]}` object a line),
 /// - a trail (`cratedrop hash`: `STEP HASH` lines).
-public enum CheckpointFile {
-    /// Files up to this size are read.
-    public static let maxFileSize = 1 << 30
+///
+/// The file is read as a stream, one checkpoint at a time, each line checked as it comes: memory
+/// holds one line (at most `RunRecord.maxLineLength`), whatever the file's size.
+public final class CheckpointFile {
+    private enum Kind {
+        case record(RecordCheckpoints)
+        case lines(previousStep: Int?)
+    }
 
-    /// - Throws: `RecordError` naming the file and line of the first problem.
-    public static func load(path: String) throws(RecordError) -> [Checkpoint] {
-        let bytes: [UInt8]
+    public let path: String
+    private let lines: FileLines
+    private var kind: Kind
+    /// A line read to tell the kind, not yet taken.
+    private var pending: [UInt8]?
+    private var count = 0
+
+    /// Opens `path` and tells its kind from its first line.
+    /// - Throws: `RecordError`: unreadable (not a regular file, a read error) or invalid.
+    public init(path: String) throws(RecordError) {
+        self.path = path
         do {
-            bytes = try FileBytes.read(path: path, limit: maxFileSize)
+            lines = try FileLines(path: path, maxLineLength: RunRecord.maxLineLength)
         } catch {
             throw .unreadable("\(path): \(error.description)")
         }
-        if RunRecord.startsWithHeader(bytes) { return try RunRecord.parse(bytes, source: path).checkpoints }
-        var checkpoints: [Checkpoint] = []
-        var number = 0
-        for rawLine in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            number += 1
-            var line = Array(rawLine)
-            if line.last == UInt8(ascii: "\r") { line.removeLast() }
-            if line.isEmpty { continue }
-            let checkpoint = line.first == UInt8(ascii: "{")
-                ? try dumpLine(line, source: path, number: number) : try trailLine(line, source: path, number: number)
-            if let last = checkpoints.last, checkpoint.step <= last.step {
-                throw .invalid("\(path):\(number): step \(checkpoint.step) is not after step \(last.step)")
-            }
-            checkpoints.append(checkpoint)
+        let first: [UInt8]?
+        do {
+            first = try lines.next()
+        } catch {
+            throw RecordError(error, path: path)
         }
-        if checkpoints.isEmpty { throw .invalid("\(path): no checkpoints (expected a record, `hash --dump` lines or `STEP HASH` lines)") }
+        if let first, RunRecord.startsWithHeader(first) {
+            let records = RecordCheckpoints(lines: lines)
+            try records.take(first: first)
+            kind = .record(records)
+        } else {
+            kind = .lines(previousStep: nil)
+            pending = first
+        }
+    }
+
+    /// Reads the whole file at `path` (tests, small files).
+    /// - Throws: `RecordError` naming the file and line of the first problem.
+    public static func load(path: String) throws(RecordError) -> [Checkpoint] {
+        let file = try CheckpointFile(path: path)
+        var checkpoints: [Checkpoint] = []
+        while let checkpoint = try file.next() { checkpoints.append(checkpoint) }
         return checkpoints
     }
 
+    /// The next checkpoint, or nil at the end of the file.
+    /// - Throws: `RecordError` naming the file and line of the problem; a dump or trail without
+    ///   any checkpoint is invalid at its end.
+    public func next() throws(RecordError) -> Checkpoint? {
+        switch kind {
+        case let .record(records):
+            return try records.next()
+        case let .lines(previousStep):
+            while true {
+                let line: [UInt8]?
+                if let pending {
+                    line = pending
+                    self.pending = nil
+                } else {
+                    do {
+                        line = try lines.next()
+                    } catch {
+                        throw RecordError(error, path: path)
+                    }
+                }
+                guard let line else {
+                    if count == 0 { throw .invalid("\(path): no checkpoints (expected a record, `hash --dump` lines or `STEP HASH` lines)") }
+                    return nil
+                }
+                if line.isEmpty { continue }
+                let number = lines.lineNumber
+                let checkpoint = line.first == UInt8(ascii: "{")
+                    ? try Self.dumpLine(line, source: path, number: number) : try Self.trailLine(line, source: path, number: number)
+                if let previousStep, checkpoint.step <= previousStep {
+                    throw .invalid("\(path):\(number): step \(checkpoint.step) is not after step \(previousStep)")
+                }
+                kind = .lines(previousStep: checkpoint.step)
+                count += 1
+                return checkpoint
+            }
+        }
+    }
+
     private static func trailLine(_ line: [UInt8], source: String, number: Int) throws(RecordError) -> Checkpoint {
-        let parts = String(decoding: line, as: UTF8.self).split(separator: " ")
-        guard parts.count == 2, let step = Int(parts[0]), step >= 0, parts[0].allSatisfy(\.isNumber),
-              let hash = StateHash(hex: String(parts[1])) else {
+        // Read from the bytes: a trail may hold tens of millions of lines.
+        var step = 0, hash: UInt64 = 0, index = 0, valid = true
+        while index < line.count, line[index] != UInt8(ascii: " ") {
+            let digit = Int(line[index]) - Int(UInt8(ascii: "0"))
+            let (times, overflowA) = step.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = times.addingReportingOverflow(digit)
+            if !(0...9).contains(digit) || overflowA || overflowB { valid = false; break }
+            step = sum
+            index += 1
+        }
+        valid = valid && index > 0 && line.count == index + 17
+        if valid {
+            for byte in line[(index + 1)...] {
+                let value: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): value = byte - UInt8(ascii: "A") + 10
+                default: valid = false; value = 0
+                }
+                hash = hash << 4 | UInt64(value)
+            }
+        }
+        guard valid else {
             throw .invalid("\(source):\(number): expected `STEP HASH` (as `cratedrop hash` prints) or a JSON object")
         }
-        return Checkpoint(step: step, hash: hash, state: nil)
+        return Checkpoint(step: step, hash: StateHash(value: hash), state: nil)
     }
 
     private static func dumpLine(_ line: [UInt8], source: String, number: Int) throws(RecordError) -> Checkpoint {

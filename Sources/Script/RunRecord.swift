@@ -37,8 +37,13 @@ public struct RunRecord: Sendable {
             ])
         }
 
-        /// "class 69213486605c (system library, x86_64, glibc 2.36)".
-        public var origin: String { "class \(determinismClass) (\(backend) backend, \(architecture), \(libc))" }
+        /// "class 69213486605c (system library, x86_64, glibc 2.36)", each field as read from
+        /// the file, control characters escaped (`TerminalText`): it goes into messages.
+        public var origin: String {
+            let (id, backend, architecture, libc) = (TerminalText.escaped(determinismClass), TerminalText.escaped(self.backend),
+                                                     TerminalText.escaped(self.architecture), TerminalText.escaped(self.libc))
+            return "class \(id) (\(backend) backend, \(architecture), \(libc))"
+        }
     }
 
     public var header: Header
@@ -54,19 +59,38 @@ public struct RunRecord: Sendable {
     /// Steps to replay: those the run took, else up to the last checkpoint.
     public var steps: Int { end?.steps ?? checkpoints.last?.step ?? 0 }
 
-    /// Records up to this size are read.
+    /// Records up to this size are read (1 GiB), each line up to `maxLineLength`.
     public static let maxFileSize = 1 << 30
 
-    /// Reads the record at `path`.
+    /// The longest line a record (or a file `diff` reads) may have: 128 MiB, room for a scene
+    /// file of the largest size accepted (64 MiB) with every byte escaped twice over, and for
+    /// full states far beyond the 100,000 rows a record holds (about 11 MB).
+    public static let maxLineLength = 128 << 20
+
+    /// Reads the record at `path`, line by line: each line is checked as it is read, so a bad
+    /// line stops the read there, and memory holds what the record says, not its bytes.
     /// - Throws: `RecordError` naming the file and line of the first problem.
     public static func load(path: String) throws(RecordError) -> RunRecord {
-        let bytes: [UInt8]
+        var reader = Reader(source: path)
+        var checkpoints: [Checkpoint] = []
+        let lines: FileLines
         do {
-            bytes = try FileBytes.read(path: path, limit: maxFileSize)
+            lines = try FileLines(path: path, maxLineLength: maxLineLength, maxFileSize: maxFileSize)
         } catch {
             throw .unreadable("\(path): \(error.description)")
         }
-        return try parse(bytes, source: path)
+        while true {
+            let line: [UInt8]?
+            do {
+                line = try lines.next()
+            } catch {
+                throw RecordError(error, path: path)
+            }
+            guard let line else { break }
+            if line.isEmpty { continue }
+            if let checkpoint = try reader.read(line, number: lines.lineNumber) { checkpoints.append(checkpoint) }
+        }
+        return try reader.finish(checkpoints: checkpoints)
     }
 
     /// Whether the first line of `bytes` is a record header (rather than a plain gravity stream).
@@ -80,6 +104,7 @@ public struct RunRecord: Sendable {
 
     public static func parse(_ bytes: [UInt8], source: String) throws(RecordError) -> RunRecord {
         var reader = Reader(source: source)
+        var checkpoints: [Checkpoint] = []
         var lineNumber = 0
         var start = 0
         while start < bytes.count {
@@ -89,9 +114,46 @@ public struct RunRecord: Sendable {
             lineNumber += 1
             start = end + 1
             if line.isEmpty { continue }
-            try reader.read(line, number: lineNumber)
+            if let checkpoint = try reader.read(line, number: lineNumber) { checkpoints.append(checkpoint) }
         }
-        return try reader.finish()
+        return try reader.finish(checkpoints: checkpoints)
+    }
+}
+
+/// A record's checkpoints read one at a time, each line checked as it comes (`cratedrop diff`):
+/// memory holds one line, however long the record.
+final class RecordCheckpoints {
+    private var reader: Reader
+    private let lines: FileLines
+
+    init(lines: FileLines) {
+        self.lines = lines
+        reader = Reader(source: lines.path)
+        // Checked, not kept: memory stays flat however many changes the record holds.
+        reader.keepsGravityChanges = false
+    }
+
+    /// Takes in the header line, already read from `lines`.
+    func take(first: [UInt8]) throws(RecordError) {
+        try reader.read(first, number: lines.lineNumber)
+    }
+
+    /// The next checkpoint, or nil at the end of the record.
+    func next() throws(RecordError) -> Checkpoint? {
+        while true {
+            let line: [UInt8]?
+            do {
+                line = try lines.next()
+            } catch {
+                throw RecordError(error, path: lines.path)
+            }
+            guard let line else {
+                _ = try reader.finish(checkpoints: [])
+                return nil
+            }
+            if line.isEmpty { continue }
+            if let checkpoint = try reader.read(line, number: lines.lineNumber) { return checkpoint }
+        }
     }
 }
 
@@ -105,6 +167,14 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
         case let .unreadable(text), let .invalid(text): text
         }
     }
+
+    /// A read that stopped: unreadable (66) for a read error, invalid (65) past a size limit.
+    init(_ failure: FileLines.Failure, path: String) {
+        switch failure {
+        case let .unreadable(text): self = .unreadable("\(path): \(text)")
+        case let .tooLarge(text): self = .invalid("\(path): \(text)")
+        }
+    }
 }
 
 /// Reads a record's lines in order, checking each.
@@ -115,12 +185,17 @@ private struct Reader {
     var sceneText: [UInt8] = []
     var gravityParser: GravityLineParser?
     var gravityChanges: [GravityCommand] = []
-    var checkpoints: [Checkpoint] = []
+    var keepsGravityChanges = true
+    /// The last checkpoint read, to check the next one and the end line against.
+    var lastCheckpoint: Checkpoint?
     var end: (steps: Int, hash: StateHash)?
 
     init(source: String) { self.source = source }
 
-    mutating func read(_ bytes: [UInt8], number: Int) throws(RecordError) {
+    /// Checks one line (numbered from 1) and takes in what it says.
+    /// - Returns: the checkpoint the line holds, if it is one.
+    @discardableResult
+    mutating func read(_ bytes: [UInt8], number: Int) throws(RecordError) -> Checkpoint? {
         func fail(_ message: String) -> RecordError { .invalid("\(source):\(number): \(message)") }
         let value: JSONValue
         do {
@@ -146,53 +221,69 @@ private struct Reader {
             self.header = RunRecord.Header(sceneFile: try text("scene_file"), determinismClass: try text("determinism_class"),
                                            backend: try text("backend"), architecture: try text("architecture"),
                                            libc: try text("libc"))
-            return
+            return nil
         }
         guard scene != nil else {
             guard case let .string(text)? = field("scene") else { throw fail("expected the {\"scene\":\"…\"} line after the header") }
             sceneText = Array(text.utf8)
             do {
-                let parsed = try SceneLoader.parse(sceneText, file: header.sceneFile)
+                // The name goes into messages: shown escaped (it is file text).
+                let parsed = try SceneLoader.parse(sceneText, file: TerminalText.escaped(header.sceneFile))
                 self.scene = parsed
                 gravityParser = GravityLineParser(source: source, stepRate: parsed.stepRate,
                                                   gravityMagnitude: parsed.gravity.length, axes: .portrait)
             } catch {
                 throw fail("embedded scene: \(error.description)")
             }
-            return
+            return nil
         }
         if end != nil { throw fail("nothing may follow the end line") }
         if field("gravity") != nil {
             switch gravityParser!.parse(bytes, line: number) {
             case let .success(command):
                 guard case .step = command.when else { throw fail("a recorded gravity change needs \"step\"") }
-                gravityChanges.append(command)
+                if keepsGravityChanges { gravityChanges.append(command) }
             case let .failure(error):
                 throw .invalid(error.description)
             }
-            return
+            return nil
         }
         guard case let .string(hashText)? = field("hash"), let hash = StateHash(hex: hashText) else {
             throw fail("expected a gravity change, a checkpoint {\"step\":N,\"hash\":\"…\"} or the end line")
         }
         if case .bool(true)? = field("end") {
             guard let steps = Self.count(field("steps")) else { throw fail("end line needs \"steps\" (a whole number >= 0)") }
+            // A record that contradicts itself is bad data, not a run that parts from it.
+            if let last = lastCheckpoint {
+                if steps < last.step { throw fail("the end line says \(steps) steps, but a checkpoint comes after step \(last.step)") }
+                if steps == last.step, hash != last.hash {
+                    throw fail("the end line's hash \(hash) contradicts the checkpoint after step \(steps) (hash \(last.hash)): "
+                        + "the record contradicts itself")
+                }
+            }
             end = (steps, hash)
-            return
+            return nil
         }
         guard let step = Self.count(field("step")), step >= 1 else { throw fail("checkpoint needs \"step\" (a whole number >= 1)") }
-        if let last = checkpoints.last, step <= last.step { throw fail("checkpoint step \(step) is not after step \(last.step)") }
+        if let last = lastCheckpoint, step <= last.step { throw fail("checkpoint step \(step) is not after step \(last.step)") }
         var state: [BodyValues]?
         if let rows = field("state") {
             guard case let .array(values) = rows, let bodies = Self.bodies(values) else {
                 throw fail("state must be an array of [id, x, y, angle, vx, vy, angular_velocity] rows")
             }
+            let stateHash = StateHash(rows: bodies)
+            guard stateHash == hash else {
+                throw fail("the state after step \(step) hashes to \(stateHash), not to the hash \(hash) written beside it: "
+                    + "the record contradicts itself")
+            }
             state = bodies
         }
-        checkpoints.append(Checkpoint(step: step, hash: hash, state: state))
+        let checkpoint = Checkpoint(step: step, hash: hash, state: state)
+        lastCheckpoint = checkpoint
+        return checkpoint
     }
 
-    func finish() throws(RecordError) -> RunRecord {
+    func finish(checkpoints: [Checkpoint]) throws(RecordError) -> RunRecord {
         guard let header, let scene else { throw .invalid("\(source): incomplete record: no header and scene lines") }
         return RunRecord(header: header, scene: scene, sceneText: sceneText, gravityChanges: gravityChanges,
                          checkpoints: checkpoints, end: end)
@@ -225,7 +316,23 @@ extension RunRecord {
     public static func header(atPath path: String) -> Header? {
         guard let bytes = try? FileBytes.readPrefix(path: path, limit: 1 << 16) else { return nil }
         var reader = Reader(source: path)
-        guard (try? reader.read(firstLine(bytes), number: 1)) != nil else { return nil }
+        do {
+            try reader.read(firstLine(bytes), number: 1)
+        } catch {
+            return nil
+        }
         return reader.header
+    }
+}
+
+extension StateHash {
+    /// The hash of a state given as rows of `[x, y, angle, vx, vy, angular_velocity]` in body
+    /// order, as a record's and a dump's full states hold it: the same bytes `init(_: WorldSnapshot)` hashes.
+    init(rows: [BodyValues]) {
+        var hasher = FNV1a64()
+        for row in rows {
+            for value in row.values { hasher.combine(value) }
+        }
+        self.init(value: hasher.value)
     }
 }

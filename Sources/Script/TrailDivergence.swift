@@ -66,26 +66,38 @@ public struct TrailDivergence: Sendable, Equatable, CustomStringConvertible {
     /// Compares two lists of checkpoints (each in ascending step order) on the steps both have.
     /// - Returns: nil and the number of steps compared when they agree, else the divergence.
     public static func compare(expected: [Checkpoint], actual: [Checkpoint]) -> (divergence: TrailDivergence?, compared: Int) {
+        var first = expected.makeIterator(), second = actual.makeIterator()
+        return compare(expected: { first.next() }, actual: { second.next() })
+    }
+
+    /// Compares two streams of checkpoints (each in ascending step order, nil at the end) on the
+    /// steps both have, holding one checkpoint of each at a time; stops at the first difference
+    /// or the end of either.
+    /// - Returns: nil and the number of steps compared when they agree, else the divergence.
+    /// - Throws: what either stream throws.
+    public static func compare<Failure: Error>(
+        expected nextExpected: () throws(Failure) -> Checkpoint?,
+        actual nextActual: () throws(Failure) -> Checkpoint?
+    ) throws(Failure) -> (divergence: TrailDivergence?, compared: Int) {
         var compared = 0
         var lastMatch: Int?
-        var i = 0, j = 0
-        while i < expected.count, j < actual.count {
-            let a = expected[i], b = actual[j]
-            if a.step < b.step { i += 1; continue }
-            if b.step < a.step { j += 1; continue }
-            let detail: StateDivergence? = if let sa = a.state, let sb = b.state {
+        var a = try nextExpected(), b = try nextActual()
+        while let ea = a, let eb = b {
+            if ea.step < eb.step { a = try nextExpected(); continue }
+            if eb.step < ea.step { b = try nextActual(); continue }
+            let detail: StateDivergence? = if let sa = ea.state, let sb = eb.state {
                 StateDivergence.first(expected: sa, actual: sb)
             } else {
                 nil
             }
-            if a.hash != b.hash || detail != nil {
-                return (TrailDivergence(lastMatchingStep: lastMatch, step: a.step, expectedHash: a.hash, actualHash: b.hash,
+            if ea.hash != eb.hash || detail != nil {
+                return (TrailDivergence(lastMatchingStep: lastMatch, step: ea.step, expectedHash: ea.hash, actualHash: eb.hash,
                                         detail: detail), compared)
             }
             compared += 1
-            lastMatch = a.step
-            i += 1
-            j += 1
+            lastMatch = ea.step
+            a = try nextExpected()
+            b = try nextActual()
         }
         return (nil, compared)
     }

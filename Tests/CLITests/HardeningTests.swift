@@ -233,11 +233,41 @@ import Testing
         ])
     }
 
+    /// Links as outputs follow one rule, `--out` included: refused with 64 before any work,
+    /// whatever they point to (README, "Output files").
     @Test func anOutDirectoryThatIsADanglingLinkSaysSo() throws {
         let link = Self.temporary("dangling")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/nonexistent/target")
         defer { try? FileManager.default.removeItem(atPath: link) }
         let result = try CLI.run(["run", "Scenes/book.json", "--seconds", "1", "--out", link])
-        #expect(result.status == 73 && result.stderr.contains("\(link): is a symbolic link whose target does not exist"))
+        #expect(result.status == 64 && result.stderr.contains("--out \(link) is a symbolic link whose target does not exist; CrateDrop does not write through links"))
+        #expect(FileManager.default.fileExists(atPath: "/nonexistent/target") == false)
+    }
+
+    @Test func anOutLinkToAFolderIsRefusedAndNothingIsWrittenThere() throws {
+        let folder = Self.temporary("folder"), link = Self.temporary("link")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder)
+        defer { for path in [folder, link] { try? FileManager.default.removeItem(atPath: path) } }
+        let result = try CLI.run(["run", "Scenes/book.json", "--seconds", "0.1", "--out", link, "--quiet"])
+        #expect(result.status == 64 && result.stderr.contains("--out \(link) is a symbolic link; CrateDrop does not write through links"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+
+    @Test(arguments: [
+        (["--trace", "X.jsonl", "--record", "X.jsonl"], "--trace X.jsonl and --record X.jsonl name the same file"),
+        (["--summary", "X.json", "--record", "sub/../X.json"], "--summary X.json and --record sub/../X.json name the same file"),
+        (["--summary", "X.jsonl", "--trace", "X.jsonl"], "--summary X.jsonl and --trace X.jsonl name the same file"),
+        (["--summary", "F/frame-00001.ppm", "--out", "F"], "--summary F/frame-00001.ppm is inside the frames folder --out F"),
+    ])
+    func twoOutputsOnOneFileAreRefusedBeforeAnythingIsWritten(options: [String], message: String) throws {
+        let folder = Self.temporary("outputs")
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let absolute = options.map { $0.hasPrefix("-") ? $0 : "\(folder)/\($0)" }
+        let result = try CLI.run(["run", "Scenes/book.json", "--seconds", "0.5", "--quiet"] + absolute)
+        #expect(result.status == 64 && result.stderr.contains(message.replacingOccurrences(of: " X", with: " \(folder)/X")
+            .replacingOccurrences(of: " sub/", with: " \(folder)/sub/").replacingOccurrences(of: " F", with: " \(folder)/F")), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["sub"])
     }
 }

@@ -13,7 +13,7 @@ import Testing
     @Test func aWellFormedRecordReadsBack() throws {
         let record = try Self.parse([
             Self.header, Self.scene, #"{"step":0,"gravity":[1.5,-10.0]}"#,
-            #"{"step":1,"hash":"00000000000000ff","state":[[1,50.0,49.9,0.0,0.0,-0.1,0.0]]}"#,
+            #"{"step":1,"hash":"3d1308bd65df95eb","state":[[1,50.0,49.9,0.0,0.0,-0.1,0.0]]}"#,
             #"{"step":2,"hash":"00000000000000fe"}"#, #"{"end":true,"steps":2,"hash":"00000000000000fe"}"#,
         ])
         #expect(record.header.determinismClass == "0123456789ab" && record.header.architecture == "arm64")
@@ -33,6 +33,13 @@ import Testing
         ([header, scene, #"{"step":2,"hash":"00000000000000ff"}"#, #"{"step":2,"hash":"00000000000000ff"}"#], "r.rec:4: checkpoint step 2 is not after step 2"),
         ([header, scene, #"{"step":-1,"gravity":[0,0]}"#], "r.rec:3: step must be >= 0, got -1"),
         ([header, scene, #"{"end":true,"steps":1,"hash":"00000000000000ff"}"#, #"{"step":0,"gravity":[0,0]}"#], "r.rec:4: nothing may follow the end line"),
+        // A record that contradicts itself is bad data, not a divergence.
+        ([header, scene, #"{"step":1,"hash":"00000000000000ff","state":[[1,50.0,49.9,0.0,0.0,-0.1,0.0]]}"#],
+         "r.rec:3: the state after step 1 hashes to 3d1308bd65df95eb, not to the hash 00000000000000ff written beside it: the record contradicts itself"),
+        ([header, scene, #"{"step":2,"hash":"00000000000000fe"}"#, #"{"end":true,"steps":2,"hash":"00000000000000ff"}"#],
+         "r.rec:4: the end line's hash 00000000000000ff contradicts the checkpoint after step 2 (hash 00000000000000fe): the record contradicts itself"),
+        ([header, scene, #"{"step":2,"hash":"00000000000000fe"}"#, #"{"end":true,"steps":1,"hash":"00000000000000fe"}"#],
+         "r.rec:4: the end line says 1 steps, but a checkpoint comes after step 2"),
     ])
     func malformedRecordsNameTheFileAndLine(lines: [String], message: String) {
         #expect(throws: RecordError.self) { try Self.parse(lines) }

@@ -11,7 +11,9 @@ struct Diff: ParsableCommand {
             `STEP HASH` lines `hash` prints). The steps both files hold are compared in order; the
             first that differs is reported with the last one that agrees, and, where both hold the
             full state (dumps; a record's early steps), the first body and field that differ, both
-            values and how many ULPs apart. Prints one JSON line on stdout.
+            values and how many ULPs apart. Prints one JSON line on stdout. Both files are read as
+            streams, every line checked, so memory stays flat whatever their size (lines up to
+            128 MiB).
             Exit codes: 0 the same on every common step, 3 they part, 65 bad file or no step in
             common, 66 unreadable.
 
@@ -29,8 +31,14 @@ struct Diff: ParsableCommand {
     var second: String
 
     func run() throws {
-        let expected = try load(first), actual = try load(second)
-        let (divergence, compared) = TrailDivergence.compare(expected: expected, actual: actual)
+        let expected = try open(first), actual = try open(second)
+        let (divergence, compared) = try recordFileOrExit { () throws(RecordError) in
+            let result = try TrailDivergence.compare(expected: expected.next, actual: actual.next)
+            // The rest of both files is still checked: the verdict never depends on where they part.
+            while try expected.next() != nil {}
+            while try actual.next() != nil {}
+            return result
+        }
         if divergence == nil, compared == 0 {
             printError("cratedrop: \(first) and \(second) have no step in common")
             throw ExitCodes.dataError
@@ -46,7 +54,7 @@ struct Diff: ParsableCommand {
         }
     }
 
-    private func load(_ path: String) throws -> [Checkpoint] {
-        try recordFileOrExit { () throws(RecordError) in try CheckpointFile.load(path: path) }
+    private func open(_ path: String) throws -> CheckpointFile {
+        try recordFileOrExit { () throws(RecordError) in try CheckpointFile(path: path) }
     }
 }

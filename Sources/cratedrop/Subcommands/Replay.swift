@@ -33,6 +33,13 @@ struct Replay: ParsableCommand {
 
     @OptionGroup var output: FrameOutputOptions
 
+    func validate() throws {
+        let frames = OutputChecks.frameOutputs(output.out)
+        try OutputChecks.check(inputs: [("the record", record)],
+                               outputs: frames.files + (output.summary.map { [("--summary", $0)] } ?? []),
+                               framesFolder: frames.framesFolder)
+    }
+
     func run() throws {
         StopSignals.install()
         let start = try RunSource.record(record)
