@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "Physics", dependencies: ["CChipmunk", "SceneModel"]),
         .target(name: "Driver", dependencies: ["SceneModel"]),
         // One run's wiring: the world driven with gravity streams, records and verification.
-        .target(name: "Session", dependencies: ["Driver", "Physics", "SceneModel", "SceneFile", "Script", "Raster", "Outputs"]),
+        .target(name: "Session", dependencies: ["Driver", "Physics", "SceneModel", "SceneFile", "Script", "Raster", "Outputs", "FileIO"]),
         .target(name: "Queues"),
         // The live run in a browser: real-time loop, HTTP and WebSocket server, the page.
         .target(

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Driver
+import FileIO
 import Outputs
 import Physics
 import Raster
@@ -44,6 +45,19 @@ public final class RunEngine {
         } catch {
             throw .world(error)
         }
+        // Refused before any step: a run that cannot save its state at the end is not started.
+        if plan.saveStatePath != nil, !World.canSaveState { throw .state(.unsupportedBackend) }
+        if let state = plan.start.state {
+            // A record names its steps from 0: it starts from a scene, not from the middle of a run.
+            if plan.recordPath != nil {
+                throw .unsupported("a run record starts from a scene: record the run that made the state, or save states with --save-state")
+            }
+            do {
+                try world.restore(state)
+            } catch {
+                throw .state(error)
+            }
+        }
         let events = try Self.openGravity(plan, onWarning: onWarning)
         do {
             frames = try FrameOutput(plan: plan, world: world, onWarning: onWarning)
@@ -62,11 +76,12 @@ public final class RunEngine {
         }
         gravity = events.map { events in
             GravityInput(events: events, waitsForInput: !plan.clock.isRealTime, policy: plan.gravity?.badLines ?? .stop,
-                         recorder: recorder, shouldStop: shouldStop) { error in onWarning("skipped \(error)") }
+                         recorder: recorder, startStep: plan.start.step, shouldStop: shouldStop) { error in onWarning("skipped \(error)") }
         }
         record = recorder.map(RecordStage.init)
         check = plan.checkpoints.map(CheckStage.init)
-        hashTrail = plan.hashTrail.map { HashTrailStage($0, lastStep: plan.length.stepLimit(atRate: scene.stepRate)) }
+        let startStep = plan.start.step
+        hashTrail = plan.hashTrail.map { HashTrailStage($0, lastStep: plan.length.stepLimit(atRate: scene.stepRate).map { startStep + $0 }) }
         var stages: [(StepPipeline.Position, StepStage)] = []
         if let gravity { stages.append((.input, gravity)) }
         if let record { stages.append((.record, record)) }
@@ -74,6 +89,25 @@ public final class RunEngine {
         if let data { stages.append((.data, data)) }
         if let hashTrail { stages.append((.hashTrail, hashTrail)) }
         pipeline = StepPipeline(world: world, stages: stages)
+    }
+
+    /// Writes the world's state now to `path`; returns what went wrong, if anything.
+    private func saveState(to path: String) -> SaveStateFailure? {
+        let state: WorldState
+        do {
+            state = try world.saveState()
+        } catch {
+            return .cannotSave(path: path, error)
+        }
+        let header = RunRecord.Header.thisProcess(sceneFile: plan.start.sceneFile)
+        let file = SavedStateFile(determinismClass: header.determinismClass, backend: header.backend, architecture: header.architecture,
+                                  sceneFile: plan.start.sceneFile, sceneText: plan.start.sceneText, state: state)
+        do {
+            try FileDescriptorIO.writeWhole([file.bytes], to: path)
+        } catch {
+            return .notWritten(path: path, reason: error.description)
+        }
+        return nil
     }
 
     /// The plan's gravity input, opened and reading; a record replayed is its own gravity input.
@@ -167,6 +201,7 @@ public final class RunEngine {
                                       failure: $0.failure, readError: $0.readError)
         }
         outcome.check = check.map { RunOutcome.CheckSummary(verified: $0.verified, divergence: $0.divergence) }
+        if let path = plan.saveStatePath { outcome.saveStateFailure = saveState(to: path) }
         hashTrail?.finish(result.finalSnapshot)
         return outcome
     }

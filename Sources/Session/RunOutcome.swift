@@ -1,3 +1,4 @@
+import Physics
 import Driver
 import Raster
 import SceneModel
@@ -27,6 +28,8 @@ public struct RunOutcome: Sendable {
     public var gravity: GravitySummary?
     /// The record could not be written whole.
     public var recordFailure: RecordWriteError?
+    /// The saved state at the end could not be made or written.
+    public var saveStateFailure: SaveStateFailure?
     /// What the check against a record found, when the run had one.
     public var check: CheckSummary?
 
@@ -52,5 +55,20 @@ public struct RunOutcome: Sendable {
         public var verified: Int
         /// Where the run parted from the record, if it did.
         public var divergence: TrailDivergence?
+    }
+}
+
+/// Why `--save-state` wrote no state; `description` is `PATH: reason`.
+public enum SaveStateFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The world's state cannot be saved (the backend, or the world's set-up).
+    case cannotSave(path: String, StateError)
+    /// The file could not be written.
+    case notWritten(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .cannotSave(path, error): "\(path): cannot save the state: \(error)"
+        case let .notWritten(path, reason): "\(path): \(reason)"
+        }
     }
 }

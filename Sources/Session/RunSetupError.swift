@@ -11,6 +11,11 @@ public enum RunSetupError: Error, Sendable, CustomStringConvertible {
     case gravityUnreadable(GravityOpenError)
     /// The record file cannot be created (exit 73).
     case recordNotCreated(GravityOpenError)
+    /// The saved state cannot be continued here: malformed or of another scene (exit 65), or the
+    /// backend cannot restore states (exit 69).
+    case state(StateError)
+    /// The plan asks for what a run cannot do (exit 64).
+    case unsupported(String)
     /// A frame, trace or stats output cannot be set up (exit 64, 69 or 73: see `OutputSetupError`).
     case output(OutputSetupError)
 
@@ -19,6 +24,8 @@ public enum RunSetupError: Error, Sendable, CustomStringConvertible {
         case let .world(error): error.description
         case let .gravityUnreadable(error), let .recordNotCreated(error): error.description
         case let .output(error): error.description
+        case let .state(error): error.description
+        case let .unsupported(reason): reason
         }
     }
 }

@@ -19,6 +19,8 @@ public struct RunPlan: Sendable {
     public var gravity: GravityInputPlan?
     /// Write a run record here.
     public var recordPath: String?
+    /// Save the world's state here at the end (`--save-state FILE`).
+    public var saveStatePath: String?
     /// Check the run against these checkpoints as it goes; it halts at the first that differs.
     public var checkpoints: [Checkpoint]?
     /// Trajectories and per-step statistics to write.

@@ -11,15 +11,25 @@ public struct RunStart: Sendable {
     public var sceneText: [UInt8]
     /// The record replayed, and its path, when the run starts from one.
     public var record: (run: RunRecord, path: String)?
+    /// The saved state the run continues, when it starts from one (its scene is `scene`).
+    public var state: WorldState?
 
     /// A run of `scene`, read from `sceneFile` whose bytes are `sceneText`.
     public static func scene(_ scene: Scene, file sceneFile: String, text sceneText: [UInt8]) -> RunStart {
-        RunStart(scene: scene, sceneFile: sceneFile, sceneText: sceneText, record: nil)
+        RunStart(scene: scene, sceneFile: sceneFile, sceneText: sceneText, record: nil, state: nil)
     }
+
+    /// A continuation of a saved state whose scene (read from the state's own text) is `scene`.
+    public static func state(_ file: SavedStateFile, scene: Scene) -> RunStart {
+        RunStart(scene: scene, sceneFile: file.sceneFile, sceneText: file.sceneText, record: nil, state: file.state)
+    }
+
+    /// The step the run starts at: 0, or a saved state's step.
+    public var step: Int { state?.step ?? 0 }
 
     /// A run of the record at `path`: its scene, driven by its own gravity changes.
     public static func record(_ record: RunRecord, path: String) -> RunStart {
-        RunStart(scene: record.scene, sceneFile: record.header.sceneFile, sceneText: record.sceneText, record: (record, path))
+        RunStart(scene: record.scene, sceneFile: record.header.sceneFile, sceneText: record.sceneText, record: (record, path), state: nil)
     }
 
     /// The checkpoints a replay is verified against: the record's, and its end line's hash.

@@ -30,6 +30,8 @@ public final class GravityInput: StepStage {
     private let waitsForInput: Bool
     private let policy: BadLinePolicy
     private let recorder: RunRecorder?
+    /// Timed lines before this step were applied by the run that made the saved state continued.
+    private let startStep: Int
     private let onSkip: (GravityLineError) -> Void
     /// Ends an offline wait for input (Ctrl-C): the next step is then refused, cleanly.
     private let shouldStop: () -> Bool
@@ -51,8 +53,11 @@ public final class GravityInput: StepStage {
     ///   - recorder: receives every change applied, with its step (the caller closes it).
     ///   - shouldStop: ends a wait for input (a stop request); checked between lines too.
     ///   - onSkip: told of each line skipped under policy `skip`.
-    public init(events: GravityEvents, waitsForInput: Bool, policy: BadLinePolicy, recorder: RunRecorder?,
+    ///   - startStep: the step the run starts at (a saved state's); timed lines due before it are
+    ///     passed over, since the state already holds their effect.
+    public init(events: GravityEvents, waitsForInput: Bool, policy: BadLinePolicy, recorder: RunRecorder?, startStep: Int = 0,
                 shouldStop: @escaping () -> Bool = { false }, onSkip: @escaping (GravityLineError) -> Void) {
+        self.startStep = startStep
         self.events = events
         self.waitsForInput = waitsForInput
         self.policy = policy
@@ -81,6 +86,7 @@ public final class GravityInput: StepStage {
             guard let event = events.next(wait: waitsForInput, giveUp: shouldStop) else { return !waitsForInput }
             switch event {
             case let .command(command):
+                if case let .step(due) = command.when, due < startStep { continue }
                 if command.when == .whenRead, waitsForInput {
                     if !reject(GravityLineError(source: source, line: command.line,
                                                 message: "a line without \"t\" or \"step\" applies when read, which only a --realtime run can do")) {

@@ -22,6 +22,9 @@ enum RunExecution {
             case .output(.programMissing): throw ExitCodes.unavailable
             case .output(.unsuitable): throw ExitCodes.usage
             case .output(.exists), .output(.cannotCreate): throw ExitCodes.cannotCreate
+            case .state(.unsupportedBackend): throw ExitCodes.unavailable
+            case .state: throw ExitCodes.dataError
+            case .unsupported: throw ExitCodes.usage
             }
         }
     }
@@ -63,6 +66,14 @@ enum RunExecution {
         if let recordFailure = outcome.recordFailure {
             printError("cratedrop: \(recordFailure)")
             throw ExitCodes.ioError
+        }
+        if let saveStateFailure = outcome.saveStateFailure {
+            printError("cratedrop: \(saveStateFailure)")
+            switch saveStateFailure {
+            case .cannotSave(_, .unsupportedBackend): throw ExitCodes.unavailable
+            case .cannotSave: throw ExitCodes.usage
+            case .notWritten: throw ExitCodes.ioError
+            }
         }
         for failure in outcome.dataFailures { printError("cratedrop: \(failure)") }
         if !outcome.dataFailures.isEmpty { throw ExitCodes.ioError }

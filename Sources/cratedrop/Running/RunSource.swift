@@ -1,6 +1,8 @@
 import ArgumentParser
 import CLISupport
 import Driver
+import Physics
+import SceneFile
 import SceneModel
 import Script
 import Session
@@ -12,15 +14,50 @@ enum RunSource {
     /// Opens `path` as a record when its first line is a record header, else as a scene file.
     /// - Parameter gravity: `--gravity`, which a record refuses (it carries its own).
     static func open(_ path: String, gravity: String?) throws -> RunStart {
-        guard RunRecord.header(atPath: path) != nil else {
-            let (scene, text) = try loadSceneWithTextOrExit(path)
-            return .scene(scene, file: path, text: text)
-        }
+        guard RunRecord.header(atPath: path) != nil else { return try sceneOrState(path) }
         if gravity != nil {
             printError("cratedrop: \(path) is a run record, which carries its own gravity changes: drop --gravity")
             throw ExitCodes.usage
         }
         return try record(path)
+    }
+
+    /// Opens `path` as a saved state when it begins as one, else as a scene file.
+    static func sceneOrState(_ path: String) throws -> RunStart {
+        guard let file = try savedState(path) else {
+            let (scene, text) = try loadSceneWithTextOrExit(path)
+            return .scene(scene, file: path, text: text)
+        }
+        let scene: Scene
+        do {
+            scene = try SceneLoader.parse(file.sceneText, file: "\(path): embedded scene \(file.sceneFile)")
+        } catch {
+            printError("cratedrop: \(error)")
+            throw ExitCodes.dataError
+        }
+        if file.determinismClass != DeterminismClass.current.id {
+            printError("cratedrop: warning: \(path) was saved in determinism class \(file.determinismClass) (\(file.backend) backend, "
+                       + "\(file.architecture)); this machine is class \(DeterminismClass.current.id): the continuation will not match one made there")
+        }
+        return .state(file, scene: scene)
+    }
+
+    /// The saved state at `path`, nil when the file is not one; unreadable (66) or malformed (65) ends the command.
+    static func savedState(_ path: String) throws -> SavedStateFile? {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path: path, limit: SavedStateFile.maxFileSize)
+        } catch {
+            // Not readable as a whole file: the scene loader says why, in its words.
+            return nil
+        }
+        guard SavedStateFile.startsWithMagic(bytes) else { return nil }
+        do {
+            return try SavedStateFile.parse(bytes)
+        } catch {
+            printError("cratedrop: \(path): \(error)")
+            throw ExitCodes.dataError
+        }
     }
 
     /// Opens the run record at `path` (which must be one).

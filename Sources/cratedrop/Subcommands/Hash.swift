@@ -19,8 +19,11 @@ struct Hash: ParsableCommand {
             """
     )
 
-    @Argument(help: "Scene file (JSON).", completion: .file())
+    @Argument(help: "Scene file (JSON), or a saved state (from --save-state) to continue.", completion: .file())
     var scene: String
+
+    @Option(help: ArgumentHelp("Save the world's state at the end to FILE; `cratedrop hash FILE` continues it exactly (portable backend).", valueName: "FILE"), completion: .file())
+    var saveState: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Simulated seconds to run (decimal, e.g. 2.5).", valueName: "S"))
     var seconds: String?
@@ -39,7 +42,8 @@ struct Hash: ParsableCommand {
     @OptionGroup var data: DataOptions
 
     func validate() throws {
-        try OutputChecks.check(inputs: [("the scene file", scene)] + gravityInput.inputs, outputs: gravityInput.outputs + data.outputs)
+        try OutputChecks.check(inputs: [("the scene file", scene)] + gravityInput.inputs,
+                               outputs: gravityInput.outputs + data.outputs + (saveState.map { [("--save-state", $0)] } ?? []))
         if seconds != nil, steps != nil { throw ValidationError("give --seconds or --steps, not both") }
         if let seconds, DecimalSeconds(seconds) == nil {
             throw ValidationError("--seconds must be a decimal number of seconds such as 10 or 2.5 (at most 9 decimals, at most 1000000000 s), got '\(seconds)'")
@@ -50,9 +54,10 @@ struct Hash: ParsableCommand {
 
     func run() throws {
         StopSignals.install()
-        let (scene, sceneText) = try loadSceneWithTextOrExit(self.scene)
-        let total = steps ?? DecimalSeconds(seconds ?? "10")!.steps(atRate: scene.stepRate)
-        var plan = RunPlan(start: .scene(scene, file: self.scene, text: sceneText), length: .steps(total), clock: .everyStep)
+        let start = try RunSource.sceneOrState(self.scene)
+        let total = steps ?? DecimalSeconds(seconds ?? "10")!.steps(atRate: start.scene.stepRate)
+        var plan = RunPlan(start: start, length: .steps(total), clock: .everyStep)
+        plan.saveStatePath = saveState
         let trail = HashTrailOutput(dump: dump)
         plan.hashTrail = RunPlan.HashTrail(every: every ?? max(total, 1), emit: trail.emit)
         plan.data = data.settings
