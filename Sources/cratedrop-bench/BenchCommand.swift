@@ -74,6 +74,9 @@ struct CrateDropBench: ParsableCommand {
     @Option(help: ArgumentHelp("With --png: where to write the encoded frame as PPM.", valueName: "FILE"))
     var frameOut: String?
 
+    @Flag(help: "Saved states of the first scene after --warmup steps (default 600): median save and restore time in memory and bytes per body, as JSON (portable backend).")
+    var stateCost = false
+
     @Flag(help: "Print the first scene (or 'probe', the determinism probe) as the C baseline's text spec, for scripts/cross-arch.")
     var baselineSpec = false
 
@@ -105,6 +108,7 @@ struct CrateDropBench: ParsableCommand {
         let loaded = try paths.map { try loadSceneOrExit($0) }
         if stepLoop { return try runStepLoop(loaded[0]) }
         if let png { return try runPNG(loaded[0], level: png) }
+        if stateCost { return try runStateCost(loaded[0]) }
         if instructions { return try InstructionCount.report(paths: paths, scenes: loaded, warmup: settings.warmupSteps, steps: steps, json: json,
                                                              other: compareWith) }
 
@@ -120,6 +124,35 @@ struct CrateDropBench: ParsableCommand {
             printError("cratedrop: bench: state hashes differ between CrateDrop and plain C for: \(mismatched.map(\.scene).joined(separator: ", "))")
             throw ExitCode.failure
         }
+    }
+
+    /// `--state-cost`: save and restore in memory, each timed alone, median of the repetitions
+    /// (the world restored is the one saved from, as a planner or a rewind does).
+    private func runStateCost(_ scene: Scene) throws {
+        guard World.canSaveState else {
+            printError("cratedrop: bench: --state-cost needs the portable backend (scripts/portable)")
+            throw ExitCodes.unavailable
+        }
+        let world = try makeWorld(scene)
+        for _ in 0..<(warmup ?? 600) { world.step() }
+        let clock = ContinuousClock()
+        var saves: [Duration] = [], restores: [Duration] = []
+        var state = try world.saveState()
+        for _ in 0..<(repetitions ?? 51) {
+            saves.append(try clock.measure { state = try world.saveState() })
+            restores.append(try clock.measure { try world.restore(state) })
+        }
+        func medianMs(_ values: [Duration]) -> Double {
+            let sorted = values.sorted()
+            let d = sorted[sorted.count / 2].components
+            return Double(d.seconds) * 1e3 + Double(d.attoseconds) / 1e15
+        }
+        let bodies = max(1, world.crates.count)
+        try StandardOutput.print(JSONText.object([
+            ("scene", JSONText.string(scene.name)), ("step", String(world.stepCount)), ("bodies", String(world.crates.count)),
+            ("save_ms", JSONText.number(medianMs(saves))), ("restore_ms", JSONText.number(medianMs(restores))),
+            ("physics_bytes", String(state.physics.count)), ("bytes_per_body", JSONText.number(Double(state.physics.count) / Double(bodies))),
+        ]))
     }
 
     /// `--png N`: one frame's PNG encode time (median of the repetitions) and size.
