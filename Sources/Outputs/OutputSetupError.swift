@@ -6,6 +6,8 @@ public enum OutputSetupError: Error, Sendable, Equatable, CustomStringConvertibl
     case programMissing(program: String, package: String)
     /// The output exists and replacing it was not asked for (exit 73).
     case exists(path: String)
+    /// A frame directory holds files and replacing them was not asked for (exit 73).
+    case notEmpty(path: String, frameFiles: Int)
     /// Frames of this size or rate cannot go into this output (exit 64).
     case unsuitable(path: String, reason: String)
     /// The output cannot be created (exit 73).
@@ -17,6 +19,9 @@ public enum OutputSetupError: Error, Sendable, Equatable, CustomStringConvertibl
             "\(program) is not installed (or not on PATH); video output needs it: install the \(package) package "
                 + "(Debian: apt-get install \(package)), or write frames to a directory with --out DIR"
         case let .exists(path): "\(path) already exists; pass --force to replace it"
+        case let .notEmpty(path, 0): "\(path) is not empty; pass --force to write frames into it (it removes earlier frame files only)"
+        case let .notEmpty(path, frameFiles):
+            "\(path) already holds \(frameFiles) frame files; pass --force to replace them (it removes earlier frame files only)"
         case let .unsuitable(path, reason): "\(path): \(reason)"
         case let .cannotCreate(error): error.description
         }

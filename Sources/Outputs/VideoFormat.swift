@@ -29,6 +29,13 @@ public enum VideoFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// The frame rate CrateDrop uses when none is given: 60.
+    public static let standardFPS = 60
+
+    /// The frame rate for this format when none is given: 50 for GIF (whose delays are whole
+    /// hundredths of a second, so 60 cannot play and 50 plays exactly), else `standardFPS`.
+    public var defaultFPS: Int { self == .gif ? 50 : Self.standardFPS }
+
     /// What CrateDrop feeds ffmpeg: planar YUV it converts itself, or RGB for the GIF palette filters.
     public var feedsYUV: Bool { self != .gif }
 

@@ -66,7 +66,7 @@ public final class RunEngine {
         }
         record = recorder.map(RecordStage.init)
         check = plan.checkpoints.map(CheckStage.init)
-        hashTrail = plan.hashTrail.map { HashTrailStage($0, lastStep: plan.length.stepLimit(atRate: scene.stepRate)) }
+        hashTrail = plan.hashTrail.map { HashTrailStage($0, lastStep: plan.end.stepLimit(atRate: scene.stepRate)) }
         var stages: [(StepPipeline.Position, StepStage)] = []
         if let gravity { stages.append((.input, gravity)) }
         if let record { stages.append((.record, record)) }
@@ -128,7 +128,7 @@ public final class RunEngine {
             configuration.maxDebtSteps = configuration.maxStepsPerFrame
             clock = LiveFrameClock(fps: fps, stepRate: scene.stepRate, control: control, stopwatch: stopwatch)
         }
-        let loop = RunLoop(simulation: pipeline, configuration: configuration, clock: clock, stopwatch: stopwatch, end: plan.length,
+        let loop = RunLoop(simulation: pipeline, configuration: configuration, clock: clock, stopwatch: stopwatch, end: plan.end,
                            capturesSnapshots: frames.needsSnapshots || data?.tracesFrames == true)
         // Asked for explicitly: the stepping thread gives way to the encoder as the drawing thread
         // does, now that the encoder and the writing thread have started at their own priority.
@@ -151,7 +151,8 @@ public final class RunEngine {
         if stop == nil, shouldStop() { stop = .requested }
         var outcome = RunOutcome(result: result)
         outcome.stop = stop
-        (outcome.render, outcome.presentedIntervals) = frames.finish()
+        let completed = !result.stoppedEarly && !loop.driver.halted && frames.failure == nil
+        (outcome.render, outcome.presentedIntervals) = frames.finish(completed: completed)
         do {
             try record?.finish(result.finalSnapshot)
         } catch {

@@ -33,6 +33,18 @@ import Testing
         #expect(try VideoProbe(path).frames == 30)
     }
 
+    /// A GIF without --fps plays at 50 frames per second (its delays are whole hundredths).
+    @Test func aGIFWithoutFPSIsMadeAt50() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/crates.gif"
+        let result = try CLI.run(["run", "Scenes/book.json", "--seconds", "0.4", "--size", "64x64", "--out", path, "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try JSONFields(result.stdout.trimmingCharacters(in: .newlines)).number("fps") == 50)
+        let probe = try VideoProbe(path)
+        #expect(probe.frameRate == "50/1" && probe.frames == 20)
+    }
+
     /// An offline video's encoder is the bottleneck: the step loop (the main thread) and the
     /// drawing thread give way to it (nice +10), the thread that hands it frames does not. A
     /// stand-in ffmpeg reads the threads' nice values from /proc while the run feeds it.
@@ -82,16 +94,17 @@ import Testing
     @Test(arguments: [
         (["--out", "x.avi"], 64, "--out x.avi: CrateDrop does not write .avi files"),
         (["--out", "x.mp4", "--size", "301x300"], 64, ".mp4 needs even frame sides (its colour planes are half size), got 301x300: try --size 302x300"),
-        (["--out", "x.gif"], 64, "--fps must divide 100 and be at most 50"),
+        (["--out", "x.gif", "--fps", "60"], 64, "--fps must divide 100 and be at most 50"),
         (["--out", "/nonexistent/x.mp4"], 73, "/nonexistent/x.mp4: cannot create it: No such file or directory"),
         (["--out", "/proc/x.mp4"], 73, "/proc/x.mp4: cannot create it:"),
-        (["--out", "frames", "--force"], 64, "--force and --encoder-args are for video files"),
+        (["--out", "-", "--force"], 64, "--force and --encoder-args are for files; --out - streams frames to stdout"),
+        (["--out", "frames", "--encoder-args", "-crf 1"], 64, "--encoder-args is for video files"),
         (["--out", "x.mp4", "--format", "png"], 64, "--format is for frame directories"),
         (["--out", "-", "--format", "png"], 64, "--out - streams PPM frames"),
         (["--out", "x.mp4", "--view"], 64, "--view shows frames in a window; it cannot be combined with --out"),
         (["--out", "f", "--png-level", "10"], 64, "--png-level must be in 0...9, got 10"),
         (["--out", "x.mp4", "--encoder-args", "   "], 64, "--encoder-args needs ffmpeg options"),
-        (["--force"], 64, "--format, --force and --encoder-args need --out"),
+        (["--force"], 64, "--format, --force, --encoder-args and --at need --out"),
         (["--out", "f", "--overlay", "aabb,boxes"], 64, "--overlay: unknown overlay 'boxes' (known: grid, sleeping, aabb, contacts, ids)"),
     ] as [([String], Int32, String)])
     func badOutputsAreRefusedBeforeAnyStep(arguments: [String], status: Int32, message: String) throws {

@@ -21,7 +21,7 @@ enum RunExecution {
             case .recordNotCreated: throw ExitCodes.cannotCreate
             case .output(.programMissing): throw ExitCodes.unavailable
             case .output(.unsuitable): throw ExitCodes.usage
-            case .output(.exists), .output(.cannotCreate): throw ExitCodes.cannotCreate
+            case .output(.exists), .output(.notEmpty), .output(.cannotCreate): throw ExitCodes.cannotCreate
             }
         }
     }

@@ -60,7 +60,7 @@ struct Replay: ParsableCommand {
 
     /// `--out` or `--view`: the record rendered as `run RECORD` renders it, with these output options.
     private func render(_ start: RunStart) throws {
-        var plan = RunPlan(start: start, length: try RunSource.length(start, seconds: nil), clock: .virtual(fps: 60))
+        var plan = RunPlan(start: start, length: try RunSource.length(start, seconds: nil), clock: .virtual(fps: output.defaultFPS))
         plan.frames = output.frames(for: start.scene)
         plan.gravity = RunPlan.GravityInputPlan(.stream(path: record))
         if verify { plan.checkpoints = start.recordedCheckpoints }

@@ -46,8 +46,11 @@ struct Run: ParsableCommand {
     @Flag(help: "With a run record as SCENE: check the run against the record's checkpoints as it goes and stop at the first difference (exit 3).")
     var verify = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Frames per second of the frame clock.", valueName: "F"))
-    var fps: Int = 60
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frames per second of the frame clock (default 60; 50 for a .gif, which plays whole hundredths of a second).", valueName: "F"))
+    var fps: Int?
+
+    /// `--fps`, else the output's default.
+    private var frameRate: Int { fps ?? output.defaultFPS }
 
     @Flag(help: "Pace frames by the wall clock and guard against the death spiral.")
     var realtime = false
@@ -74,7 +77,11 @@ struct Run: ParsableCommand {
                 throw ValidationError("--seconds must be a decimal number of seconds > 0 such as 10 or 2.5 (at most 9 decimals, at most 1000000000 s), got '\(seconds)'")
             }
         }
-        if !(1...10_000).contains(fps) { throw ValidationError("--fps must be in 1...10000, got \(fps)") }
+        if let fps, !(1...10_000).contains(fps) { throw ValidationError("--fps must be in 1...10000, got \(fps)") }
+        if let at = output.at.flatMap(DecimalSeconds.init), let seconds = seconds.flatMap(DecimalSeconds.init), seconds.isLess(than: at) {
+            throw ValidationError("--at \(at) is past the run's end (--seconds \(seconds))")
+        }
+        if output.at != nil, realtime { throw ValidationError("--at picks a frame by simulated time: drop --realtime") }
         if !(1...1_000).contains(maxStepsPerFrame) { throw ValidationError("--max-steps-per-frame must be in 1...1000, got \(maxStepsPerFrame)") }
         if let budgetMs, !(budgetMs > 0 && budgetMs <= 60_000) { throw ValidationError("--budget-ms must be in (0, 60000], got \(budgetMs)") }
     }
@@ -89,8 +96,8 @@ struct Run: ParsableCommand {
         let start = try RunSource.open(scene, gravity: gravityInput.gravity)
         if verify, start.record == nil { throw ValidationError("--verify needs a run record as SCENE") }
         let clock: RunPlan.Clock = realtime
-            ? .wall(fps: fps, guard: RunPlan.Guard(maxStepsPerFrame: maxStepsPerFrame, budgetNanoseconds: budgetMs.map { Int64($0 * 1e6) }))
-            : .virtual(fps: fps)
+            ? .wall(fps: frameRate, guard: RunPlan.Guard(maxStepsPerFrame: maxStepsPerFrame, budgetNanoseconds: budgetMs.map { Int64($0 * 1e6) }))
+            : .virtual(fps: frameRate)
         var plan = RunPlan(start: start, length: try RunSource.length(start, seconds: seconds), clock: clock)
         plan.interpolate = !noInterpolation
         plan.frames = output.frames(for: start.scene)
