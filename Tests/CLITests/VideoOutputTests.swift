@@ -33,6 +33,35 @@ import Testing
         #expect(try VideoProbe(path).frames == 30)
     }
 
+    @Test func viewWithoutADisplayExits69AndSaysWhatToDoInstead() throws {
+        let result = try CLI.run(["run", "Scenes/book.json", "--seconds", "0.5", "--view"],
+                                 environment: ["DISPLAY": "", "WAYLAND_DISPLAY": "", "SDL_VIDEODRIVER": ""])
+        #expect(result.status == 69 && result.stdout.isEmpty)
+        #expect(result.stderr == "cratedrop: --view needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set: write a video "
+            + "instead (--out out/run.mp4), or watch in a browser (cratedrop serve SCENE)\n")
+    }
+
+    /// A stand-in ffplay that fails as ffplay does without a usable display: its words reach the
+    /// user, the command exits 69, and no window is said to have closed. One that reads some
+    /// frames and exits quietly is a window the user closed: the run stops there, exit 0.
+    @Test(arguments: [
+        ("echo 'Could not initialize SDL - No available video device' >&2; exit 1", Int32(69),
+         "cratedrop: ffplay: could not show the frames: Could not initialize SDL - No available video device\n"),
+        ("head -c 270000 > /dev/null; exit 0", Int32(0), "cratedrop: the viewer window was closed after "),
+    ] as [(String, Int32, String)])
+    func aViewerThatFailsIsNotAWindowClosed(script: String, status: Int32, message: String) throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fake = "\(directory)/ffplay"
+        try "#!/bin/sh\n\(script)\n".write(toFile: fake, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
+        let result = try CLI.run(["run", "Scenes/book.json", "--seconds", "2", "--view", "--quiet"],
+                                 environment: ["PATH": "\(directory):/usr/bin:/bin", "DISPLAY": ":0"])
+        #expect(result.status == status, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
+        #expect(result.stderr.contains("closed") == (status == 0))
+    }
+
     /// A GIF without --fps plays at 50 frames per second (its delays are whole hundredths).
     @Test func aGIFWithoutFPSIsMadeAt50() throws {
         let directory = try Self.temporaryDirectory()
