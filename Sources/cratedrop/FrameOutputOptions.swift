@@ -13,7 +13,7 @@ struct FrameOutputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Where frames go: a directory of frame files (created if missing), '-' for a PPM stream on stdout, a video file ending in .mp4, .mkv, .webm or .gif (made by ffmpeg), or one still image ending in .png (the last frame, or the one at --at).", valueName: "DIR|-|FILE"), completion: .file())
     var out: String?
 
-    @Flag(help: "Show the frames in a window as they come (through ffplay); with --realtime, a live view.")
+    @Flag(help: "Show the frames in a window as they come (through ffplay); with run --realtime, a live view. Needs a display (exit 69 without one).")
     var view = false
 
     @Option(help: ArgumentHelp("Frame file format in a directory: ppm or png.", valueName: "ppm|png"))

@@ -58,7 +58,7 @@ import Testing
     @Test func aMissingSceneExits66NamingTheFile() throws {
         let result = try CLI.run(["hash", "Scenes/nope.json"])
         #expect(result.status == 66)
-        #expect(result.stderr == "Scenes/nope.json: No such file or directory\n")
+        #expect(result.stderr == "cratedrop: Scenes/nope.json: No such file or directory\n")
         #expect(result.stdout.isEmpty)
     }
 
@@ -70,7 +70,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try CLI.run(["hash", path])
         #expect(result.status == 65)
-        #expect(result.stderr == "\(path):2: crates[0].mass: must be > 0, got -5\n")
+        #expect(result.stderr == "cratedrop: \(path):2: crates[0].mass: must be > 0, got -5\n")
         #expect(result.stdout.isEmpty)
     }
 
@@ -79,7 +79,7 @@ import Testing
         (["hash", "Scenes/book.json", "--seconds", "1e3"], "--seconds must be a decimal number of seconds"),
         (["hash", "Scenes/book.json", "--every", "0"], "--every must be >= 1, got 0"),
         (["hash"], "Missing expected argument '<scene>'"),
-        (["frobnicate"], "Unexpected argument 'frobnicate'"),
+        (["frobnicate"], "cratedrop: unknown subcommand 'frobnicate'; the subcommands are run, hash"),
     ])
     func badUsageExits64(arguments: [String], message: String) throws {
         let result = try CLI.run(arguments)

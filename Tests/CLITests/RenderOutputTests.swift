@@ -127,10 +127,15 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             let summary = try JSONFields(result.stdout.trimmingCharacters(in: .newlines))
             #expect(summary.number("frames") == 30)
-            #expect(try summary.object("render").number("frames_written") == 30)
-            counts.append(try FileManager.default.contentsOfDirectory(atPath: directory).count)
+            // Real time offers each slot once; a frame offered while the writer was still busy is
+            // skipped and counted (a loaded machine), never written twice or made up.
+            let render = try summary.object("render")
+            let written = render.number("frames_written") ?? -1
+            #expect(written + (render.number("frames_skipped") ?? -1) == 30)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == Int(written))
+            counts.append(Int(written))
         }
-        #expect(counts == [30, 30])
+        #expect(counts[0] == 30 && counts[1] <= 30 && counts[1] >= 25, "\(counts)")
     }
 
     /// `--out FILE.png` keeps one frame: the last (or the one at --at), pixel for pixel the frame
