@@ -24,6 +24,7 @@ public final class RunEngine {
     private let check: CheckStage?
     private let data: DataStage?
     private let hashTrail: HashTrailStage?
+    private let leftWorld: LeftWorldStage?
     private let frames: FrameOutput
 
     /// Sets the run up, so a bad input or output ends it before any step. Inputs are opened
@@ -32,8 +33,8 @@ public final class RunEngine {
     /// - Parameters:
     ///   - plan: the run.
     ///   - shouldStop: ends an offline wait for gravity input (a stop request).
-    ///   - onWarning: told of skipped gravity lines, frame files already in a directory, and a
-    ///     record made in another determinism class.
+    ///   - onWarning: told of skipped gravity lines, a record made in another determinism class,
+    ///     and (once, from the stepping thread) the first body that leaves the world.
     /// - Throws: `RunSetupError` naming what could not be set up.
     public init(plan: RunPlan, shouldStop: @escaping () -> Bool = { false },
                 onWarning: @escaping (String) -> Void = { _ in }) throws(RunSetupError) {
@@ -67,10 +68,12 @@ public final class RunEngine {
         record = recorder.map(RecordStage.init)
         check = plan.checkpoints.map(CheckStage.init)
         hashTrail = plan.hashTrail.map { HashTrailStage($0, lastStep: plan.end.stepLimit(atRate: scene.stepRate)) }
+        leftWorld = plan.watchesBodiesLeaving ? LeftWorldStage(worldSize: scene.worldSize, stepRate: scene.stepRate, onWarning: onWarning) : nil
         var stages: [(StepPipeline.Position, StepStage)] = []
         if let gravity { stages.append((.input, gravity)) }
         if let record { stages.append((.record, record)) }
         if let check { stages.append((.check, check)) }
+        if let leftWorld { stages.append((.watch, leftWorld)) }
         if let data { stages.append((.data, data)) }
         if let hashTrail { stages.append((.hashTrail, hashTrail)) }
         pipeline = StepPipeline(world: world, stages: stages)

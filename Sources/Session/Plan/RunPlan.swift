@@ -29,6 +29,8 @@ public struct RunPlan: Sendable {
     public var frames: Frames?
     /// Live frames for pages (`cratedrop serve`), told after every frame.
     public var liveFrames: (@Sendable (LiveFrameState) -> Void)?
+    /// Warn once, through the engine's `onWarning`, when a body leaves the world (`LeftWorldStage`).
+    public var watchesBodiesLeaving = true
     /// Draw frames blended between the last two steps.
     public var interpolate = true
     /// Lets the run lower thread priorities so an offline video's encoder gets the cores (see
