@@ -44,7 +44,7 @@ public enum VideoFormat: String, Sendable, CaseIterable {
         switch self {
         case .mp4: ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p", "-movflags", "+faststart"]
         case .mkv: ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p"]
-        case .webm: ["-c:v", "libvpx-vp9", "-crf", "32", "-b:v", "0", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1",
+        case .webm: ["-c:v", "libvpx-vp9", "-crf", "10", "-b:v", "0", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1",
                      "-pix_fmt", "yuv420p"]
         case .gif: ["-filter_complex", "split[frames][copy];[copy]palettegen=stats_mode=single[palette];[frames][palette]paletteuse=new=1",
                     "-loop", "0"]
