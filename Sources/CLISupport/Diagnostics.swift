@@ -39,7 +39,8 @@ public func loadSceneWithTextOrExit(_ path: String) throws -> (scene: Scene, tex
     do {
         return try SceneLoader.loadWithText(path: path)
     } catch {
-        printError(error.description)
+        // One prefix for every message: each problem line of the file gets it.
+        for line in error.description.split(separator: "\n") { printError("cratedrop: \(line)") }
         switch error {
         case .unreadable: throw ExitCodes.noInput
         case .invalid: throw ExitCodes.dataError

@@ -54,6 +54,40 @@ public final class DirectoryFrameWriter: FrameSink, Sendable {
         guard access(directory, W_OK) == 0 else { throw FrameWriteError(target: directory, reason: "is not writable: \(FileDescriptorIO.errnoText())") }
     }
 
+    /// Applies the overwrite rule to a frame directory before any frame is written: a directory
+    /// that holds anything needs `replaceExisting` (`--force`), which removes the frame files of
+    /// an earlier run (`frame-NNNNN.ppm` and `.png`, nothing else) so none stays beside the new
+    /// frames. A missing directory (or a path that is not one) is left to `init` to report.
+    /// - Returns: the number of old frame files removed.
+    /// - Throws: `OutputSetupError.notEmpty` when the directory is not empty and replacing was not
+    ///   asked for, `.cannotCreate` when an old frame file cannot be removed.
+    @discardableResult
+    public static func prepare(directory: String, replaceExisting: Bool) throws(OutputSetupError) -> Int {
+        guard FileDescriptorIO.kind(of: directory) == .directory, let stream = opendir(directory) else { return 0 }
+        var entries: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if name != ".", name != ".." { entries.append(name) }
+        }
+        closedir(stream)
+        guard !entries.isEmpty else { return 0 }
+        let frames = entries.filter(isFrameFileName).sorted()
+        guard replaceExisting else {
+            throw .notEmpty(path: directory, frameFiles: frames.count)
+        }
+        for name in frames where unlink("\(directory)/\(name)") != 0 {
+            throw .cannotCreate(FrameWriteError(target: "\(directory)/\(name)", reason: "cannot remove it: \(FileDescriptorIO.errnoText())"))
+        }
+        return frames.count
+    }
+
+    /// Whether `name` is a frame file CrateDrop writes: `frame-` then digits, then `.ppm` or `.png`.
+    static func isFrameFileName(_ name: String) -> Bool {
+        guard name.hasPrefix("frame-"), name.hasSuffix(".ppm") || name.hasSuffix(".png") else { return false }
+        let digits = name.dropFirst("frame-".count).dropLast(4)
+        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
     /// The file name of frame `number`.
     public func fileName(_ number: Int) -> String {
         let text = String(number)

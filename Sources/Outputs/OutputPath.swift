@@ -6,13 +6,16 @@ import FileIO
 /// What `--out PATH` asks for, told from the path alone (README, "Outputs"):
 /// - `-`: the PPM stream on stdout;
 /// - a name ending in `.mp4`, `.mkv`, `.webm` or `.gif` (any case): a video file;
+/// - a name ending in `.png` (any case): one still image;
 /// - an existing directory, or a name without a file-type extension: a frame directory;
-/// - any other file-type extension (`.avi`, `.png`, ...): refused, so a typo never silently
+/// - any other file-type extension (`.avi`, `.jpg`, ...): refused, so a typo never silently
 ///   becomes a directory of frames.
 public enum OutputPath: Sendable, Equatable {
     case stream
     case directory
     case video(VideoFormat)
+    /// One still PNG image.
+    case image
     /// A file-type extension CrateDrop does not write, e.g. `avi`.
     case unknownFileType(String)
 
@@ -21,6 +24,8 @@ public enum OutputPath: Sendable, Equatable {
             self = .stream
         } else if let format = VideoFormat(path: path) {
             self = .video(format)
+        } else if Self.lowercasedExtension(path) == "png" {
+            self = .image
         } else if FileDescriptorIO.kind(of: path) == .directory {
             self = .directory
         } else if let suffix = Self.fileTypeExtension(path) {
@@ -51,6 +56,6 @@ public enum OutputPath: Sendable, Equatable {
     /// The message for a path of unknown type.
     public static func unknownTypeMessage(_ path: String, fileExtension: String) -> String {
         "--out \(path): CrateDrop does not write .\(fileExtension) files; give a directory for frame files, '-' for a PPM "
-            + "stream on stdout, or a video file ending in \(VideoFormat.extensionList)"
+            + "stream on stdout, a video file ending in \(VideoFormat.extensionList), or one still image ending in .png"
     }
 }

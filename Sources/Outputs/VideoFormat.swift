@@ -29,6 +29,13 @@ public enum VideoFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// The frame rate CrateDrop uses when none is given: 60.
+    public static let standardFPS = 60
+
+    /// The frame rate for this format when none is given: 50 for GIF (whose delays are whole
+    /// hundredths of a second, so 60 cannot play and 50 plays exactly), else `standardFPS`.
+    public var defaultFPS: Int { self == .gif ? 50 : Self.standardFPS }
+
     /// What CrateDrop feeds ffmpeg: planar YUV it converts itself, or RGB for the GIF palette filters.
     public var feedsYUV: Bool { self != .gif }
 
@@ -37,7 +44,7 @@ public enum VideoFormat: String, Sendable, CaseIterable {
         switch self {
         case .mp4: ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p", "-movflags", "+faststart"]
         case .mkv: ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p"]
-        case .webm: ["-c:v", "libvpx-vp9", "-crf", "32", "-b:v", "0", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1",
+        case .webm: ["-c:v", "libvpx-vp9", "-crf", "10", "-b:v", "0", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1",
                      "-pix_fmt", "yuv420p"]
         case .gif: ["-filter_complex", "split[frames][copy];[copy]palettegen=stats_mode=single[palette];[frames][palette]paletteuse=new=1",
                     "-loop", "0"]

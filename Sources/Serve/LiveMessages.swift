@@ -24,6 +24,7 @@ public enum LiveMessages {
             ("type", JSONText.string("scene")), ("name", JSONText.string(scene.name)),
             ("world", JSONText.array([JSONText.number(scene.worldSize.x), JSONText.number(scene.worldSize.y)])),
             ("step_rate", String(scene.stepRate)),
+            ("gravity", JSONText.array([JSONText.number(scene.gravity.x), JSONText.number(scene.gravity.y)])),
             ("background", hex(scene.render.background)), ("crate", hex(scene.render.crate)), ("wall", hex(scene.render.wall)),
             ("walls", JSONText.array(walls)), ("bodies", JSONText.array(bodies)),
         ])

@@ -25,6 +25,7 @@ public final class RunEngine {
     private let check: CheckStage?
     private let data: DataStage?
     private let hashTrail: HashTrailStage?
+    private let leftWorld: LeftWorldStage?
     private let frames: FrameOutput
 
     /// Sets the run up, so a bad input or output ends it before any step. Inputs are opened
@@ -33,8 +34,8 @@ public final class RunEngine {
     /// - Parameters:
     ///   - plan: the run.
     ///   - shouldStop: ends an offline wait for gravity input (a stop request).
-    ///   - onWarning: told of skipped gravity lines, frame files already in a directory, and a
-    ///     record made in another determinism class.
+    ///   - onWarning: told of skipped gravity lines, a record made in another determinism class,
+    ///     and (once, from the stepping thread) the first body that leaves the world.
     /// - Throws: `RunSetupError` naming what could not be set up.
     public init(plan: RunPlan, shouldStop: @escaping () -> Bool = { false },
                 onWarning: @escaping (String) -> Void = { _ in }) throws(RunSetupError) {
@@ -81,11 +82,13 @@ public final class RunEngine {
         record = recorder.map(RecordStage.init)
         check = plan.checkpoints.map(CheckStage.init)
         let startStep = plan.start.step
-        hashTrail = plan.hashTrail.map { HashTrailStage($0, lastStep: plan.length.stepLimit(atRate: scene.stepRate).map { startStep + $0 }) }
+        hashTrail = plan.hashTrail.map { HashTrailStage($0, lastStep: plan.end.stepLimit(atRate: scene.stepRate).map { startStep + $0 }) }
+        leftWorld = plan.watchesBodiesLeaving ? LeftWorldStage(worldSize: scene.worldSize, stepRate: scene.stepRate, onWarning: onWarning) : nil
         var stages: [(StepPipeline.Position, StepStage)] = []
         if let gravity { stages.append((.input, gravity)) }
         if let record { stages.append((.record, record)) }
         if let check { stages.append((.check, check)) }
+        if let leftWorld { stages.append((.watch, leftWorld)) }
         if let data { stages.append((.data, data)) }
         if let hashTrail { stages.append((.hashTrail, hashTrail)) }
         pipeline = StepPipeline(world: world, stages: stages)
@@ -162,7 +165,7 @@ public final class RunEngine {
             configuration.maxDebtSteps = configuration.maxStepsPerFrame
             clock = LiveFrameClock(fps: fps, stepRate: scene.stepRate, control: control, stopwatch: stopwatch)
         }
-        let loop = RunLoop(simulation: pipeline, configuration: configuration, clock: clock, stopwatch: stopwatch, end: plan.length,
+        let loop = RunLoop(simulation: pipeline, configuration: configuration, clock: clock, stopwatch: stopwatch, end: plan.end,
                            capturesSnapshots: frames.needsSnapshots || data?.tracesFrames == true)
         // Asked for explicitly: the stepping thread gives way to the encoder as the drawing thread
         // does, now that the encoder and the writing thread have started at their own priority.
@@ -185,7 +188,8 @@ public final class RunEngine {
         if stop == nil, shouldStop() { stop = .requested }
         var outcome = RunOutcome(result: result)
         outcome.stop = stop
-        (outcome.render, outcome.presentedIntervals) = frames.finish()
+        let completed = !result.stoppedEarly && !loop.driver.halted && frames.failure == nil
+        (outcome.render, outcome.presentedIntervals) = frames.finish(completed: completed)
         do {
             try record?.finish(result.finalSnapshot)
         } catch {

@@ -10,10 +10,10 @@ extension FrameOutputOptions.FileFormat: ExpressibleByArgument {}
 struct FrameOutputOptions: ParsableArguments {
     enum FileFormat: String, CaseIterable { case ppm, png }
 
-    @Option(help: ArgumentHelp("Where frames go: a directory of frame files (created if missing), '-' for a PPM stream on stdout, or a video file ending in .mp4, .mkv, .webm or .gif (made by ffmpeg).", valueName: "DIR|-|FILE"), completion: .file())
+    @Option(help: ArgumentHelp("Where frames go: a directory of frame files (created if missing), '-' for a PPM stream on stdout, a video file ending in .mp4, .mkv, .webm or .gif (made by ffmpeg), or one still image ending in .png (the last frame, or the one at --at).", valueName: "DIR|-|FILE"), completion: .file())
     var out: String?
 
-    @Flag(help: "Show the frames in a window as they come (through ffplay); with --realtime, a live view.")
+    @Flag(help: "Show the frames in a window as they come (through ffplay); with run --realtime, a live view. Needs a display (exit 69 without one).")
     var view = false
 
     @Option(help: ArgumentHelp("Frame file format in a directory: ppm or png.", valueName: "ppm|png"))
@@ -22,8 +22,11 @@ struct FrameOutputOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("PNG compression level, 0 (fastest) to 9 (smallest).", valueName: "N"))
     var pngLevel: Int = PNGEncoder.defaultLevel
 
-    @Flag(help: "Replace an existing video file.")
+    @Flag(help: "Replace an existing output: a video or image file, or the frame files of a directory that is not empty (removed first; other files stay).")
     var force = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --out FILE.png: the time of the frame to keep, in simulated seconds (decimal; default: the run's last frame). The run ends there.", valueName: "S"))
+    var at: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("ffmpeg output options replacing the defaults for the video's format, split at spaces (README, \"Video\"), e.g. \"-c:v libx264 -preset slow -crf 18 -pix_fmt yuv420p\".", valueName: "ARGS"))
     var encoderArgs: String?
@@ -47,6 +50,13 @@ struct FrameOutputOptions: ParsableArguments {
     var summary: String?
 
     var streamsToStdout: Bool { out == "-" }
+
+    /// The frame rate when --fps is not given: 50 for a GIF (its delays are whole hundredths of a
+    /// second, so 50 plays exactly), else 60.
+    var defaultFPS: Int {
+        if let out, case let .video(format) = OutputPath(out) { return format.defaultFPS }
+        return VideoFormat.standardFPS
+    }
 
     /// `--overlay` as a set (empty if not given or malformed).
     var overlays: Overlays {
@@ -89,18 +99,29 @@ struct FrameOutputOptions: ParsableArguments {
         if out == nil, !view, size != nil || every != 1 || viewRect != nil || overlay != nil {
             throw ValidationError("--size, --every, --view-rect and --overlay need --out or --view")
         }
-        if out?.isEmpty == true { throw ValidationError("--out needs a directory, '-' or a video file") }
+        if out?.isEmpty == true { throw ValidationError("--out needs a directory, '-', a video file or a .png image") }
         guard let out else {
-            if format != .ppm || force || encoderArgs != nil { throw ValidationError("--format, --force and --encoder-args need --out") }
+            if format != .ppm || force || encoderArgs != nil || at != nil { throw ValidationError("--format, --force, --encoder-args and --at need --out") }
             return
+        }
+        if let at {
+            guard case .image = OutputPath(out) else { throw ValidationError("--at picks the frame of a still image: give --out FILE.png") }
+            guard let time = DecimalSeconds(at), time.scaled > 0 else {
+                throw ValidationError("--at must be a decimal number of seconds > 0 such as 2.5 (at most 9 decimals), got '\(at)'")
+            }
         }
         switch OutputPath(out) {
         case let .unknownFileType(suffix): throw ValidationError(OutputPath.unknownTypeMessage(out, fileExtension: suffix))
         case .video:
             if format != .ppm { throw ValidationError("--format is for frame directories; \(out) is a video file") }
-        case .stream, .directory:
-            if force || encoderArgs != nil { throw ValidationError("--force and --encoder-args are for video files (\(VideoFormat.extensionList))") }
-            if out == "-", format != .ppm { throw ValidationError("--out - streams PPM frames; --format png is for frame directories") }
+        case .image:
+            if format != .ppm || encoderArgs != nil { throw ValidationError("--format and --encoder-args are not for a still image; \(out) is one PNG (--png-level sets its compression)") }
+            if every != 1 { throw ValidationError("--every is not for a still image; \(out) is one frame") }
+        case .stream:
+            if force || encoderArgs != nil { throw ValidationError("--force and --encoder-args are for files; --out - streams frames to stdout") }
+            if format != .ppm { throw ValidationError("--out - streams PPM frames; --format png is for frame directories") }
+        case .directory:
+            if encoderArgs != nil { throw ValidationError("--encoder-args is for video files (\(VideoFormat.extensionList))") }
         }
         if encoderArguments?.isEmpty == true { throw ValidationError("--encoder-args needs ffmpeg options") }
     }
@@ -118,8 +139,10 @@ struct FrameOutputOptions: ParsableArguments {
         case .stream: return .stream
         case let .video(format):
             return .video(out, format: format, encoderArguments: encoderArguments, replaceExisting: force)
+        case .image:
+            return .image(out, at: at.flatMap(DecimalSeconds.init), encoder: PNGEncoder(level: pngLevel), replaceExisting: force)
         case .directory, .unknownFileType:
-            return .directory(out, format: format == .png ? .png(PNGEncoder(level: pngLevel)) : .ppm)
+            return .directory(out, format: format == .png ? .png(PNGEncoder(level: pngLevel)) : .ppm, replaceExisting: force)
         }
     }
 }

@@ -67,7 +67,7 @@ enum OutputChecks {
     static func frameOutputs(_ out: String?) -> (files: [(option: String, path: String)], framesFolder: String?) {
         guard let out else { return ([], nil) }
         switch OutputPath(out) {
-        case .video: return ([("--out", out)], nil)
+        case .video, .image: return ([("--out", out)], nil)
         case .directory: return ([], out)
         case .stream, .unknownFileType: return ([], nil)
         }

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """`cratedrop serve` in a real browser (headless Chromium through Selenium).
 
-Loads the page, checks that the canvas shows crates (its pixels), tilts gravity with the arrow
+Loads the page, checks that the canvas shows crates (its pixels), the scene's gravity from the
+start, the panel beside the canvas at 900 px, and crate proportions against a frame that
+`cratedrop run` renders of the same step; tilts gravity with the arrow
 keys, checks that a malformed WebSocket message closes only that socket, pauses, downloads the
 record and replays it offline to the live session's state hash. Then serves pile-1000 and
 checks that the page draws at the display's rate, and measures and reports its frame pacing, the
@@ -94,6 +96,63 @@ try:
     if screenshot:
         data = driver.execute_script("return document.getElementById('view').toDataURL('image/png')")
         open(screenshot, "wb").write(base64.b64decode(data.split(",", 1)[1]))
+
+    # The scene's gravity is shown from the first frame, before any tilt.
+    check(driver.find_element(By.ID, "gravity").text == "[0, -1000]",
+          f"the scene's gravity is shown from the start: {driver.find_element(By.ID, 'gravity').text!r}")
+
+    # The panel stays beside the canvas down to a 900 px window, even beside the widest canvas the
+    # page makes (900 px, for a wide world): the canvas shrinks, keeping its shape.
+    original_width = driver.execute_script("const c = document.getElementById('view'); const w = c.width; c.width = 900; return w;")
+    for width in (900, 1400):
+        driver.set_window_size(width, 800)
+        wait_for(lambda: driver.execute_script("return window.innerWidth") <= width, 5, f"a {width} px window")
+        inner, canvas_box, panel_box = driver.execute_script("""
+            const r = (id) => document.getElementById(id).getBoundingClientRect();
+            const c = r('view'), p = r('panel');
+            return [window.innerWidth, [c.left, c.right, c.top], [p.left, p.right, p.top]];""")
+        check(panel_box[0] >= canvas_box[1] and abs(panel_box[2] - canvas_box[2]) < 2 and panel_box[1] <= inner,
+              f"at {inner} px the panel is beside the canvas: canvas {canvas_box}, panel {panel_box}")
+    driver.execute_script(f"document.getElementById('view').width = {original_width};")
+    driver.set_window_size(1100, 800)
+
+    # Crate proportions: the page's share of dark wood (frame and brace: CrateStyle's 0.62 and 0.72
+    # shades) among crate pixels matches a frame cratedrop renders of the same step at the same
+    # size. A frame or brace drawn at twice CrateStyle's thickness roughly doubles the page's share.
+    dark_share_js = """
+        const c = document.getElementById('view'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        return [c.width, c.height, Array.from(d)];"""
+    def dark_share(width, height, pixels):
+        crate, dark = 0, 0
+        base = (0xb5 + 0x83 + 0x4a)
+        for i in range(0, width * height * stride, stride):
+            r, g, b = pixels[i], pixels[i + 1], pixels[i + 2]
+            if abs(r - 0xf4) + abs(g - 0xef) + abs(b - 0xe6) < 12 or abs(r - 0x3c) + abs(g - 0x3c) + abs(b - 0x46) < 12:
+                continue
+            crate += 1
+            if (r + g + b) / base < 0.81:
+                dark += 1
+        return dark / max(crate, 1), crate
+    driver.find_element(By.ID, "pause").click()
+    wait_for(lambda: driver.find_element(By.ID, "pause").text == "resume", 5, "the pause")
+    paused_step = wait_for(lambda: (lambda a, b: a if a == b else None)(driver.execute_script("return window.cratedrop.step"),
+                           (time.sleep(0.3), driver.execute_script("return window.cratedrop.step"))[1]), 10, "a steady step")
+    width, height, page_pixels = driver.execute_script(dark_share_js)
+    stride = 4
+    page_share, page_crate = dark_share(width, height, page_pixels)
+    frames_dir = os.path.join(work, "proportions")
+    rendered = subprocess.run([cratedrop, "run", "Scenes/book.json", "--seconds", f"{int(paused_step) / 120:.9f}", "--no-interpolation",
+                               "--size", f"{width}x{height}", "--out", frames_dir, "--quiet"], cwd=repo, capture_output=True, timeout=60)
+    last = sorted(os.listdir(frames_dir))[-1]
+    ppm = open(os.path.join(frames_dir, last), "rb").read()
+    header_end = ppm.index(b"255\n") + 4
+    stride = 3
+    frame_share, frame_crate = dark_share(width, height, ppm[header_end:])
+    check(rendered.returncode == 0 and abs(page_share - frame_share) <= 0.2 * frame_share,
+          f"crate proportions match a rendered frame at step {int(paused_step)}: dark wood {page_share:.3f} of {page_crate} crate "
+          f"pixels on the page, {frame_share:.3f} of {frame_crate} in the frame")
+    driver.find_element(By.ID, "pause").click()
+    wait_for(lambda: driver.find_element(By.ID, "pause").text == "pause", 5, "the resume")
 
     # Tilt: ArrowUp points gravity up; the crates then rise.
     canvas = driver.find_element(By.ID, "view")

@@ -141,7 +141,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(atPath: "\(directory)/.frame-00001.ppm.tmp", withDestinationPath: victim)
         defer { for path in [directory, victim] { try? FileManager.default.removeItem(atPath: path) } }
-        let result = try CLI.run(["run", "Scenes/book.json", "--seconds", "0.1", "--size", "16x16", "--out", directory, "--quiet"])
+        // The folder is not empty (the planted link): --force lets the run write into it, and
+        // removes frame files only, so the link stays, unfollowed.
+        let result = try CLI.run(["run", "Scenes/book.json", "--seconds", "0.1", "--size", "16x16", "--out", directory, "--quiet", "--force"])
         #expect(result.status == 0)
         let kept = try String(contentsOfFile: victim, encoding: .utf8)
         #expect(kept == "keep")

@@ -55,10 +55,31 @@ import Testing
         }
     }
 
+    /// The left-the-world warning reaches stderr from hash, run and replay alike, once, and stdout
+    /// keeps only its results.
+    @Test func aCrateLeavingTheWorldIsWarnedAboutOnceInEveryCommand() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("left-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scene = "\(directory)/thrown.json"
+        try #"{"name": "thrown", "world": [400, 300], "gravity": [0, -100], "crates": [{"center": [200, 150], "size": [20, 20], "mass": 1, "velocity": [3000, 0]}]}"#
+            .write(toFile: scene, atomically: true, encoding: .utf8)
+        let hashed = try CLI.run(["hash", scene, "--seconds", "1", "--record", "\(directory)/thrown.rec"])
+        #expect(hashed.status == 0 && hashed.stdout.hasPrefix("120 "))
+        let warning = try #require(hashed.stderr.split(separator: "\n").first.map(String.init))
+        #expect(hashed.stderr == warning + "\n")
+        #expect(warning.hasPrefix("cratedrop: warning: body 1 left the world at step "), "\(warning)")
+        let ran = try CLI.run(["run", scene, "--seconds", "1"])
+        #expect(ran.status == 0 && ran.stderr == warning + "\n")
+        let replayed = try CLI.run(["replay", "\(directory)/thrown.rec", "--verify"])
+        #expect(replayed.status == 0 && replayed.stderr == warning + "\n")
+        #expect(try CLI.run(["hash", "Scenes/book.json"]).stderr.isEmpty)
+    }
+
     @Test func aMissingSceneExits66NamingTheFile() throws {
         let result = try CLI.run(["hash", "Scenes/nope.json"])
         #expect(result.status == 66)
-        #expect(result.stderr == "Scenes/nope.json: No such file or directory\n")
+        #expect(result.stderr == "cratedrop: Scenes/nope.json: No such file or directory\n")
         #expect(result.stdout.isEmpty)
     }
 
@@ -70,7 +91,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try CLI.run(["hash", path])
         #expect(result.status == 65)
-        #expect(result.stderr == "\(path):2: crates[0].mass: must be > 0, got -5\n")
+        #expect(result.stderr == "cratedrop: \(path):2: crates[0].mass: must be > 0, got -5\n")
         #expect(result.stdout.isEmpty)
     }
 
@@ -79,7 +100,7 @@ import Testing
         (["hash", "Scenes/book.json", "--seconds", "1e3"], "--seconds must be a decimal number of seconds"),
         (["hash", "Scenes/book.json", "--every", "0"], "--every must be >= 1, got 0"),
         (["hash"], "Missing expected argument '<scene>'"),
-        (["frobnicate"], "Unexpected argument 'frobnicate'"),
+        (["frobnicate"], "cratedrop: unknown subcommand 'frobnicate'; the subcommands are run, hash"),
     ])
     func badUsageExits64(arguments: [String], message: String) throws {
         let result = try CLI.run(arguments)

@@ -57,10 +57,10 @@ import Testing
     ]
 
     static let helpRecipes = [
-        Recipe(lines: ["cratedrop run Scenes/book.json --seconds 10 --out crates.mp4"], output: "crates.mp4", frames: 60, frameRate: "60/1"),
-        Recipe(lines: ["cratedrop run Scenes/book.json --fps 25 --out crates.gif"], output: "crates.gif", frames: 25, frameRate: "25/1"),
-        Recipe(lines: ["cratedrop run Scenes/book.json --out - | ffmpeg -y -f image2pipe \\\n    -framerate 60 -c:v ppm -i - -c:v libx264 -pix_fmt yuv420p crates.mp4"],
-               output: "crates.mp4", frames: 60, frameRate: "60/1"),
+        Recipe(lines: ["cratedrop run Scenes/book.json --seconds 10 --out out/crates.mp4"], output: "out/crates.mp4", frames: 60, frameRate: "60/1"),
+        Recipe(lines: ["cratedrop run Scenes/book.json --out out/crates.gif"], output: "out/crates.gif", frames: 50, frameRate: "50/1"),
+        Recipe(lines: ["cratedrop run Scenes/book.json --out - | ffmpeg -y -f image2pipe \\\n    -framerate 60 -c:v ppm -i - -c:v libx264 -pix_fmt yuv420p out/s.mp4"],
+               output: "out/s.mp4", frames: 60, frameRate: "60/1"),
     ]
 
     /// No example in `run --help` is wrapped by the help's 80-column layout: a wrapped line would

@@ -90,14 +90,89 @@ import Testing
         #expect(summary.number("steps") == 12)
     }
 
-    @Test func writingOverEarlierFramesWarns() throws {
+    /// One overwrite rule: a directory that holds anything needs --force, which removes the old
+    /// frame files (and only those) before the new frames are written.
+    @Test func writingIntoAFolderThatIsNotEmptyNeedsForce() throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let arguments = ["run", "Scenes/book.json", "--seconds", "0.1", "--size", "8x8", "--out", directory]
         #expect(try CLI.run(arguments).stderr.isEmpty)
         let again = try CLI.run(arguments)
-        #expect(again.status == 0)
-        #expect(again.stderr == "cratedrop: warning: \(directory) already holds 6 frame files; each new frame replaces the one of its name, others stay as they are\n")
+        #expect(again.status == 73 && again.stdout.isEmpty)
+        #expect(again.stderr == "cratedrop: \(directory) already holds 6 frame files; pass --force to replace them (it removes earlier frame files only)\n")
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: "\(directory)/notes.txt"))
+        try Data().write(to: URL(fileURLWithPath: "\(directory)/frame-09999.png"))
+        let shorter = try CLI.run(["run", "Scenes/book.json", "--seconds", "0.05", "--size", "8x8", "--out", directory, "--force"])
+        #expect(shorter.status == 0, "\(shorter.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+            == ["frame-00001.ppm", "frame-00002.ppm", "frame-00003.ppm", "notes.txt"])
+
+        let other = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: "\(other)/notes.txt"))
+        let notEmpty = try CLI.run(["run", "Scenes/book.json", "--seconds", "0.05", "--size", "8x8", "--out", other])
+        #expect(notEmpty.status == 73)
+        #expect(notEmpty.stderr == "cratedrop: \(other) is not empty; pass --force to write frames into it (it removes earlier frame files only)\n")
+    }
+
+    /// A real-time run presents the slots of an offline run (k/fps, k >= 1) and no more: the
+    /// same number of frames, and the same count in the summary.
+    @Test func realTimeAndOfflineRunsWriteTheSameNumberOfFrames() throws {
+        var counts: [Int] = []
+        for mode in [[], ["--realtime"]] {
+            let directory = Self.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let result = try CLI.run(["run", "Scenes/book.json", "--seconds", "0.5", "--size", "8x8", "--out", directory, "--quiet"] + mode)
+            #expect(result.status == 0, "\(result.stderr)")
+            let summary = try JSONFields(result.stdout.trimmingCharacters(in: .newlines))
+            #expect(summary.number("frames") == 30)
+            // Real time offers each slot once; a frame offered while the writer was still busy is
+            // skipped and counted (a loaded machine), never written twice or made up.
+            let render = try summary.object("render")
+            let written = render.number("frames_written") ?? -1
+            #expect(written + (render.number("frames_skipped") ?? -1) == 30)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == Int(written))
+            counts.append(Int(written))
+        }
+        #expect(counts[0] == 30 && counts[1] <= 30 && counts[1] >= 25, "\(counts)")
+    }
+
+    /// `--out FILE.png` keeps one frame: the last (or the one at --at), pixel for pixel the frame
+    /// a directory run writes at that time.
+    @Test func aStillImageIsTheLastFrameOrTheOneAtAGivenTime() throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(try CLI.run(["run", "Scenes/book.json", "--seconds", "1", "--size", "64x64", "--out", directory, "--quiet"]).status == 0)
+        let end = directory + "-end.png", early = directory + "-early.png"
+        defer {
+            try? FileManager.default.removeItem(atPath: end)
+            try? FileManager.default.removeItem(atPath: early)
+        }
+        let last = try CLI.run(["run", "Scenes/book.json", "--seconds", "1", "--size", "64x64", "--out", end, "--quiet"])
+        #expect(last.status == 0, "\(last.stderr)")
+        #expect(try JSONFields(last.stdout.trimmingCharacters(in: .newlines)).object("render").number("frames_written") == 1)
+        #expect(try VideoProbe.rgbFrame(end) == PPMImage.readFile(try Self.bytes("\(directory)/frame-00060.ppm")).pixels)
+        let at = try CLI.run(["run", "Scenes/book.json", "--size", "64x64", "--out", early, "--at", "0.25", "--quiet"])
+        #expect(at.status == 0, "\(at.stderr)")
+        #expect(try JSONFields(at.stdout.trimmingCharacters(in: .newlines)).number("steps") == 30)
+        #expect(try VideoProbe.rgbFrame(early) == PPMImage.readFile(try Self.bytes("\(directory)/frame-00015.ppm")).pixels)
+        let again = try CLI.run(["run", "Scenes/book.json", "--size", "64x64", "--out", early, "--at", "0.25"])
+        #expect(again.status == 73 && again.stderr == "cratedrop: \(early) already exists; pass --force to replace it\n")
+        #expect(try CLI.run(["run", "Scenes/book.json", "--size", "64x64", "--out", early, "--at", "0.5", "--force", "--quiet"]).status == 0)
+        #expect(try VideoProbe.rgbFrame(early) == PPMImage.readFile(try Self.bytes("\(directory)/frame-00030.ppm")).pixels)
+    }
+
+    @Test(arguments: [
+        (["--out", "x.png", "--at", "11"], "--at 11 is past the run's end (--seconds 10)"),
+        (["--out", "frames", "--at", "1"], "--at picks the frame of a still image: give --out FILE.png"),
+        (["--out", "x.png", "--at", "-1"], "--at must be a decimal number of seconds > 0"),
+        (["--out", "x.png", "--every", "2"], "--every is not for a still image"),
+    ] as [([String], String)])
+    func stillImageOptionsAreChecked(arguments: [String], message: String) throws {
+        let result = try CLI.run(["run", "Scenes/book.json", "--seconds", "10"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
     @Test func aMissingParentDirectoryExits73() throws {

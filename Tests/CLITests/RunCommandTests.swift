@@ -40,7 +40,7 @@ import Testing
 
     @Test func missingSceneExits66() throws {
         let result = try CLI.run(["run", "Scenes/none.json"])
-        #expect(result.status == 66 && result.stderr == "Scenes/none.json: No such file or directory\n")
+        #expect(result.status == 66 && result.stderr == "cratedrop: Scenes/none.json: No such file or directory\n")
     }
 
     /// Ctrl-C (or SIGTERM) ends a real-time run at a frame boundary: exit 128 + signal, the summary still printed.

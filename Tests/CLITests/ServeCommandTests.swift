@@ -25,6 +25,38 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    /// `--host 0.0.0.0` binds every address, which no browser opens: the URL printed names this
+    /// machine (its name, then its first network address), and the page loads from each.
+    @Test(.timeLimit(.minutes(1)))
+    func aWildcardHostPrintsAUsableURL() throws {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["serve", "Scenes/book.json", "--host", "0.0.0.0", "--port", "0"]
+        process.currentDirectoryURL = Repository.root
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer {
+            kill(process.processIdentifier, SIGINT)
+            process.waitUntilExit()
+        }
+        var text = ""
+        while !text.contains("(Ctrl-C stops)") {
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let line = try #require(text.split(separator: "\n").first { $0.contains("serving book at ") })
+        #expect(!line.contains("0.0.0.0"), "\(line)")
+        let urls = line.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "()")) }.filter { $0.hasPrefix("http://") }
+        #expect(!urls.isEmpty, "\(line)")
+        for url in urls {
+            let fetched = try CLI.tool("python3", ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=10).status)", url])
+            #expect(fetched.stdout == "200\n", "\(url): \(fetched.stderr)")
+        }
+    }
+
     @Test(arguments: [
         (["--port", "70000"], Int32(64), "--port must be in 0...65535"),
         (["--fps", "0"], 64, "--fps must be in 1...240"),

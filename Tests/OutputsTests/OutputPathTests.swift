@@ -14,7 +14,9 @@ import Testing
         ("x.webm", .video(.webm)),
         ("x.gif", .video(.gif)),
         ("x.avi", .unknownFileType("avi")),
-        ("frame.png", .unknownFileType("png")),
+        ("frame.png", .image),
+        ("END.PNG", .image),
+        ("x.jpg", .unknownFileType("jpg")),
         ("dir.v1/frames", .directory),
     ])
     func thePathAloneTellsTheOutput(path: String, expected: OutputPath) {
@@ -27,5 +29,7 @@ import Testing
         #expect(VideoFormat.gif.problem(width: 300, height: 300, fps: 100)?.contains("at most 50") == true)
         #expect(VideoFormat.mp4.problem(width: 301, height: 300, fps: 60)?.contains("try --size 302x300") == true)
         #expect(VideoFormat.webm.problem(width: 300, height: 300, fps: 60) == nil)
+        #expect(VideoFormat.gif.problem(width: 300, height: 300, fps: VideoFormat.gif.defaultFPS) == nil)
+        #expect(VideoFormat.allCases.filter { $0 != .gif }.allSatisfy { $0.defaultFPS == 60 })
     }
 }

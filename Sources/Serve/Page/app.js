@@ -34,6 +34,9 @@ function receiveScene(message) {
   canvas.width = Math.round(message.world[0] * scale);
   canvas.height = Math.round(message.world[1] * scale);
   backdrop = null;
+  // The scene's own gravity, shown from the start (tilts replace it).
+  gravity = message.gravity.slice();
+  show("gravity", `[${gravity[0].toFixed(0)}, ${gravity[1].toFixed(0)}]`);
 }
 
 function receiveFrame(view) {

@@ -13,6 +13,11 @@ final class FrameOutput {
     private let presentsInRealTime: Bool
     private let fps: Int
     private var presenter: RealtimePresenter?
+    /// Frame slots a real-time run of fixed length presents (nil: until stopped).
+    private let slots: Int?
+    /// A still image: only the run's last frame is drawn, when the run ends.
+    private let drawsLastFrameOnly: Bool
+    private var lastJob: FrameJob?
     private let every: Int
     private let liveFrames: (@Sendable (LiveFrameState) -> Void)?
     private let control: LiveControl?
@@ -26,7 +31,9 @@ final class FrameOutput {
         let scene = plan.start.scene
         let fps = plan.clock.fps ?? scene.stepRate
         self.fps = fps
-        presentsInRealTime = plan.frames != nil && plan.clock.isRealTime
+        if case .image = plan.frames?.destination { drawsLastFrameOnly = true } else { drawsLastFrameOnly = false }
+        presentsInRealTime = plan.frames != nil && plan.clock.isRealTime && !drawsLastFrameOnly
+        slots = plan.frameCount > 0 ? plan.frameCount : nil
         guard let frames = plan.frames else {
             pipeline = nil
             return
@@ -52,7 +59,7 @@ final class FrameOutput {
 
     /// As the run starts: in real time, frames leave on the clock's schedule from a thread of their own.
     func start() {
-        if presentsInRealTime, let pipeline { presenter = RealtimePresenter(fps: fps, every: every, pipeline: pipeline) }
+        if presentsInRealTime, let pipeline { presenter = RealtimePresenter(fps: fps, every: every, slots: slots, pipeline: pipeline) }
     }
 
     /// Where the drawn frames go: the directory made, the video checked and ffmpeg started.
@@ -61,19 +68,17 @@ final class FrameOutput {
         switch frames.destination {
         case .stream:
             return StreamFrameWriter()
-        case let .directory(path, format):
-            let sink: DirectoryFrameWriter
+        case let .directory(path, format, replaceExisting):
+            // One overwrite rule for every output: a directory that holds anything needs --force,
+            // which removes the old frame files, so no stale frame outlives this run.
+            try DirectoryFrameWriter.prepare(directory: path, replaceExisting: replaceExisting)
             do {
-                sink = try DirectoryFrameWriter(directory: path, expectedFrames: framesToDraw, format: format)
+                return try DirectoryFrameWriter(directory: path, expectedFrames: framesToDraw, format: format)
             } catch {
                 throw .cannotCreate(error)
             }
-            let earlier = (try? FileManager.default.contentsOfDirectory(atPath: path))?
-                .filter { $0.hasPrefix("frame-") && $0.hasSuffix("." + format.fileExtension) }.count ?? 0
-            if earlier > 0 {
-                onWarning("\(path) already holds \(earlier) frame files; each new frame replaces the one of its name, others stay as they are")
-            }
-            return sink
+        case let .image(path, _, encoder, replaceExisting):
+            return try ImageFrameWriter(path: path, encoder: encoder, replaceExisting: replaceExisting)
         case let .video(path, format, encoderArguments, replaceExisting):
             // A video plays `every`-th frames at the rate they were drawn.
             if fps % frames.every != 0 {
@@ -97,7 +102,9 @@ final class FrameOutput {
 
     /// After a frame's steps.
     func frame(_ report: FrameReport, driver: FixedStepDriver) {
-        if let presenter {
+        if drawsLastFrameOnly {
+            lastJob = FrameJob(previous: driver.previous, current: driver.current, alpha: report.alpha)
+        } else if let presenter {
             presenter.post(FrameJob(previous: driver.previous, current: driver.current, alpha: report.alpha))
         } else if let pipeline, report.frame % every == 0 {
             pipeline.submit(FrameJob(previous: driver.previous, current: driver.current, alpha: report.alpha), waitIfFull: true)
@@ -112,8 +119,12 @@ final class FrameOutput {
     }
 
     /// Stops presenting and waits for every accepted frame to be written.
-    func finish() -> (render: RenderStats?, presented: LatencyHistogram?) {
-        let presented = presenter?.stop()
+    /// - Parameter completed: the run reached its end (not stopped, halted or failed): a real-time
+    ///   run then presents its remaining slots, so it writes as many frames as an offline run of
+    ///   the same length; a still image is drawn from the last frame whatever ended the run.
+    func finish(completed: Bool) -> (render: RenderStats?, presented: LatencyHistogram?) {
+        if let lastJob, let pipeline { pipeline.submit(lastJob, waitIfFull: true) }
+        let presented = presenter?.stop(completed: completed)
         return (pipeline?.finish(), presented?.intervals)
     }
 }

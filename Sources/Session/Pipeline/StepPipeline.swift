@@ -3,13 +3,14 @@ import Physics
 import SceneModel
 
 /// The one ordered step pipeline every run goes through, as the driver's `Simulation`:
-/// inputs applied at the step boundary → step → record → check → data rows → hash trail. (Frames
+/// inputs applied at the step boundary → step → record → check → watch (bodies leaving the
+/// world) → data rows → hash trail. (Frames
 /// are drawn per frame, after the frame's steps, by `FrameOutput`.) Which stages are present is
 /// the plan's business; their order is this type's.
 public final class StepPipeline: Simulation {
     /// The stage kinds, in the order they run.
     public enum Position: Int, Comparable, Sendable {
-        case input, record, check, data, hashTrail
+        case input, record, check, watch, data, hashTrail
         public static func < (a: Position, b: Position) -> Bool { a.rawValue < b.rawValue }
     }
 

@@ -31,6 +31,8 @@ public struct RunPlan: Sendable {
     public var frames: Frames?
     /// Live frames for pages (`cratedrop serve`), told after every frame.
     public var liveFrames: (@Sendable (LiveFrameState) -> Void)?
+    /// Warn once, through the engine's `onWarning`, when a body leaves the world (`LeftWorldStage`).
+    public var watchesBodiesLeaving = true
     /// Draw frames blended between the last two steps.
     public var interpolate = true
     /// Lets the run lower thread priorities so an offline video's encoder gets the cores (see
@@ -155,10 +157,18 @@ public struct RunPlan: Sendable {
         if case .video = frames?.destination { !clock.isRealTime } else { false }
     }
 
+    /// When the run ends: `length`, or sooner when a still image is asked for at an earlier time
+    /// (`FrameDestination.image` with `at`), since its frame is the run's last.
+    public var end: RunEnd {
+        guard case let .image(_, at?, _, _) = frames?.destination, case let .duration(duration) = length,
+              at.isLess(than: duration) else { return length }
+        return .duration(at)
+    }
+
     /// Frames the clock delivers in all, for a run of fixed length (0 when only a stop ends it).
     public var frameCount: Int {
         let stepRate = start.scene.stepRate
-        switch (length, clock.fps) {
+        switch (end, clock.fps) {
         case let (.duration(duration), fps?): return duration.frameCount(fps: fps)
         case let (.duration(duration), nil): return duration.steps(atRate: stepRate)
         case let (.steps(steps), nil): return steps
@@ -170,8 +180,9 @@ public struct RunPlan: Sendable {
         }
     }
 
-    /// Frames drawn: every `every`-th of `frameCount`, rounded up.
+    /// Frames drawn: every `every`-th of `frameCount`, rounded up; one for a still image.
     public var framesToDraw: Int {
+        if case .image = frames?.destination { return min(1, frameCount) }
         let every = frames?.every ?? 1
         return frameCount / every + (frameCount % every == 0 ? 0 : 1)
     }
@@ -179,8 +190,10 @@ public struct RunPlan: Sendable {
 
 /// Where drawn frames go.
 public enum FrameDestination: Sendable, Equatable, CustomStringConvertible {
-    /// `DIR/frame-00001.ppm` (or `.png`), ... (DIR is created if its parent exists).
-    case directory(String, format: FrameFileFormat = .ppm)
+    /// `DIR/frame-00001.ppm` (or `.png`), ... (DIR is created if its parent exists). A directory
+    /// that holds anything is refused unless `replaceExisting` (`--force`), which removes the
+    /// frame files already there first (`DirectoryFrameWriter.prepare`).
+    case directory(String, format: FrameFileFormat = .ppm, replaceExisting: Bool = false)
     /// Back to back as a PPM stream on stdout.
     case stream
     /// A video file made by ffmpeg.
@@ -188,13 +201,19 @@ public enum FrameDestination: Sendable, Equatable, CustomStringConvertible {
     ///   - encoderArguments: ffmpeg output options replacing the format's defaults.
     ///   - replaceExisting: replace a file already at the path (`--force`).
     case video(String, format: VideoFormat, encoderArguments: [String]? = nil, replaceExisting: Bool = false)
+    /// One still PNG image of the run's last frame; with `at`, the run ends at that time (if
+    /// earlier than its length), so the image shows the frame at `at`.
+    /// - Parameters:
+    ///   - encoder: the PNG compression level.
+    ///   - replaceExisting: replace a file already at the path (`--force`).
+    case image(String, at: DecimalSeconds? = nil, encoder: PNGEncoder = PNGEncoder(), replaceExisting: Bool = false)
     /// A window (ffplay) showing the frames as they come, titled `title`.
     case viewer(title: String)
 
     /// The path, `-` for the stream, `view` for the window.
     public var description: String {
         switch self {
-        case let .directory(path, _), let .video(path, _, _, _): path
+        case let .directory(path, _, _), let .video(path, _, _, _), let .image(path, _, _, _): path
         case .stream: "-"
         case .viewer: "view"
         }

@@ -19,9 +19,9 @@ enum RunExecution {
             case .world: throw ExitCodes.dataError
             case .gravityUnreadable: throw ExitCodes.noInput
             case .recordNotCreated: throw ExitCodes.cannotCreate
-            case .output(.programMissing): throw ExitCodes.unavailable
+            case .output(.programMissing), .output(.noDisplay): throw ExitCodes.unavailable
             case .output(.unsuitable): throw ExitCodes.usage
-            case .output(.exists), .output(.cannotCreate): throw ExitCodes.cannotCreate
+            case .output(.exists), .output(.notEmpty), .output(.cannotCreate): throw ExitCodes.cannotCreate
             case .state(.unsupportedBackend): throw ExitCodes.unavailable
             case .state: throw ExitCodes.dataError
             case .unsupported: throw ExitCodes.usage
@@ -82,6 +82,11 @@ enum RunExecution {
             throw ExitCodes.diverged
         }
         if let render = outcome.render, let failure = render.failure {
+            if failure.programFailed {
+                printError("cratedrop: \(failure)")
+                printError("cratedrop: to see the run without a window, write a video (--out out/run.mp4) or watch it in a browser (cratedrop serve SCENE)")
+                throw ExitCodes.unavailable
+            }
             if failure.stopsRun {
                 printError("cratedrop: \(failure.reason) after \(render.framesWritten) frames; the run stopped there")
             } else {

@@ -7,20 +7,13 @@ struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Reports where two runs of a scene part, from their dumps, trails or records.",
         discussion: """
-            Each file may be a run record (--record), a dump (`hash --dump`) or a trail (the
-            `STEP HASH` lines `hash` prints). The steps both files hold are compared in order; the
-            first that differs is reported with the last one that agrees, and, where both hold the
-            full state (dumps; a record's early steps), the first body and field that differ, both
-            values and how many ULPs apart. Prints one JSON line on stdout. Both files are read as
-            streams, every line checked, so memory stays flat whatever their size (lines up to
-            128 MiB).
-            Exit codes: 0 the same on every common step, 3 they part, 65 bad file or no step in
-            common, 66 unreadable.
+            Each file may be a run record (--record), a dump (`hash --dump`) or a trail (the `STEP HASH` lines `hash` prints). The steps both files hold are compared in order; the first that differs is reported with the last one that agrees, and, where both hold the full state (dumps; a record's early steps), the first body and field that differ, both values and how many ULPs apart. Prints one JSON line on stdout. Both files are read as streams, every line checked, so memory stays flat whatever their size (lines up to 128 MiB). Exit codes: 0 the same on every common step, 3 they part, 65 bad file or no step in common, 66 unreadable.
 
             Examples:
-              cratedrop hash Scenes/pile-100.json --steps 200 --every 1 --dump > here.jsonl
-              cratedrop diff here.jsonl there.jsonl
-              cratedrop diff a.rec b.rec
+              cratedrop hash Scenes/pile-100.json --steps 200 --every 1 --dump \\
+                > out/here.jsonl
+              cratedrop diff out/here.jsonl out/there.jsonl
+              cratedrop diff out/a.rec out/b.rec
             """
     )
 

@@ -8,10 +8,7 @@ struct Hash: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Steps a scene and prints its state hash.",
         discussion: """
-            Prints `STEP HASH` lines on stdout, every K steps and always after the last step, and
-            nothing else. The hash is FNV-1a 64 over the IEEE-754 bits of every crate's state (see
-            README, "State hash"). With --dump, prints instead one JSON object per line holding the
-            exact state behind each hash.
+            Prints `STEP HASH` lines on stdout, every K steps and always after the last step, and nothing else. The hash is FNV-1a 64 over the IEEE-754 bits of every crate's state (see README, "State hash"). With --dump, prints instead one JSON object per line holding the exact state behind each hash.
 
             Example:
               cratedrop hash Scenes/book.json --seconds 10 --every 120

@@ -7,10 +7,7 @@ struct Platform: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Prints the physics backend this process loaded and its determinism class.",
         discussion: """
-            Runs of the same scene and inputs give the same state hash, bit for bit, within one
-            determinism class. The class is measured by a probe (a few milliseconds) that reaches
-            the Chipmunk library the way a simulation does; see README, "Determinism". Build with
-            scripts/portable for the portable backend, whose class is the same on every CPU.
+            Runs of the same scene and inputs give the same state hash, bit for bit, within one determinism class. The class is measured by a probe (a few milliseconds) that reaches the Chipmunk library the way a simulation does; see README, "Determinism". Build with scripts/portable for the portable backend, whose class is the same on every CPU.
 
             Example:
               cratedrop platform

@@ -9,19 +9,11 @@ struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Runs a run record again; with --verify, checks it against the record step by step.",
         discussion: """
-            A run record (made by `run` or `hash` with --record) holds the scene, every gravity
-            change with its exact step, and checkpoints: the full state after each early step and
-            the state hash after later ones (README, "Records"). `replay` re-runs it headless and
-            prints one JSON line on stdout. With --verify it stops at the first checkpoint that
-            differs and reports where the runs part: the step, and, where the record holds the
-            full state, the first body and field that differ, both values and how many ULPs apart.
-            A record made in another determinism class replays with a warning. With --out it
-            renders as `cratedrop run RECORD --out ...` does.
-            Exit codes: 0 same (or not verified), 3 the runs part, 65 bad record, 66 unreadable.
+            A run record (made by `run` or `hash` with --record) holds the scene, every gravity change with its exact step, and checkpoints: the full state after each early step and the state hash after later ones (README, "Records"). `replay` re-runs it headless and prints one JSON line on stdout. With --verify it stops at the first checkpoint that differs and reports where the runs part: the step, and, where the record holds the full state, the first body and field that differ, both values and how many ULPs apart. A record made in another determinism class replays with a warning. With --out it renders as `cratedrop run RECORD --out ...` does. Exit codes: 0 same (or not verified), 3 the runs part, 65 bad record, 66 unreadable.
 
             Examples:
-              cratedrop replay tilt.rec --verify
-              cratedrop replay tilt.rec --out frames
+              cratedrop replay out/tilt.rec --verify
+              cratedrop replay out/tilt.rec --out out/replay.mp4 --force
             """
     )
 
@@ -67,7 +59,7 @@ struct Replay: ParsableCommand {
 
     /// `--out` or `--view`: the record rendered as `run RECORD` renders it, with these output options.
     private func render(_ start: RunStart) throws {
-        var plan = RunPlan(start: start, length: try RunSource.length(start, seconds: nil), clock: .virtual(fps: 60))
+        var plan = RunPlan(start: start, length: try RunSource.length(start, seconds: nil), clock: .virtual(fps: output.defaultFPS))
         plan.frames = output.frames(for: start.scene)
         plan.gravity = RunPlan.GravityInputPlan(.stream(path: record))
         if verify { plan.checkpoints = start.recordedCheckpoints }

@@ -10,18 +10,50 @@ import Session
 import Synchronization
 
 struct Serve: ParsableCommand {
+    /// Where a browser reaches the server: the address itself, or for a wildcard (0.0.0.0, ::),
+    /// which no browser can open, this machine's name and its first network address (IPv4, not
+    /// loopback), e.g. `http://lab-3:8080/ (or http://192.168.1.20:8080/)`.
+    static func urls(host: String, port: Int) -> String {
+        func url(_ host: String) -> String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/" }
+        guard ["0.0.0.0", "::", "[::]"].contains(host) else { return url(host) }
+        var names: [String] = []
+        var buffer = [CChar](repeating: 0, count: 256)
+        if gethostname(&buffer, buffer.count - 1) == 0 {
+            let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if !name.isEmpty, name != "localhost" { names.append(name) }
+        }
+        if let address = firstNetworkAddress() { names.append(address) }
+        if names.isEmpty { names = ["127.0.0.1"] }
+        return url(names[0]) + names.dropFirst().map { " (or \(url($0)))" }.joined()
+    }
+
+    /// The first IPv4 address of an interface that is up and not loopback.
+    private static func firstNetworkAddress() -> String? {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0 else { return nil }
+        defer { freeifaddrs(list) }
+        var entry = list
+        while let current = entry {
+            defer { entry = current.pointee.ifa_next }
+            let flags = Int32(current.pointee.ifa_flags)
+            guard let address = current.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET),
+                  flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0 else { continue }
+            var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+            var inet = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+            guard inet_ntop(AF_INET, &inet, &text, socklen_t(text.count)) != nil else { continue }
+            return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        return nil
+    }
+
     static let configuration = CommandConfiguration(
         abstract: "Runs a scene live in real time and shows it in a browser, tilted by arrow keys or a phone.",
         discussion: """
-            Serves a page at http://HOST:PORT/ (printed on stderr) that draws the run as it
-            happens and sends tilts back over a WebSocket; tilts apply at step boundaries and
-            go into the session's record (download it from the page, or --record FILE), which
-            replays offline to the same state hash. Ctrl-C stops the server and prints a JSON
-            summary on stdout. Binds 127.0.0.1 unless --host says otherwise.
+            Serves a page at http://HOST:PORT/ (printed on stderr) that draws the run as it happens and sends tilts back over a WebSocket; tilts apply at step boundaries and go into the session's record (download it from the page, or --record FILE), which replays offline to the same state hash. Ctrl-C stops the server and prints a JSON summary on stdout. Binds 127.0.0.1 unless --host says otherwise.
 
             Examples:
               cratedrop serve Scenes/book.json
-              cratedrop serve Scenes/pile-100.json --port 9000 --record live.rec
+              cratedrop serve Scenes/pile-100.json --port 9000 --record out/live.rec
             """
     )
 
@@ -63,7 +95,7 @@ struct Serve: ParsableCommand {
         Task {
             do {
                 try await server.serve(host: host, port: port) { bound in
-                    printError("cratedrop: serving \(scene.name) at http://\(host.contains(":") ? "[\(host)]" : host):\(bound)/ (Ctrl-C stops)")
+                    printError("cratedrop: serving \(scene.name) at \(Serve.urls(host: host, port: bound)) (Ctrl-C stops)")
                 }
             } catch {
                 failure.withLock { $0 = "cannot serve on \(host):\(port): \(error)" }

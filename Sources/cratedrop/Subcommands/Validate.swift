@@ -7,10 +7,7 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Checks scene files and prints one line per problem.",
         discussion: """
-            Prints `FILE: ok (...)` for a good scene, and `FILE:LINE: PATH: PROBLEM` for each problem, \
-            every problem of a file in one pass. Warnings (a crate placed overlapping a wall) go to \
-            stderr as `cratedrop: FILE:LINE: warning: PATH: ...` and do not fail the check. \
-            Exits 65 if any scene has problems, 66 if any file cannot be read.
+            Prints `FILE: ok (...)` for a good scene, and `FILE:LINE: PATH: PROBLEM` for each problem, every problem of a file in one pass. Warnings (a crate placed overlapping a wall) go to stderr as `cratedrop: FILE:LINE: warning: PATH: ...` and do not fail the check. Exits 65 if any scene has problems, 66 if any file cannot be read.
 
             Example:
               cratedrop validate Scenes/*.json
