@@ -251,7 +251,7 @@ public final class LiveServer: Sendable {
     }
 
     private func http(_ channel: NIOAsyncChannel<HTTPServerRequestPart, HTTPPart<HTTPResponseHead, ByteBuffer>>) async throws {
-        try await channel.executeThenClose { inbound, outbound in
+        try await channel.executeThenClose { inbound, _ in
             for try await part in inbound {
                 guard case let .head(head) = part else { continue }
                 var headers = HTTPHeaders()
@@ -259,37 +259,44 @@ public final class LiveServer: Sendable {
                 headers.add(name: "Connection", value: "close")
                 if head.uri == "/record", head.method == .GET {
                     guard let record = run.openRecord() else {
-                        try await respond(.internalServerError, "text/plain", ByteBuffer(string: "no record\n"), headers, outbound)
+                        try await respond(.internalServerError, "text/plain", ByteBuffer(string: "no record\n"), headers, on: channel.channel)
                         return
                     }
                     headers.add(name: "Content-Type", value: "application/x-ndjson")
                     headers.add(name: "Content-Length", value: String(record.length))
                     headers.add(name: "Content-Disposition", value: "attachment; filename=\"\(run.scene.name).rec\"")
-                    try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers)))
+                    // Written on the channel, each chunk awaited until it is in the socket: one chunk in
+                    // memory at a time, and the connection closes only after the last byte went out
+                    // (closing with writes still queued would cut the download short).
+                    let connection = channel.channel
+                    connection.write(HTTPPart<HTTPResponseHead, ByteBuffer>.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers)),
+                                     promise: nil)
                     var offset: Int64 = 0
                     while offset < record.length {
-                        // A write waits while the socket is full, so at most a chunk or two is in memory.
                         let chunk = try await record.chunk(at: offset)
                         offset += Int64(chunk.readableBytes)
-                        try await outbound.write(.body(chunk))
+                        try await connection.writeAndFlush(HTTPPart<HTTPResponseHead, ByteBuffer>.body(chunk)).get()
                     }
-                    try await outbound.write(.end(nil))
+                    try await connection.writeAndFlush(HTTPPart<HTTPResponseHead, ByteBuffer>.end(nil)).get()
                     return
                 }
                 let (status, type, body) = response(for: head)
-                try await respond(status, type, body, headers, outbound)
+                try await respond(status, type, body, headers, on: channel.channel)
                 return
             }
         }
     }
 
+    /// Writes a whole response and returns once it is in the socket.
     private func respond(_ status: HTTPResponseStatus, _ type: String, _ body: ByteBuffer, _ headers: HTTPHeaders,
-                         _ outbound: NIOAsyncChannelOutboundWriter<HTTPPart<HTTPResponseHead, ByteBuffer>>) async throws {
+                         on connection: any Channel) async throws {
         var headers = headers
         headers.add(name: "Content-Type", value: type)
         headers.add(name: "Content-Length", value: String(body.readableBytes))
-        try await outbound.write(contentsOf: [.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)),
-                                              .body(body), .end(nil)])
+        typealias Part = HTTPPart<HTTPResponseHead, ByteBuffer>
+        connection.write(Part.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)), promise: nil)
+        connection.write(Part.body(body), promise: nil)
+        try await connection.writeAndFlush(Part.end(nil)).get()
     }
 
     private func response(for head: HTTPRequestHead) -> (HTTPResponseStatus, String, ByteBuffer) {

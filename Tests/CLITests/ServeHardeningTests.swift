@@ -81,6 +81,8 @@ import Testing
         var response = try TestSocket.get(port: server.port, "/record")
         let deadline = Date().addingTimeInterval(60)
         while response.status != 200 || response.body.count <= 50 << 20, Date() < deadline { response = try TestSocket.get(port: server.port, "/record") }
+        // Once more as a slow client (a small window, a late start): the server waits for it.
+        response = try TestSocket.get(port: server.port, "/record", slowReader: true)
         let file = try Data(contentsOf: URL(fileURLWithPath: record))
         print("/record: \(response.body.count) bytes, Content-Length \(response.headers["content-length"] ?? "none"), file \(file.count) bytes")
         #expect(response.status == 200 && response.closed)

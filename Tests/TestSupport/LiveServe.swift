@@ -93,8 +93,15 @@ public final class ServeProcess: @unchecked Sendable {
 public final class TestSocket: @unchecked Sendable {
     public let fd: Int32
 
-    public init(port: Int, readTimeout: Double = 5) throws {
+    public init(port: Int, readTimeout: Double = 5, receiveBuffer: Int? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer.map(Int32.init) {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        // On Linux a send timeout also bounds connect(): a server that stopped accepting (its
+        // backlog full) fails the test instead of hanging it.
+        var connectTimeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &connectTimeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
@@ -157,14 +164,17 @@ public final class TestSocket: @unchecked Sendable {
     }
 
     /// An HTTP/1.1 GET; the status, the headers (names lowercase) and the body as sent (until close).
-    public static func get(port: Int, _ path: String, headers: [String: String] = [:]) throws
+    /// `slowReader`: a small receive buffer and a pause before reading, as a client writing to a
+    /// slow disk: the server must wait for it, not close early.
+    public static func get(port: Int, _ path: String, headers: [String: String] = [:], slowReader: Bool = false) throws
         -> (status: Int, headers: [String: String], body: [UInt8], closed: Bool) {
-        let socket = try TestSocket(port: port, readTimeout: 20)
+        let socket = try TestSocket(port: port, readTimeout: 20, receiveBuffer: slowReader ? 16_384 : nil)
         var request = "GET \(path) HTTP/1.1\r\n"
         var headers = headers
         if headers["Host"] == nil { headers["Host"] = "127.0.0.1:\(port)" }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request += "\(name): \(value)\r\n" }
         socket.send(request + "Connection: close\r\n\r\n")
+        if slowReader { usleep(500_000) }
         let (bytes, closed) = socket.receiveAll()
         guard let end = bytes.firstRange(of: Array("\r\n\r\n".utf8)) else { return (0, [:], bytes, closed) }
         let lines = String(decoding: bytes[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
