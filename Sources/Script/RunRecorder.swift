@@ -73,6 +73,9 @@ public final class RunRecorder {
         if fflush(file) != 0 { failure = .init(text: FileBytes.errnoText()) }
     }
 
+    /// Whether a write or flush has failed (`close()` then throws the reason).
+    public var hasFailed: Bool { failure != nil }
+
     /// Flushes and closes (once; later calls only repeat the answer).
     /// - Throws: the first write error of the record's life, if any.
     public func close() throws(FileDescriptorIO.OutputFailure) {

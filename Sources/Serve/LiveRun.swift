@@ -1,4 +1,3 @@
-import Foundation
 import SceneModel
 import Session
 
@@ -58,13 +57,10 @@ public final class LiveRun: Sendable {
         }
     }
 
-    /// The record so far: its complete lines (the run flushes it every frame), or nil if it
-    /// cannot be read.
-    public func recordBytes() -> [UInt8]? {
-        guard let data = FileManager.default.contents(atPath: recordPath) else { return nil }
-        let bytes = [UInt8](data)
-        guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
-        return Array(bytes[...lastNewline])
+    /// The record so far, to be streamed: its complete lines (the run flushes it every frame), or
+    /// nil if it cannot be read.
+    func openRecord() -> RecordDownload? {
+        RecordDownload(path: recordPath)
     }
 
     /// The plan of one world's run.
@@ -84,8 +80,8 @@ public final class LiveRun: Sendable {
                     onFrame: @escaping @Sendable (LiveFrame) -> Void) throws(RunSetupError) -> RunOutcome {
         var generation = 0
         while true {
-            control.beginRun()
             let engine = try RunEngine(plan: plan(fps: fps, generation: generation, onFrame: onFrame), shouldStop: shouldStop)
+            control.beginRun()
             let outcome = engine.run(shouldStop: shouldStop)
             guard outcome.stop == .restart, outcome.recordFailure == nil else { return outcome }
             generation += 1

@@ -11,20 +11,32 @@ import Synchronization
 ///
 /// Every page has a slot holding the newest frame not yet sent: a new frame replaces an unsent
 /// one (counted as dropped), so a slow page never holds up physics or other pages.
+///
+/// Every connection is tracked from the moment it is accepted: it must send its request head
+/// within `ServeLimits.requestHeadTimeout`, a page is pinged and closed when silent, and `stop()`
+/// closes all of them, whatever state they are in (docs/serve.md, "Limits").
 public final class LiveServer: Sendable {
     public struct Counters: Sendable {
         public var pages = 0
         public var framesSent = 0
         public var framesDropped = 0
         public var badMessages = 0
+        /// Requests refused for their `Host` or `Origin`.
+        public var refusedRequests = 0
     }
 
     private let run: LiveRun
     private let sceneMessage: String
+    private let allowedHosts: [String]
     private let clients = Mutex<[Int: Client]>([:])
     private let nextClient = Mutex(0)
     public let counters = Mutex(Counters())
     private let serverChannel = Mutex<(any Channel)?>(nil)
+    private let policy = Mutex<AccessPolicy?>(nil)
+    /// Every accepted connection not yet closed; nil once stopped (a late one is closed at once).
+    private let connections = Mutex<[ObjectIdentifier: any Channel]?>([:])
+    /// The server's own threads, shut down by `shutdown(within:)`.
+    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// One page's newest unsent frame.
     final class Client: Sendable {
@@ -37,9 +49,12 @@ public final class LiveServer: Sendable {
         }
     }
 
-    public init(run: LiveRun, sceneMessage: String) {
+    /// - Parameter allowedHosts: host names besides this machine's that requests may name
+    ///   (`--allow-host`).
+    public init(run: LiveRun, sceneMessage: String, allowedHosts: [String] = []) {
         self.run = run
         self.sceneMessage = sceneMessage
+        self.allowedHosts = allowedHosts
     }
 
     /// Hands a frame to every page; an unsent older frame is dropped and counted.
@@ -58,33 +73,53 @@ public final class LiveServer: Sendable {
 
     /// Binds and serves until `stop()`; `onListening` gets the bound port.
     public func serve(host: String, port: Int, onListening: @Sendable (Int) -> Void) async throws {
-        let channel: NIOAsyncChannel<EventLoopFuture<Upgrade>, Never> = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let channel: NIOAsyncChannel<EventLoopFuture<Upgrade>, Never> = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
+                self.track(channel)
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(RequestHeadDeadline(timeout: ServeLimits.requestHeadTimeout))
                     let upgrader = NIOTypedWebSocketServerUpgrader<Upgrade>(
-                        maxFrameSize: LiveCommand.maxMessageBytes * 4,
+                        maxFrameSize: LiveCommand.maxMessageBytes,
                         shouldUpgrade: { channel, head in
-                            channel.eventLoop.makeSucceededFuture(head.uri == "/live" ? HTTPHeaders() : nil)
+                            channel.eventLoop.makeSucceededFuture(self.mayUpgrade(head) ? HTTPHeaders() : nil)
                         },
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
-                                Upgrade.websocket(try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel))
+                                let pipeline = channel.pipeline.syncOperations
+                                try pipeline.handler(type: RequestHeadDeadline.self).cancel()
+                                try pipeline.addHandlers([
+                                    WebSocketFrameRules(),
+                                    PageKeepAlive(),
+                                    NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: ServeLimits.maxFragments,
+                                                                maxAccumulatedFrameSize: LiveCommand.maxMessageBytes),
+                                    FragmentErrors(),
+                                ])
+                                return Upgrade.websocket(try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel))
                             }
                         })
                     let configuration = NIOTypedHTTPServerUpgradeConfiguration(upgraders: [upgrader], notUpgradingCompletionHandler: { channel in
                         channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.handler(type: RequestHeadDeadline.self).cancel()
                             try channel.pipeline.syncOperations.addHandler(ResponseAdapter())
                             return Upgrade.http(try NIOAsyncChannel<HTTPServerRequestPart, HTTPPart<HTTPResponseHead, ByteBuffer>>(
                                 wrappingChannelSynchronously: channel))
                         }
                     })
-                    return try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
+                    let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
                         configuration: .init(upgradeConfiguration: configuration))
+                    let upgradeHandler = try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<Upgrade>.self)
+                    try channel.pipeline.syncOperations.addHandler(
+                        RequestGate(policy: { self.policy.withLock { $0 } }, onRefusal: { self.counters.withLock { $0.refusedRequests += 1 } }),
+                        position: .before(upgradeHandler))
+                    return upgrade
                 }
             }
+        let bound = channel.channel.localAddress?.port ?? port
+        policy.withLock { $0 = AccessPolicy(boundHost: host, port: bound, allowedHosts: allowedHosts) }
         serverChannel.withLock { $0 = channel.channel }
-        onListening(channel.channel.localAddress?.port ?? port)
+        if connections.withLock({ $0 == nil }) { channel.channel.close(promise: nil) }
+        onListening(bound)
         try await withThrowingDiscardingTaskGroup { group in
             try await channel.executeThenClose { inbound in
                 for try await upgrade in inbound {
@@ -95,10 +130,39 @@ public final class LiveServer: Sendable {
         }
     }
 
-    /// Stops accepting pages and closes the listening socket; `serve` then returns.
+    /// Keeps `channel` until it closes, so `stop()` can close it.
+    private func track(_ channel: any Channel) {
+        let id = ObjectIdentifier(channel)
+        let open = connections.withLock { connections -> Bool in
+            guard connections != nil else { return false }
+            connections?[id] = channel
+            return true
+        }
+        guard open else {
+            channel.close(promise: nil)
+            return
+        }
+        channel.closeFuture.whenComplete { _ in self.connections.withLock { _ = $0?.removeValue(forKey: id) } }
+    }
+
+    /// Stops accepting pages and closes the listening socket and every connection, whatever it
+    /// is doing; `serve` then returns.
     public func stop() {
+        let open = connections.withLock { connections in
+            defer { connections = nil }
+            return connections.map { Array($0.values) } ?? []
+        }
         serverChannel.withLock { $0 }?.close(promise: nil)
+        for channel in open { channel.close(promise: nil) }
         for client in clients.withLock({ Array($0.values) }) { client.wake.finish() }
+    }
+
+    /// Shuts the server's threads down, waiting at most `seconds` (the process is about to end
+    /// either way).
+    public func shutdown(within seconds: Double) {
+        let done = DispatchSemaphore(value: 0)
+        group.shutdownGracefully(queue: .global()) { _ in done.signal() }
+        _ = done.wait(timeout: .now() + seconds)
     }
 
     enum Upgrade {
@@ -115,6 +179,11 @@ public final class LiveServer: Sendable {
         } catch {
             // One connection's failure (a page that went away) never stops the server.
         }
+    }
+
+    /// Whether an upgrade request may become a page (`RequestGate` has refused the others).
+    private func mayUpgrade(_ head: HTTPRequestHead) -> Bool {
+        head.uri == "/live"
     }
 
     private func page(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async throws {
@@ -134,19 +203,28 @@ public final class LiveServer: Sendable {
                     }
                 }
                 group.addTask {
+                    // Whole messages only (NIOWebSocketFrameAggregator joined the fragments), read
+                    // as the run takes them: NIOAsyncChannel stops reading the socket while a few
+                    // are waiting here, so a flood queues in the sender's kernel, not in memory.
+                    func refuse(_ code: WebSocketErrorCode, _ reason: String) async throws {
+                        self.counters.withLock { $0.badMessages += 1 }
+                        var data = ByteBuffer()
+                        data.write(webSocketErrorCode: code)
+                        data.writeString(String(reason.prefix(100)))
+                        try await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
+                    }
                     for try await frame in inbound {
                         switch frame.opcode {
                         case .text:
-                            var data = frame.unmaskedData
-                            let text = data.readString(length: data.readableBytes) ?? ""
+                            let data = frame.unmaskedData
+                            guard let text = String(validating: data.readableBytesView, as: UTF8.self) else {
+                                try await refuse(.dataInconsistentWithMessage, "text message is not valid UTF-8")
+                                return
+                            }
                             switch LiveCommand.parse(text) {
                             case let .success(command): self.run.post(command)
                             case let .failure(error):
-                                self.counters.withLock { $0.badMessages += 1 }
-                                var reason = ByteBuffer()
-                                reason.write(webSocketErrorCode: .policyViolation)
-                                reason.writeString(String(error.description.prefix(100)))
-                                try await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, data: reason))
+                                try await refuse(.policyViolation, error.description)
                                 return
                             }
                         case .connectionClose:
@@ -156,13 +234,11 @@ public final class LiveServer: Sendable {
                             return
                         case .ping:
                             try await outbound.write(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData))
+                        case .pong:
+                            continue
                         default:
-                            // Binary and fragmented messages are not part of the protocol.
-                            self.counters.withLock { $0.badMessages += 1 }
-                            var reason = ByteBuffer()
-                            reason.write(webSocketErrorCode: .unacceptableData)
-                            reason.writeString("only text messages")
-                            try await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, data: reason))
+                            // Binary messages are not part of the protocol.
+                            try await refuse(.unacceptableData, "only text messages")
                             return
                         }
                     }
@@ -175,37 +251,62 @@ public final class LiveServer: Sendable {
     }
 
     private func http(_ channel: NIOAsyncChannel<HTTPServerRequestPart, HTTPPart<HTTPResponseHead, ByteBuffer>>) async throws {
-        try await channel.executeThenClose { inbound, outbound in
+        try await channel.executeThenClose { inbound, _ in
             for try await part in inbound {
                 guard case let .head(head) = part else { continue }
-                let (status, type, body) = response(for: head)
                 var headers = HTTPHeaders()
-                headers.add(name: "Content-Type", value: type)
-                headers.add(name: "Content-Length", value: String(body.readableBytes))
                 headers.add(name: "Cache-Control", value: "no-store")
-                if head.uri == "/record" { headers.add(name: "Content-Disposition", value: "attachment; filename=\"\(run.scene.name).rec\"") }
                 headers.add(name: "Connection", value: "close")
-                try await outbound.write(contentsOf: [.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)),
-                                                      .body(body), .end(nil)])
+                if head.uri == "/record", head.method == .GET {
+                    guard let record = run.openRecord() else {
+                        try await respond(.internalServerError, "text/plain", ByteBuffer(string: "no record\n"), headers, on: channel.channel)
+                        return
+                    }
+                    headers.add(name: "Content-Type", value: "application/x-ndjson")
+                    headers.add(name: "Content-Length", value: String(record.length))
+                    headers.add(name: "Content-Disposition", value: "attachment; filename=\"\(run.scene.name).rec\"")
+                    // Written on the channel, each chunk awaited until it is in the socket: one chunk in
+                    // memory at a time, and the connection closes only after the last byte went out
+                    // (closing with writes still queued would cut the download short).
+                    let connection = channel.channel
+                    connection.write(HTTPPart<HTTPResponseHead, ByteBuffer>.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers)),
+                                     promise: nil)
+                    var offset: Int64 = 0
+                    while offset < record.length {
+                        let chunk = try await record.chunk(at: offset)
+                        offset += Int64(chunk.readableBytes)
+                        try await connection.writeAndFlush(HTTPPart<HTTPResponseHead, ByteBuffer>.body(chunk)).get()
+                    }
+                    try await connection.writeAndFlush(HTTPPart<HTTPResponseHead, ByteBuffer>.end(nil)).get()
+                    return
+                }
+                let (status, type, body) = response(for: head)
+                try await respond(status, type, body, headers, on: channel.channel)
                 return
             }
         }
     }
 
+    /// Writes a whole response and returns once it is in the socket.
+    private func respond(_ status: HTTPResponseStatus, _ type: String, _ body: ByteBuffer, _ headers: HTTPHeaders,
+                         on connection: any Channel) async throws {
+        var headers = headers
+        headers.add(name: "Content-Type", value: type)
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        typealias Part = HTTPPart<HTTPResponseHead, ByteBuffer>
+        connection.write(Part.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)), promise: nil)
+        connection.write(Part.body(body), promise: nil)
+        try await connection.writeAndFlush(Part.end(nil)).get()
+    }
+
     private func response(for head: HTTPRequestHead) -> (HTTPResponseStatus, String, ByteBuffer) {
         guard head.method == .GET else { return (.methodNotAllowed, "text/plain", ByteBuffer(string: "GET only\n")) }
-        switch head.uri {
-        case "/record":
-            guard let bytes = run.recordBytes() else { return (.internalServerError, "text/plain", ByteBuffer(string: "no record\n")) }
-            return (.ok, "application/x-ndjson", ByteBuffer(bytes: bytes))
-        default:
-            let files = ["/": ("index.html", "text/html; charset=utf-8"), "/index.html": ("index.html", "text/html; charset=utf-8"),
-                         "/app.js": ("app.js", "text/javascript; charset=utf-8"), "/style.css": ("style.css", "text/css; charset=utf-8")]
-            guard let (name, type) = files[head.uri], let data = PageFiles.contents(name) else {
-                return (.notFound, "text/plain", ByteBuffer(string: "not found\n"))
-            }
-            return (.ok, type, ByteBuffer(bytes: data))
+        let files = ["/": ("index.html", "text/html; charset=utf-8"), "/index.html": ("index.html", "text/html; charset=utf-8"),
+                     "/app.js": ("app.js", "text/javascript; charset=utf-8"), "/style.css": ("style.css", "text/css; charset=utf-8")]
+        guard let (name, type) = files[head.uri], let data = PageFiles.contents(name) else {
+            return (.notFound, "text/plain", ByteBuffer(string: "not found\n"))
         }
+        return (.ok, type, ByteBuffer(bytes: data))
     }
 }
 

@@ -177,7 +177,9 @@ public final class RunEngine {
         frames.start()
         let result = loop.run(shouldStop: {
             if shouldStop() { stop = .requested } else if control?.restartRequested == true { stop = .restart }
-            return stop != nil || frames.failure != nil
+            // A live run flushes its record every frame, so a write failure shows at once: the
+            // run ends there rather than going on with a record that is already lost.
+            return stop != nil || frames.failure != nil || (control != nil && record?.recorder.hasFailed == true)
         }) { report, driver in
             data?.traceFrame(driver.current)
             frames.frame(report, driver: driver)

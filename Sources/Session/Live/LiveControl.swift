@@ -7,7 +7,10 @@ import Synchronization
 /// boundary and recorded like an untimed gravity line), pause, single step, restart.
 ///
 /// Bounded by construction: a tilt replaces a tilt not yet applied (only the newest matters
-/// at a step boundary), steps asked for while one is pending add nothing, and restarts coalesce.
+/// at a step boundary), steps asked for while one is pending add nothing, and restarts coalesce
+/// and are rate-limited: a restart is honoured at the first frame boundary at least
+/// `minimumRestartInterval` after the current world began running, so a flood of restarts cannot
+/// keep the run rebuilding its world.
 public final class LiveControl: GravityEvents, Sendable {
     private struct State {
         var gravity: Vec2?
@@ -15,7 +18,11 @@ public final class LiveControl: GravityEvents, Sendable {
         var paused = false
         var stepRequested = false
         var restartRequested = false
+        var runStarted = ContinuousClock.now
     }
+
+    /// The shortest time between the start of a world's run and its restart.
+    public static let minimumRestartInterval = Duration.milliseconds(250)
 
     private let state = Mutex(State())
 
@@ -31,10 +38,22 @@ public final class LiveControl: GravityEvents, Sendable {
     public func restart() { state.withLock { $0.restartRequested = true } }
 
     public var isPaused: Bool { state.withLock { $0.paused } }
-    public var restartRequested: Bool { state.withLock { $0.restartRequested } }
+    /// Whether the run should end for a restart now: one was asked for, and the current world has
+    /// run for at least `minimumRestartInterval` (until then the request waits).
+    public var restartRequested: Bool {
+        state.withLock { $0.restartRequested && ContinuousClock.now - $0.runStarted >= Self.minimumRestartInterval }
+    }
 
-    /// For the next run after a restart: the restart is done; a pause stays.
-    public func beginRun() { state.withLock { $0.restartRequested = false; $0.stepRequested = false; $0.gravity = nil } }
+    /// For the next run after a restart, once its world is built: the restart is done (requests
+    /// that came while it was built are part of it); a pause stays.
+    public func beginRun() {
+        state.withLock {
+            $0.restartRequested = false
+            $0.stepRequested = false
+            $0.gravity = nil
+            $0.runStarted = .now
+        }
+    }
 
     /// Takes the frame's clock commands: whether paused, and whether one step was asked for.
     func takeClockCommands() -> (paused: Bool, stepOnce: Bool) {

@@ -69,12 +69,20 @@ struct Serve: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Frames per second sent to pages.", valueName: "F"))
     var fps = 60
 
-    @Option(help: ArgumentHelp("Keep the session's record in FILE (default: a temporary file, removed at the end).", valueName: "FILE"), completion: .file())
+    @Option(help: ArgumentHelp("Keep the session's record in FILE (default: a private temporary file, removed at the end).", valueName: "FILE"), completion: .file())
     var record: String?
+
+    @Option(name: .customLong("allow-host"),
+            help: ArgumentHelp("Also answer requests and pages that name NAME as the host (a phone on the network, a proxy); repeatable.",
+                               valueName: "NAME"))
+    var allowHosts: [String] = []
 
     func validate() throws {
         if !(0...65_535).contains(port) { throw ValidationError("--port must be in 0...65535, got \(port)") }
         if !(1...240).contains(fps) { throw ValidationError("--fps must be in 1...240, got \(fps)") }
+        for name in allowHosts where name.isEmpty || name.contains(where: { $0 == "/" || $0 == " " || $0 == "," }) {
+            throw ValidationError("--allow-host takes a host name or address, such as 192.168.1.20 or my-laptop.local, got '\(name)'")
+        }
         try OutputChecks.check(inputs: [("the scene file", scene)], outputs: record.map { [("--record", $0)] } ?? [])
     }
 
@@ -82,10 +90,21 @@ struct Serve: ParsableCommand {
         StopSignals.install()
         let (scene, sceneText) = try loadSceneWithTextOrExit(self.scene)
         let sceneMessage = LiveMessages.scene(scene, world: try makeWorld(scene))
-        let recordPath = record ?? FileManager.default.temporaryDirectory.appendingPathComponent("cratedrop-serve-\(getpid()).rec").path
-        defer { if record == nil { unlink(recordPath) } }
+        // The default record lives in a private directory, removed on every way out of this
+        // function (a later start removes those of killed runs).
+        var privateRecord: PrivateRecord?
+        if record == nil {
+            do {
+                privateRecord = try PrivateRecord()
+            } catch {
+                printError("cratedrop: \(error.path): cannot create the record: \(error.reason)")
+                throw ExitCodes.cannotCreate
+            }
+        }
+        defer { privateRecord?.remove() }
+        let recordPath = record ?? privateRecord!.path
         let live = LiveRun(scene: scene, sceneText: sceneText, sceneFile: self.scene, recordPath: recordPath)
-        let server = LiveServer(run: live, sceneMessage: sceneMessage)
+        let server = LiveServer(run: live, sceneMessage: sceneMessage, allowedHosts: allowHosts)
         if !["127.0.0.1", "localhost", "::1"].contains(host) {
             printError("cratedrop: warning: listening on \(host): anyone who can reach this machine can watch and tilt the simulation")
         }
@@ -102,6 +121,13 @@ struct Serve: ParsableCommand {
             }
             finished.signal()
         }
+        // Stopping never waits long on connections: stop() closes every one, and whatever NIO
+        // still has to finish gets half a second before the process ends anyway.
+        func stopServer() {
+            server.stop()
+            _ = finished.wait(timeout: .now() + 0.5)
+            server.shutdown(within: 0.3)
+        }
         let outcome: RunOutcome
         do {
             outcome = try live.run(fps: fps, shouldStop: { StopSignals.received != nil || failure.withLock { $0 } != nil }) { frame in
@@ -113,11 +139,10 @@ struct Serve: ParsableCommand {
             } else {
                 printError("cratedrop: \(error)")
             }
-            server.stop()
+            stopServer()
             throw ExitCodes.cannotCreate
         }
-        server.stop()
-        finished.wait()
+        stopServer()
         if let message = failure.withLock({ $0 }) {
             printError("cratedrop: \(message)")
             throw ExitCodes.unavailable
@@ -132,12 +157,17 @@ struct Serve: ParsableCommand {
             ("frames_sent", String(counters.framesSent)),
             ("frames_dropped", String(counters.framesDropped)),
             ("bad_messages", String(counters.badMessages)),
+            ("refused_requests", String(counters.refusedRequests)),
             ("record", outcome.recordFailure == nil ? record.map { JSONText.string($0) } ?? "null" : "null"),
         ]
         try StandardOutput.print(JSONText.object(fields))
         if let recordFailure = outcome.recordFailure {
             printError("cratedrop: \(recordFailure); the record was not kept whole")
             throw ExitCodes.ioError
+        }
+        if let signal = StopSignals.received {
+            printError("cratedrop: stopped by \(StopSignals.name(signal)) after \(outcome.result.counters.stepsTaken) steps")
+            throw ExitCode(128 + signal)
         }
     }
 }
