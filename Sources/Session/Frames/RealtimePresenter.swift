@@ -55,10 +55,9 @@ public final class RealtimePresenter: Sendable {
                     if let slots, slot >= slots - 1 { break }
                     continue
                 }
-                guard let job else {
-                    shared.withLock { $0.slot = reached }
-                    continue
-                }
+                // No frame posted yet (the step loop's first frame is on its way): the slots stay
+                // owed and go out with the first frame, as a late frame's do.
+                guard let job else { continue }
                 let sent = send(job, slots: (slot + 1)...reached, waitIfFull: false)
                 let now = stopwatch.nanoseconds()
                 shared.withLock {

@@ -15,7 +15,14 @@ struct Serve: ParsableCommand {
     /// loopback), e.g. `http://lab-3:8080/ (or http://192.168.1.20:8080/)`.
     static func urls(host: String, port: Int) -> String {
         func url(_ host: String) -> String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/" }
-        guard ["0.0.0.0", "::", "[::]"].contains(host) else { return url(host) }
+        let names = reachableNames(host: host)
+        return url(names[0]) + names.dropFirst().map { " (or \(url($0)))" }.joined()
+    }
+
+    /// The names a browser reaches the server by: the address itself, or for a wildcard this
+    /// machine's name and first network address (the server answers requests naming them).
+    static func reachableNames(host: String) -> [String] {
+        guard ["0.0.0.0", "::", "[::]"].contains(host) else { return [host] }
         var names: [String] = []
         var buffer = [CChar](repeating: 0, count: 256)
         if gethostname(&buffer, buffer.count - 1) == 0 {
@@ -24,7 +31,7 @@ struct Serve: ParsableCommand {
         }
         if let address = firstNetworkAddress() { names.append(address) }
         if names.isEmpty { names = ["127.0.0.1"] }
-        return url(names[0]) + names.dropFirst().map { " (or \(url($0)))" }.joined()
+        return names
     }
 
     /// The first IPv4 address of an interface that is up and not loopback.
@@ -104,7 +111,9 @@ struct Serve: ParsableCommand {
         defer { privateRecord?.remove() }
         let recordPath = record ?? privateRecord!.path
         let live = LiveRun(scene: scene, sceneText: sceneText, sceneFile: self.scene, recordPath: recordPath)
-        let server = LiveServer(run: live, sceneMessage: sceneMessage, allowedHosts: allowHosts)
+        // On a wildcard address the URLs printed name this machine: requests naming it are answered.
+        let machineNames = ["0.0.0.0", "::", "[::]"].contains(host) ? Self.reachableNames(host: host) : []
+        let server = LiveServer(run: live, sceneMessage: sceneMessage, allowedHosts: allowHosts + machineNames)
         if !["127.0.0.1", "localhost", "::1"].contains(host) {
             printError("cratedrop: warning: listening on \(host): anyone who can reach this machine can watch and tilt the simulation")
         }
