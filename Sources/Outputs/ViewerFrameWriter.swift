@@ -15,7 +15,12 @@ public final class ViewerFrameWriter: FrameSink, Sendable {
     private let viewer: EncoderProcess
 
     /// Starts ffplay.
-    /// - Parameter environment: where to look for a display (the process's environment).
+    /// - Parameters:
+    ///   - width: the frames' width in pixels.
+    ///   - height: the frames' height in pixels.
+    ///   - fps: how many frames the window shows a second.
+    ///   - title: the window's title.
+    ///   - environment: where to look for a display (the process's environment).
     /// - Throws: `OutputSetupError.noDisplay` when neither `DISPLAY` nor `WAYLAND_DISPLAY` is set
     ///   (and `SDL_VIDEODRIVER` does not pick a driver itself), `.programMissing` when ffplay is
     ///   not installed.

@@ -33,6 +33,7 @@ public final class FileLines {
 
     /// Opens `path`, which must be a regular file (a pipe or device is refused at once).
     /// - Parameters:
+    ///   - path: the file to read.
     ///   - maxLineLength: a longer line is an error (`next()` throws) instead of filling memory.
     ///   - maxFileSize: a file growing past this many bytes is an error, if given.
     public init(path: String, maxLineLength: Int, maxFileSize: Int? = nil) throws(FileBytes.ReadError) {

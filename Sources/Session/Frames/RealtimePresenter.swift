@@ -32,8 +32,12 @@ public final class RealtimePresenter: Sendable {
     private let pipeline: RenderPipeline
 
     /// Starts presenting `every`-th frame slots at `fps` into `pipeline`.
-    /// - Parameter slots: the run's frame slots in all (its frame count), nil for a run that only
-    ///   a stop ends. The last slot is the run's final state, sent by `stop(completed: true)`.
+    /// - Parameters:
+    ///   - fps: frame slots per second of the wall clock.
+    ///   - every: send every `every`-th slot.
+    ///   - slots: the run's frame slots in all (its frame count), nil for a run that only a stop
+    ///     ends. The last slot is the run's final state, sent by `stop(completed: true)`.
+    ///   - pipeline: where the frames go.
     public init(fps: Int, every: Int, slots: Int? = nil, pipeline: RenderPipeline) {
         self.every = every
         self.slots = slots
