@@ -5,14 +5,8 @@ import Testing
 
 /// Circles in scene files: `{"shape": "circle", "center", "radius", "mass"}`, checked like boxes.
 @Suite struct CircleSceneTests {
-    static func report(_ text: String) -> [String] {
-        do {
-            return try SceneLoader.check(Array(text.utf8), file: "Scenes/x.json").warnings.map(\.description)
-        } catch {
-            guard case let .invalid(found) = error else { return ["unexpected: \(error)"] }
-            return found.map(\.description)
-        }
-    }
+    /// Every line the loader reports, as `SceneAuthoringTests` reads them.
+    static func report(_ text: String) -> [String] { SceneAuthoringTests.report(text) }
 
     static func scene(crates: String) -> String {
         #"{"world": [200, 200], "gravity": [0, -1000], "crates": [\#(crates)]}"#
