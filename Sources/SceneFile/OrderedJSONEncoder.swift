@@ -1,37 +1,43 @@
 /// Encodes an `Encodable` value as one line of JSON with object keys in the order the value
 /// encodes them (for synthesized conformances: the order of `CodingKeys`), and with `null` for an
 /// absent optional instead of leaving the key out: a documented field order and a fixed set of
-/// keys, which Foundation's `JSONEncoder` keeps neither of. Strings and numbers are written by
-/// `JSONText`, so doubles read back to the same bits and non-finite ones print as `null`.
+/// keys, which Foundation's `JSONEncoder` keeps neither of. The text is written by ``JSONOutput``,
+/// so doubles read back to the same bits and non-finite ones print as `null`.
 public struct OrderedJSONEncoder {
     public init() {}
 
     /// The JSON text of `value`.
     /// - Throws: whatever `value.encode(to:)` throws.
     public func encode<Value: Encodable>(_ value: Value) throws -> String {
+        try output(value).text
+    }
+
+    /// `value` as a ``JSONOutput``, to write or to place inside another value.
+    /// - Throws: whatever `value.encode(to:)` throws.
+    public func output<Value: Encodable>(_ value: Value) throws -> JSONOutput {
         let root = JSONNode()
         try value.encode(to: NodeEncoder(node: root, codingPath: []))
-        return root.text
+        return root.output
     }
 }
 
-/// One JSON value being built: a leaf's text, or an object's or array's children in order.
+/// One JSON value being built: a leaf, or an object's or array's children in order.
 private final class JSONNode {
     enum Content {
         case empty
-        case leaf(String)
+        case leaf(JSONOutput)
         case object([(key: String, value: JSONNode)])
         case array([JSONNode])
     }
 
     var content = Content.empty
 
-    var text: String {
+    var output: JSONOutput {
         switch content {
-        case .empty: "null"
-        case let .leaf(text): text
-        case let .object(fields): JSONText.object(fields.map { ($0.key, $0.value.text) })
-        case let .array(items): JSONText.array(items.map(\.text))
+        case .empty: .null
+        case let .leaf(value): value
+        case let .object(fields): .object(fields.map { (key: $0.key, value: $0.value.output) })
+        case let .array(items): .array(items.map(\.output))
         }
     }
 
@@ -86,12 +92,14 @@ private struct NodeEncoder: Encoder {
     func singleValueContainer() -> any SingleValueEncodingContainer { SingleNodeContainer(node: node, codingPath: codingPath) }
 }
 
-/// Leaf text for the primitive types, shared by the three container kinds.
+/// Leaf values for the primitive types, shared by the three container kinds.
 private enum Leaf {
-    static func integer<T: BinaryInteger>(_ value: T) -> String { String(value) }
-    static func number(_ value: Double) -> String { JSONText.number(value) }
-    static func string(_ value: String) -> String { JSONText.string(value) }
-    static func bool(_ value: Bool) -> String { value ? "true" : "false" }
+    static func integer<T: BinaryInteger>(_ value: T) -> JSONOutput {
+        if let value = Int(exactly: value) { .integer(value) } else { .unsigned(UInt64(value)) }
+    }
+    static func number(_ value: Double) -> JSONOutput { .number(value) }
+    static func string(_ value: String) -> JSONOutput { .string(value) }
+    static func bool(_ value: Bool) -> JSONOutput { .bool(value) }
 
     static func encode<T: Encodable>(_ value: T, into node: JSONNode, codingPath: [any CodingKey]) throws {
         switch value {
@@ -108,9 +116,9 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     let node: JSONNode
     let codingPath: [any CodingKey]
 
-    private func put(_ text: String, _ key: Key) { node.child(forKey: key.stringValue).content = .leaf(text) }
+    private func put(_ value: JSONOutput, _ key: Key) { node.child(forKey: key.stringValue).content = .leaf(value) }
 
-    mutating func encodeNil(forKey key: Key) throws { put("null", key) }
+    mutating func encodeNil(forKey key: Key) throws { put(.null, key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { put(Leaf.bool(value), key) }
     mutating func encode(_ value: String, forKey key: Key) throws { put(Leaf.string(value), key) }
     mutating func encode(_ value: Double, forKey key: Key) throws { put(Leaf.number(value), key) }
@@ -167,7 +175,7 @@ private struct UnkeyedNodeContainer: UnkeyedEncodingContainer, LeafPutting {
     let codingPath: [any CodingKey]
     var count: Int { node.count }
 
-    func put(_ text: String) { node.appendedChild().content = .leaf(text) }
+    func put(_ value: JSONOutput) { node.appendedChild().content = .leaf(value) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try Leaf.encode(value, into: node.appendedChild(), codingPath: codingPath)
@@ -188,18 +196,18 @@ private struct SingleNodeContainer: SingleValueEncodingContainer, LeafPutting {
     let node: JSONNode
     let codingPath: [any CodingKey]
 
-    func put(_ text: String) { node.content = .leaf(text) }
+    func put(_ value: JSONOutput) { node.content = .leaf(value) }
 
     mutating func encode<T: Encodable>(_ value: T) throws { try Leaf.encode(value, into: node, codingPath: codingPath) }
 }
 
 /// The primitive encodes of the unkeyed and single-value containers: each writes one leaf.
 private protocol LeafPutting {
-    func put(_ text: String)
+    func put(_ value: JSONOutput)
 }
 
 extension LeafPutting {
-    mutating func encodeNil() throws { put("null") }
+    mutating func encodeNil() throws { put(.null) }
     mutating func encode(_ value: Bool) throws { put(Leaf.bool(value)) }
     mutating func encode(_ value: String) throws { put(Leaf.string(value)) }
     mutating func encode(_ value: Double) throws { put(Leaf.number(value)) }

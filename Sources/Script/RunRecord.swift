@@ -29,12 +29,13 @@ public struct RunRecord: Sendable {
 
         /// The record's first line.
         func jsonLine(stateRows: Int) -> String {
-            JSONText.object([
-                "record": JSONText.string("cratedrop"), "version": String(Self.formatVersion),
-                "scene_file": JSONText.string(sceneFile), "determinism_class": JSONText.string(determinismClass),
-                "backend": JSONText.string(backend), "architecture": JSONText.string(architecture),
-                "libc": JSONText.string(libc), "state_rows": String(stateRows),
-            ])
+            let line: JSONOutput = [
+                "record": "cratedrop", "version": .integer(Self.formatVersion),
+                "scene_file": .string(sceneFile), "determinism_class": .string(determinismClass),
+                "backend": .string(backend), "architecture": .string(architecture),
+                "libc": .string(libc), "state_rows": .integer(stateRows),
+            ]
+            return line.text
         }
 
         /// "class 69213486605c (system library, x86_64, glibc 2.36)", each field as read from

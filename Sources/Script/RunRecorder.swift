@@ -34,37 +34,33 @@ public final class RunRecorder {
         self.path = path
         self.file = file
         self.schedule = schedule
-        write(header.jsonLine(stateRows: schedule.stateRows))
-        write(JSONText.object(["scene": JSONText.string(String(decoding: sceneText, as: UTF8.self))]))
+        write(line: header.jsonLine(stateRows: schedule.stateRows))
+        write(["scene": .string(String(decoding: sceneText, as: UTF8.self))])
     }
 
     deinit { try? close() }
 
     /// Appends one applied change: it acts on step `step` (counted from 0).
     public func record(step: Int, gravity: Vec2) {
-        write("{\"step\":\(step),\"gravity\":[\(gravity.x),\(gravity.y)]}")
+        write(["step": .integer(step), "gravity": .numbers([gravity.x, gravity.y])])
     }
 
     /// Appends the checkpoint after `snapshot.step` steps, if the schedule wants one.
     public func checkpoint(_ snapshot: WorldSnapshot) {
         let step = snapshot.step
         guard schedule.wantsHash(afterStep: step) else { return }
-        var line = "{\"step\":\(step),\"hash\":\"\(StateHash(snapshot))\""
+        var fields: [(key: String, value: JSONOutput)] = [("step", .integer(step)), ("hash", .string(StateHash(snapshot).description))]
         if schedule.wantsState(afterStep: step) {
-            line += ",\"state\":["
-            for (index, body) in snapshot.bodies.enumerated() {
-                if index > 0 { line += "," }
-                let values = BodyValues(body).values.map { JSONText.number($0) }
-                line += "[\(body.id)," + values.joined(separator: ",") + "]"
-            }
-            line += "]"
+            fields.append(("state", .array(snapshot.bodies.map { body in
+                .array([.unsigned(body.id.rawValue)] + BodyValues(body).values.map { .number($0) })
+            })))
         }
-        write(line + "}")
+        write(.object(fields))
     }
 
     /// Appends the end line: how many steps the run took and the final state hash.
     public func finish(steps: Int, hash: StateHash) {
-        write("{\"end\":true,\"steps\":\(steps),\"hash\":\"\(hash)\"}")
+        write(["end": true, "steps": .integer(steps), "hash": .string(hash.description)])
     }
 
     /// Writes what is buffered to the file, so a reader (a download) sees every line so far.
@@ -87,7 +83,9 @@ public final class RunRecorder {
         if let failure { throw failure }
     }
 
-    private func write(_ line: String) {
+    private func write(_ line: JSONOutput) { write(line: line.text) }
+
+    private func write(line: String) {
         guard failure == nil, !isClosed else { return }
         if fputs(line + "\n", file) < 0 { failure = .init(text: FileBytes.errnoText()) }
     }

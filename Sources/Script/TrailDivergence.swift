@@ -45,22 +45,25 @@ public struct TrailDivergence: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The report as one JSON object.
-    public var json: String {
-        var fields: [(String, String)] = [
-            ("step", String(step)), ("exact", String(isExact)),
-            ("last_matching_step", lastMatchingStep.map(String.init) ?? "null"),
-            ("expected_hash", JSONText.string(expectedHash.description)), ("actual_hash", JSONText.string(actualHash.description)),
+    public var json: String { jsonOutput.text }
+
+    /// The report as a JSON object to write or to place in another.
+    public var jsonOutput: JSONOutput {
+        var fields: [(key: String, value: JSONOutput)] = [
+            ("step", .integer(step)), ("exact", .bool(isExact)),
+            ("last_matching_step", lastMatchingStep.map(JSONOutput.integer) ?? .null),
+            ("expected_hash", .string(expectedHash.description)), ("actual_hash", .string(actualHash.description)),
         ]
         switch detail?.kind {
         case let .value(id, field, expected, actual)?:
-            fields += [("body", String(id.rawValue)), ("field", JSONText.string(field)), ("expected", JSONText.number(expected)),
-                       ("actual", JSONText.number(actual)), ("ulps", String(StateDivergence.ulps(expected, actual)))]
+            fields += [("body", .unsigned(id.rawValue)), ("field", .string(field)), ("expected", .number(expected)),
+                       ("actual", .number(actual)), ("ulps", .unsigned(StateDivergence.ulps(expected, actual)))]
         case let .bodies(expected, actual)?:
-            fields += [("expected_bodies", String(expected.count)), ("actual_bodies", String(actual.count))]
+            fields += [("expected_bodies", .integer(expected.count)), ("actual_bodies", .integer(actual.count))]
         case nil:
             break
         }
-        return JSONText.object(fields)
+        return .object(fields)
     }
 
     /// Compares two lists of checkpoints (each in ascending step order) on the steps both have.

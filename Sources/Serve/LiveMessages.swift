@@ -9,25 +9,26 @@ public enum LiveMessages {
     /// `{"type":"scene","world":[w,h],"background":"#…","crate":"#…","wall":"#…","walls":[[x1,y1,x2,y2,r],…],
     /// "bodies":[[id,width,height,"#rrggbb","box|circle"],…]}`: sizes, colours and shapes, sent on connect and after a restart.
     public static func scene(_ scene: Scene, world: World) -> String {
-        func hex(_ color: RGB) -> String { JSONText.string(color.hex) }
+        func hex(_ color: RGB) -> JSONOutput { .string(color.hex) }
         let walls = world.wallStates().map { wall in
-            JSONText.array([wall.from.x, wall.from.y, wall.to.x, wall.to.y, wall.radius].map { JSONText.number($0) })
+            JSONOutput.numbers([wall.from.x, wall.from.y, wall.to.x, wall.to.y, wall.radius])
         }
         let colors = scene.crateColors(in: world)
-        let bodies = world.crates.compactMap { crate -> String? in
+        let bodies = world.crates.compactMap { crate -> JSONOutput? in
             guard let id = crate.id else { return nil }
             let size = crate.shape.boundingSize
-            return JSONText.array([String(id.rawValue), JSONText.number(size.x), JSONText.number(size.y),
-                                   hex(colors[id] ?? scene.render.crate), JSONText.string(crate.shape.kind.rawValue)])
+            return [.unsigned(id.rawValue), .number(size.x), .number(size.y),
+                    hex(colors[id] ?? scene.render.crate), .string(crate.shape.kind.rawValue)]
         }
-        return JSONText.object([
-            ("type", JSONText.string("scene")), ("name", JSONText.string(scene.name)),
-            ("world", JSONText.array([JSONText.number(scene.worldSize.x), JSONText.number(scene.worldSize.y)])),
-            ("step_rate", String(scene.stepRate)),
-            ("gravity", JSONText.array([JSONText.number(scene.gravity.x), JSONText.number(scene.gravity.y)])),
-            ("background", hex(scene.render.background)), ("crate", hex(scene.render.crate)), ("wall", hex(scene.render.wall)),
-            ("walls", JSONText.array(walls)), ("bodies", JSONText.array(bodies)),
-        ])
+        let message: JSONOutput = [
+            "type": "scene", "name": .string(scene.name),
+            "world": .numbers([scene.worldSize.x, scene.worldSize.y]),
+            "step_rate": .integer(scene.stepRate),
+            "gravity": .numbers([scene.gravity.x, scene.gravity.y]),
+            "background": hex(scene.render.background), "crate": hex(scene.render.crate), "wall": hex(scene.render.wall),
+            "walls": .array(walls), "bodies": .array(bodies),
+        ]
+        return message.text
     }
 
     /// A frame, little-endian: u32 magic "CDF1", u32 body count, u32 generation, u32 flags (1: paused),

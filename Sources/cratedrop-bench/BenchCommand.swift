@@ -142,11 +142,12 @@ struct CrateDropBench: ParsableCommand {
             return Double(d.seconds) * 1e3 + Double(d.attoseconds) / 1e15
         }
         let bodies = max(1, world.crates.count)
-        try StandardOutput.print(JSONText.object([
-            ("scene", JSONText.string(scene.name)), ("step", String(world.stepCount)), ("bodies", String(world.crates.count)),
-            ("save_ms", JSONText.number(medianMs(saves))), ("restore_ms", JSONText.number(medianMs(restores))),
-            ("physics_bytes", String(state.physics.count)), ("bytes_per_body", JSONText.number(Double(state.physics.count) / Double(bodies))),
-        ]))
+        let report: JSONOutput = [
+            "scene": .string(scene.name), "step": .integer(world.stepCount), "bodies": .integer(world.crates.count),
+            "save_ms": .number(medianMs(saves)), "restore_ms": .number(medianMs(restores)),
+            "physics_bytes": .integer(state.physics.count), "bytes_per_body": .number(Double(state.physics.count) / Double(bodies)),
+        ]
+        try StandardOutput.print(report.text)
     }
 
     /// `--png N`: one frame's PNG encode time (median of the repetitions) and size.
@@ -154,10 +155,11 @@ struct CrateDropBench: ParsableCommand {
         let result = try PNGBenchmark.run(scene: scene, steps: 300, width: 1280, height: 720, level: level,
                                           repetitions: repetitions ?? 30)
         if let frameOut { try FileDescriptorIO.writeWhole([result.frame.ppmHeader, result.frame.pixels], to: frameOut) }
-        try StandardOutput.print(JSONText.object([
-            ("scene", JSONText.string(scene.name)), ("level", String(level)), ("frame_size", JSONText.string("1280x720")),
-            ("encode_ms", JSONText.number(result.milliseconds.median)), ("bytes", String(result.bytes)),
-        ]))
+        let report: JSONOutput = [
+            "scene": .string(scene.name), "level": .integer(level), "frame_size": "1280x720",
+            "encode_ms": .number(result.milliseconds.median), "bytes": .integer(result.bytes),
+        ]
+        try StandardOutput.print(report.text)
     }
 
     /// Warm-up, then only the measured loop; prints the final state hash.

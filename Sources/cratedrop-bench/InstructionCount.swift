@@ -15,7 +15,7 @@ enum InstructionCount {
             printError("cratedrop: bench --instructions needs valgrind (apt-get install valgrind)")
             throw ExitCodes.noInput
         }
-        var entries: [String] = []
+        var entries: [JSONOutput] = []
         for (path, scene) in zip(paths, scenes) {
             // Each side runs twice, `steps` and 2 × `steps` measured steps after the same warm-up;
             // the difference is exactly the instructions of steps warmup+steps+1 ... warmup+2×steps.
@@ -28,9 +28,9 @@ enum InstructionCount {
             let swift = try perStep(this, "swift", "*measuredSwiftStepLoop*")
             let c = try perStep(this, "c", "cbaseline_step")
             try requireSameHash(scene.name, swift.hash, c.hash, binary: this)
-            var fields: [(String, String)] = [
-                ("scene", JSONText.string(scene.name)), ("swift_instructions_per_step", JSONText.number(swift.instructions)),
-                ("c_instructions_per_step", JSONText.number(c.instructions)), ("ratio", JSONText.number(swift.instructions / c.instructions)),
+            var fields: [(key: String, value: JSONOutput)] = [
+                ("scene", .string(scene.name)), ("swift_instructions_per_step", .number(swift.instructions)),
+                ("c_instructions_per_step", .number(c.instructions)), ("ratio", .number(swift.instructions / c.instructions)),
             ]
             var line = "\(scene.name): CrateDrop \(Int(swift.instructions)) instructions/step (snapshot copy included), "
                 + "C \(Int(c.instructions)) instructions/step, ratio \(String(format: "%.4f", swift.instructions / c.instructions)) "
@@ -40,15 +40,15 @@ enum InstructionCount {
                 let otherC = try perStep(other, "c", "cbaseline_step")
                 try requireSameHash(scene.name, otherSwift.hash, otherC.hash, binary: other)
                 let backendRatio = swift.instructions / otherSwift.instructions
-                fields += [("other_swift_instructions_per_step", JSONText.number(otherSwift.instructions)),
-                           ("other_c_instructions_per_step", JSONText.number(otherC.instructions)),
-                           ("backend_ratio", JSONText.number(backendRatio))]
+                fields += [("other_swift_instructions_per_step", .number(otherSwift.instructions)),
+                           ("other_c_instructions_per_step", .number(otherC.instructions)),
+                           ("backend_ratio", .number(backendRatio))]
                 line += "; other backend: CrateDrop \(Int(otherSwift.instructions)), C \(Int(otherC.instructions)), "
                     + "this/other \(String(format: "%.4f", backendRatio))"
             }
-            if json { entries.append(JSONText.object(fields)) } else { try StandardOutput.print(line) }
+            if json { entries.append(.object(fields)) } else { try StandardOutput.print(line) }
         }
-        if json { try StandardOutput.print("[\(entries.joined(separator: ","))]") }
+        if json { try StandardOutput.print(JSONOutput.array(entries).text) }
     }
 
     /// Each backend's CrateDrop side and C side must reach the same state (their hashes differ

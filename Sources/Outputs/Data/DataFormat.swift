@@ -1,3 +1,4 @@
+import SceneFile
 /// The text formats of `--trace` and `--stats`, picked by the file's extension.
 public enum DataFormat: String, Sendable, CaseIterable {
     /// Comma-separated values: a `#` comment line naming the run, then a header row.
@@ -23,5 +24,12 @@ public struct RunIdentity: Sendable, Equatable {
         self.scene = scene
         self.stepRate = stepRate
         self.determinismClass = determinismClass
+    }
+
+    /// The first line of a JSON Lines data file: `{"KIND":"cratedrop","scene":…,"step_rate":…,"determinism_class":…}`.
+    func jsonHeader(kind: String) -> String {
+        let header: JSONOutput = [kind: "cratedrop", "scene": .string(scene), "step_rate": .integer(stepRate),
+                                  "determinism_class": .string(determinismClass)]
+        return header.text + "\n"
     }
 }

@@ -50,15 +50,18 @@ public final class StatsWriter {
         } catch {
             throw .cannotCreate(FrameWriteError(target: path, reason: "cannot create it: \(error.text)"))
         }
-        file.append("{\"stats\":\"cratedrop\",\"scene\":\(JSONText.string(run.scene)),\"step_rate\":\(run.stepRate),"
-                    + "\"determinism_class\":\(JSONText.string(run.determinismClass))}\n")
+        file.append(run.jsonHeader(kind: "stats"))
     }
 
     public func write(_ stats: StepStats) {
-        file.append("{\"step\":\(stats.step),\"step_us\":\(stats.stepMicroseconds),\"contact_pairs\":\(stats.contactPairs),"
-                    + "\"contact_points\":\(stats.contactPoints),\"awake_bodies\":\(stats.awakeBodies),"
-                    + "\"kinetic_energy\":\(JSONText.number(stats.kineticEnergy)),"
-                    + "\"gravity\":[\(stats.gravity.x),\(stats.gravity.y)]}\n")
+        let row: JSONOutput = [
+            "step": .integer(stats.step), "step_us": .number(stats.stepMicroseconds), "contact_pairs": .integer(stats.contactPairs),
+            "contact_points": .integer(stats.contactPoints), "awake_bodies": .integer(stats.awakeBodies),
+            "kinetic_energy": .number(stats.kineticEnergy), "gravity": .numbers([stats.gravity.x, stats.gravity.y]),
+        ]
+        var line = row.text
+        line += "\n"
+        file.append(line)
     }
 
     /// Writes what is buffered and closes the file.

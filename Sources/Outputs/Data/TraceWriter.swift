@@ -49,8 +49,7 @@ public final class TraceWriter: @unchecked Sendable {
             file.append("# cratedrop trace: scene \(run.scene), step_rate \(run.stepRate), determinism_class \(run.determinismClass)\n")
             file.append(Self.columns.joined(separator: ",") + "\n")
         case .jsonl:
-            file.append("{\"trace\":\"cratedrop\",\"scene\":\(JSONText.string(run.scene)),\"step_rate\":\(run.stepRate),"
-                        + "\"determinism_class\":\(JSONText.string(run.determinismClass))}\n")
+            file.append(run.jsonHeader(kind: "trace"))
         }
         let stepRate = Double(run.stepRate)
         done.enter()
@@ -92,10 +91,14 @@ public final class TraceWriter: @unchecked Sendable {
                 text += "\(body.position.x),\(body.position.y),\(body.angle),\(body.velocity.x),\(body.velocity.y),"
                 text += "\(body.angularVelocity),\(body.sleeping ? 1 : 0)\n"
             case .jsonl:
-                text += "{\"step\":\(step),\"time\":\(time),\"id\":\(body.id.rawValue),\"shape\":\"\(body.shape.kind.rawValue)\","
-                text += "\"width\":\(size.x),\"height\":\(size.y),\"x\":\(body.position.x),\"y\":\(body.position.y),"
-                text += "\"angle\":\(body.angle),\"vx\":\(body.velocity.x),\"vy\":\(body.velocity.y),"
-                text += "\"angular_velocity\":\(body.angularVelocity),\"sleeping\":\(body.sleeping)}\n"
+                let row: JSONOutput = [
+                    "step": .integer(step), "time": .number(time), "id": .unsigned(body.id.rawValue), "shape": .string(body.shape.kind.rawValue),
+                    "width": .number(size.x), "height": .number(size.y), "x": .number(body.position.x), "y": .number(body.position.y),
+                    "angle": .number(body.angle), "vx": .number(body.velocity.x), "vy": .number(body.velocity.y),
+                    "angular_velocity": .number(body.angularVelocity), "sleeping": .bool(body.sleeping),
+                ]
+                row.write(to: &text)
+                text += "\n"
             }
         }
         file.append(text)

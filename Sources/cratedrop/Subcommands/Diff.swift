@@ -36,11 +36,12 @@ struct Diff: ParsableCommand {
             printError("cratedrop: \(first) and \(second) have no step in common")
             throw ExitCodes.dataError
         }
-        try StandardOutput.print(JSONText.object([
-            "first": JSONText.string(first), "second": JSONText.string(second),
-            "steps_compared": String(compared), "same": String(divergence == nil),
-            "divergence": divergence?.json ?? "null",
-        ]))
+        let report: JSONOutput = [
+            "first": .string(first), "second": .string(second),
+            "steps_compared": .integer(compared), "same": .bool(divergence == nil),
+            "divergence": divergence?.jsonOutput ?? .null,
+        ]
+        try StandardOutput.print(report.text)
         if let divergence {
             printError("cratedrop: \(first) and \(second) part: \(divergence)")
             throw ExitCodes.diverged

@@ -22,16 +22,17 @@ struct Platform: ParsableCommand {
         let backend = PhysicsBackend.current
         let probe = DeterminismClass.current
         if json {
-            try StandardOutput.print(JSONText.object([
-                "architecture": JSONText.string(backend.architecture),
-                "backend": JSONText.string(backend.kind.rawValue),
-                "library": JSONText.string(backend.libraryPath),
-                "build": JSONText.string(backend.buildDescription),
-                "libc": JSONText.string(backend.libcVersion),
-                "determinism_class": JSONText.string(probe.id),
-                "angle_digest": JSONText.string(probe.angleDigest.description),
-                "contact_digest": JSONText.string(probe.contactDigest.description),
-            ]))
+            let report: JSONOutput = [
+                "architecture": .string(backend.architecture),
+                "backend": .string(backend.kind.rawValue),
+                "library": .string(backend.libraryPath),
+                "build": .string(backend.buildDescription),
+                "libc": .string(backend.libcVersion),
+                "determinism_class": .string(probe.id),
+                "angle_digest": .string(probe.angleDigest.description),
+                "contact_digest": .string(probe.contactDigest.description),
+            ]
+            try StandardOutput.print(report.text)
             return
         }
         let kind = backend.buildDescription.map { "portable backend: \($0)" } ?? "system library"

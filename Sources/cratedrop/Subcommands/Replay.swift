@@ -43,17 +43,17 @@ struct Replay: ParsableCommand {
         let final = outcome.result
         let check = outcome.check
         let interrupted: String? = StopSignals.received.map(StopSignals.name)
-        let fields: [(String, String)] = [
-            ("record", JSONText.string(record)), ("scene", JSONText.string(start.scene.name)),
-            ("steps", String(final.counters.stepsTaken)), ("state_hash", JSONText.string(final.stateHash.description)),
-            ("recorded_class", JSONText.string(recorded.header.determinismClass)),
-            ("determinism_class", JSONText.string(DeterminismClass.current.id)),
-            ("verified", check.map { String($0.divergence == nil) } ?? "null"),
-            ("checkpoints_verified", check.map { String($0.verified) } ?? "null"),
-            ("divergence", check?.divergence?.json ?? "null"),
-            ("interrupted", interrupted.map(JSONText.string) ?? "null"),
+        let report: JSONOutput = [
+            "record": .string(record), "scene": .string(start.scene.name),
+            "steps": .integer(final.counters.stepsTaken), "state_hash": .string(final.stateHash.description),
+            "recorded_class": .string(recorded.header.determinismClass),
+            "determinism_class": .string(DeterminismClass.current.id),
+            "verified": check.map { .bool($0.divergence == nil) } ?? .null,
+            "checkpoints_verified": check.map { .integer($0.verified) } ?? .null,
+            "divergence": check?.divergence?.jsonOutput ?? .null,
+            "interrupted": .string(interrupted),
         ]
-        try StandardOutput.print(JSONText.object(fields))
+        try StandardOutput.print(report.text)
         try RunExecution.finish(outcome, plan: plan, checked: "\(record): the replay")
     }
 

@@ -157,19 +157,19 @@ struct Serve: ParsableCommand {
             throw ExitCodes.unavailable
         }
         let counters = server.counters.withLock { $0 }
-        let fields: [(String, String)] = [
-            ("scene", JSONText.string(scene.name)),
-            ("steps", String(outcome.result.counters.stepsTaken)),
-            ("state_hash", JSONText.string(outcome.result.stateHash.description)),
-            ("dropped_seconds", JSONText.number(outcome.result.droppedSeconds)),
-            ("pages", String(counters.pages)),
-            ("frames_sent", String(counters.framesSent)),
-            ("frames_dropped", String(counters.framesDropped)),
-            ("bad_messages", String(counters.badMessages)),
-            ("refused_requests", String(counters.refusedRequests)),
-            ("record", outcome.recordFailure == nil ? record.map { JSONText.string($0) } ?? "null" : "null"),
+        let summary: JSONOutput = [
+            "scene": .string(scene.name),
+            "steps": .integer(outcome.result.counters.stepsTaken),
+            "state_hash": .string(outcome.result.stateHash.description),
+            "dropped_seconds": .number(outcome.result.droppedSeconds),
+            "pages": .integer(counters.pages),
+            "frames_sent": .integer(counters.framesSent),
+            "frames_dropped": .integer(counters.framesDropped),
+            "bad_messages": .integer(counters.badMessages),
+            "refused_requests": .integer(counters.refusedRequests),
+            "record": outcome.recordFailure == nil ? .string(record) : .null,
         ]
-        try StandardOutput.print(JSONText.object(fields))
+        try StandardOutput.print(summary.text)
         if let recordFailure = outcome.recordFailure {
             printError("cratedrop: \(recordFailure); the record was not kept whole")
             throw ExitCodes.ioError
