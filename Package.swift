@@ -37,8 +37,8 @@ let package = Package(
             providers: [.apt(["libspng-dev"])]
         ),
         .target(name: "SceneModel"),
-        .target(name: "SceneFile", dependencies: ["SceneModel"]),
-        .target(name: "Physics", dependencies: ["CChipmunk", "SceneModel"]),
+        .target(name: "SceneFile", dependencies: ["SceneModel", "FileIO"]),
+        .target(name: "Physics", dependencies: ["CChipmunk", "SceneModel", "FileIO"]),
         .target(name: "Driver", dependencies: ["SceneModel"]),
         // One run's wiring: the world driven with gravity streams, records and verification.
         .target(name: "Session", dependencies: ["Driver", "Physics", "SceneModel", "SceneFile", "Script", "Raster", "Outputs", "FileIO"]),
@@ -46,7 +46,7 @@ let package = Package(
         // The live run in a browser: real-time loop, HTTP and WebSocket server, the page.
         .target(
             name: "Serve",
-            dependencies: ["Session", "Physics", "Driver", "Script", "SceneModel", "SceneFile",
+            dependencies: ["Session", "Physics", "Driver", "Script", "SceneModel", "SceneFile", "FileIO",
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio")],
             resources: [.copy("Page")]

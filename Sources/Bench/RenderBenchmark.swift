@@ -48,7 +48,7 @@ enum RenderBenchmark {
     /// MB/s of whole frames written into a pipe that another thread drains, per frame.
     private static func streamThroughput(_ image: RGBImage, frames: Int) throws -> [Double] {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw FrameWriteError(target: "pipe", reason: FileDescriptorIO.errnoText()) }
+        guard pipe(&fds) == 0 else { throw FrameWriteError(target: "pipe", cause: .file(.fromErrno())) }
         let readEnd = fds[0]
         let drain = Thread {
             var buffer = [UInt8](repeating: 0, count: 1 << 20)

@@ -1,3 +1,4 @@
+import FileIO
 import SceneFile
 import SceneModel
 import Script

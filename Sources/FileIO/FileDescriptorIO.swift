@@ -3,7 +3,7 @@ import Glibc
 #endif
 import SystemPackage
 
-/// POSIX writes with the loops POSIX requires, reporting errno as text, and the rules every
+/// POSIX writes with the loops POSIX requires, reporting errno as `FileFailure`, and the rules every
 /// output file follows (README, "Output files"):
 /// - a regular file (or a new one) is replaced atomically: written under a fresh hidden name made
 ///   with `mkstemp` (`.NAME.tmp-PID-XXXXXX`, created exclusively, so a planted file or symbolic
@@ -39,18 +39,18 @@ public enum FileDescriptorIO {
     }
 
     /// Writes `parts` one after another as the whole content of `path`, by the rules above.
-    /// - Throws: `OutputFailure` with the reason; a regular file then keeps its old content.
-    public static func writeWhole(_ parts: [[UInt8]], to path: String) throws(OutputFailure) {
+    /// - Throws: `FileFailure` with the reason; a regular file then keeps its old content.
+    public static func writeWhole(_ parts: [[UInt8]], to path: String) throws(FileFailure) {
         switch kind(of: path) {
-        case .symbolicLink: throw OutputFailure(text: symbolicLinkRefusal)
-        case .directory: throw OutputFailure(text: "is a directory")
+        case .symbolicLink: throw .symbolicLink
+        case .directory: throw .directory
         case .device, .pipe:
             let fd = try openInPlace(path)
-            var failure: OutputFailure?
+            var failure: FileFailure?
             do {
                 for part in parts { try writeAll(fd, part) }
             } catch {
-                failure = OutputFailure(error)
+                failure = .system(error.errno)
             }
             if close(fd) != 0, failure == nil { failure = .fromErrno() }
             if let failure { throw failure }
@@ -62,11 +62,11 @@ public enum FileDescriptorIO {
     /// Opens `path` for writing a stream (a record): regular files are created or truncated
     /// without following a link, devices and pipes opened in place, links refused.
     /// - Returns: the descriptor, which the caller closes.
-    /// - Throws: `OutputFailure` with the reason.
-    public static func openForWriting(_ path: String) throws(OutputFailure) -> Int32 {
+    /// - Throws: `FileFailure` with the reason.
+    public static func openForWriting(_ path: String) throws(FileFailure) -> Int32 {
         switch kind(of: path) {
-        case .symbolicLink: throw OutputFailure(text: symbolicLinkRefusal)
-        case .directory: throw OutputFailure(text: "is a directory")
+        case .symbolicLink: throw .symbolicLink
+        case .directory: throw .directory
         case .device, .pipe: return try openInPlace(path)
         case .regular, .missing:
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -76,46 +76,22 @@ public enum FileDescriptorIO {
     }
 
     /// Why `path` will not be written at all, if so: a symbolic link or a directory.
-    public static func refusal(for path: String) -> String? {
+    public static func refusal(for path: String) -> FileFailure? {
         switch kind(of: path) {
-        case .symbolicLink: symbolicLinkRefusal
-        case .directory: "is a directory"
+        case .symbolicLink: .symbolicLink
+        case .directory: .directory
         default: nil
         }
     }
 
-    /// A file that could not be opened or written: the reason as text ("is a directory", "No space
-    /// left on device").
-    public struct OutputFailure: Error, Sendable, Equatable, CustomStringConvertible {
-        public var text: String
-        public var description: String { text }
-        public init(text: String) { self.text = text }
-        init(_ failure: WriteFailure) { text = failure.description }
-        static func fromErrno() -> OutputFailure { OutputFailure(text: errnoText()) }
-    }
-
-    public static let symbolicLinkRefusal = "is a symbolic link; CrateDrop does not write through links: give the path of its target"
-
     /// What is at a path, without following a symbolic link.
-    public enum Kind: Sendable { case missing, regular, directory, device, pipe, symbolicLink }
-
-    public static func kind(of path: String) -> Kind {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return .missing }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return .regular
-        case S_IFDIR: return .directory
-        case S_IFLNK: return .symbolicLink
-        case S_IFIFO: return .pipe
-        default: return .device
-        }
-    }
+    public static func kind(of path: String) -> FileKind { FileKind(path: path) }
 
     /// Opens a device or named pipe without blocking on a pipe that nobody reads.
-    private static func openInPlace(_ path: String) throws(OutputFailure) -> Int32 {
+    private static func openInPlace(_ path: String) throws(FileFailure) -> Int32 {
         let fd = open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
-            throw OutputFailure(text: errno == ENXIO ? "is a named pipe that no process is reading" : errnoText())
+            throw errno == ENXIO ? .pipeWithoutReader : .fromErrno()
         }
         // Writes may block from here on, like any pipe writer's.
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
@@ -131,10 +107,10 @@ public enum FileDescriptorIO {
     /// user named `.NAME.tmp-PID-XXXXXX` whose PID has no `/proc/PID`. A temporary whose process
     /// still runs (or whose PID was reused) is left alone.
     /// - Returns: the temporary file's path; the caller renames or removes it.
-    public static func createTemporary(beside path: String) throws(OutputFailure) -> String {
+    public static func createTemporary(beside path: String) throws(FileFailure) -> String {
         removeStaleTemporaries(beside: path)
         let (fd, temporary) = try openTemporary(beside: path)
-        let failure: OutputFailure? = fchmod(fd, 0o644) == 0 ? nil : .fromErrno()
+        let failure: FileFailure? = fchmod(fd, 0o644) == 0 ? nil : .fromErrno()
         close(fd)
         if let failure {
             unlink(temporary)
@@ -153,6 +129,23 @@ public enum FileDescriptorIO {
 
     /// The start of the hidden temporary names of `name` (then the PID, `-`, six random characters).
     private static func temporaryPrefix(_ name: String) -> String { ".\(name).tmp-" }
+
+    /// Makes a fresh directory readable by this user alone (0700) from `template`, whose last six
+    /// characters are `XXXXXX` (`mkdtemp`).
+    /// - Returns: the directory's path.
+    public static func makePrivateDirectory(template: String) throws(FileFailure) -> String {
+        var name = Array(template.utf8CString)
+        guard name.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { throw .fromErrno() }
+        return String(decoding: name.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Creates `path` for writing, exclusively (never an existing file or a link), with `mode`.
+    /// - Returns: the descriptor, which the caller closes.
+    public static func createExclusive(_ path: String, mode: mode_t) throws(FileFailure) -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw .fromErrno() }
+        return fd
+    }
 
     /// Removes the temporaries beside `path` whose creating process is gone (see `createTemporary`).
     /// - Returns: the names removed.
@@ -185,7 +178,7 @@ public enum FileDescriptorIO {
         return removed
     }
 
-    private static func openTemporary(beside path: String) throws(OutputFailure) -> (Int32, String) {
+    private static func openTemporary(beside path: String) throws(FileFailure) -> (Int32, String) {
         let (directory, name) = split(path)
         var template = Array("\(directory)\(temporaryPrefix(name))\(getpid())-XXXXXX".utf8CString)
         // mkstemp creates the name exclusively (O_CREAT | O_EXCL): never an existing file or link.
@@ -195,15 +188,15 @@ public enum FileDescriptorIO {
         return (fd, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
-    private static func replaceAtomically(_ parts: [[UInt8]], path: String) throws(OutputFailure) {
+    private static func replaceAtomically(_ parts: [[UInt8]], path: String) throws(FileFailure) {
         let (fd, temporary) = try openTemporary(beside: path)
-        var failure: OutputFailure?
+        var failure: FileFailure?
         if fchmod(fd, 0o644) != 0 { failure = .fromErrno() }
         if failure == nil {
             do {
                 for part in parts { try writeAll(fd, part) }
             } catch {
-                failure = OutputFailure(error)
+                failure = .system(error.errno)
             }
         }
         if close(fd) != 0, failure == nil { failure = .fromErrno() }
@@ -213,6 +206,4 @@ public enum FileDescriptorIO {
             throw failure
         }
     }
-
-    public static func errnoText() -> String { Errno(rawValue: errno).description }
 }

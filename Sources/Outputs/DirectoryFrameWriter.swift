@@ -48,10 +48,11 @@ public final class DirectoryFrameWriter: FrameSink, Sendable {
         if stat(directory, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFDIR else { throw FrameWriteError(target: directory, reason: "exists and is not a directory") }
         } else if mkdir(directory, 0o755) != 0 {
-            let reason = errno == ENOENT ? "cannot create it: its parent directory does not exist" : "cannot create it: \(FileDescriptorIO.errnoText())"
-            throw FrameWriteError(target: directory, reason: reason)
+            let cause: FrameWriteError.Cause = errno == ENOENT
+                ? .message("cannot create it: its parent directory does not exist") : .during("cannot create it", .fromErrno())
+            throw FrameWriteError(target: directory, cause: cause)
         }
-        guard access(directory, W_OK) == 0 else { throw FrameWriteError(target: directory, reason: "is not writable: \(FileDescriptorIO.errnoText())") }
+        guard access(directory, W_OK) == 0 else { throw FrameWriteError(target: directory, cause: .during("is not writable", .fromErrno())) }
     }
 
     /// Applies the overwrite rule to a frame directory before any frame is written: a directory
@@ -76,7 +77,7 @@ public final class DirectoryFrameWriter: FrameSink, Sendable {
             throw .notEmpty(path: directory, frameFiles: frames.count)
         }
         for name in frames where unlink("\(directory)/\(name)") != 0 {
-            throw .cannotCreate(FrameWriteError(target: "\(directory)/\(name)", reason: "cannot remove it: \(FileDescriptorIO.errnoText())"))
+            throw .cannotCreate(FrameWriteError(target: "\(directory)/\(name)", cause: .during("cannot remove it", .fromErrno())))
         }
         return frames.count
     }
@@ -103,13 +104,13 @@ public final class DirectoryFrameWriter: FrameSink, Sendable {
             do {
                 parts = [try encoder.encode(image)]
             } catch {
-                throw FrameWriteError(target: final, reason: error.reason)
+                throw FrameWriteError(target: final, cause: error.cause)
             }
         }
         do {
             try FileDescriptorIO.writeWhole(parts, to: final)
         } catch {
-            throw FrameWriteError(target: final, reason: error.text)
+            throw FrameWriteError(target: final, cause: .file(error))
         }
     }
 }

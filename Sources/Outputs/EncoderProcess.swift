@@ -34,8 +34,8 @@ final class EncoderProcess: Sendable {
     }
 
     /// Starts `executable` with `arguments`.
-    /// - Throws: the reason it could not be started.
-    init(executable: String, arguments: [String]) throws(FileDescriptorIO.OutputFailure) {
+    /// - Throws: the reason it could not be started, in Foundation's words.
+    init(executable: String, arguments: [String]) throws(StartFailure) {
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -46,7 +46,7 @@ final class EncoderProcess: Sendable {
         do {
             try process.run()
         } catch {
-            throw FileDescriptorIO.OutputFailure(text: "cannot start \(executable): \(error.localizedDescription)")
+            throw StartFailure(executable: executable, reason: error.localizedDescription)
         }
         input = stdin.fileHandleForWriting
         // A 1 MiB pipe (Linux's default limit for it) takes most of a frame at once, so the
@@ -111,5 +111,12 @@ final class EncoderProcess: Sendable {
         let text = errorTail.withLock { String(decoding: $0, as: UTF8.self) }
         let status = process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
         return (status, text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// A program that could not be started, with Foundation's reason.
+    struct StartFailure: Error, CustomStringConvertible {
+        let executable: String
+        let reason: String
+        var description: String { "cannot start \(executable): \(reason)" }
     }
 }

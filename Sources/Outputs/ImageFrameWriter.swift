@@ -26,8 +26,8 @@ public final class ImageFrameWriter: FrameSink, Sendable {
         switch FileDescriptorIO.kind(of: path) {
         case .missing, .device, .pipe: break
         case .regular: if !replaceExisting { throw .exists(path: path) }
-        case .symbolicLink: throw .cannotCreate(FrameWriteError(target: path, reason: FileDescriptorIO.symbolicLinkRefusal))
-        case .directory: throw .cannotCreate(FrameWriteError(target: path, reason: "is a directory"))
+        case .symbolicLink: throw .cannotCreate(FrameWriteError(target: path, cause: .file(.symbolicLink)))
+        case .directory: throw .cannotCreate(FrameWriteError(target: path, cause: .file(.directory)))
         }
         // Refused now, not after the run: a file in a folder that does not exist.
         let parent = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
@@ -42,12 +42,12 @@ public final class ImageFrameWriter: FrameSink, Sendable {
         do {
             png = try encoder.encode(image)
         } catch {
-            throw FrameWriteError(target: path, reason: error.reason)
+            throw FrameWriteError(target: path, cause: error.cause)
         }
         do {
             try FileDescriptorIO.writeWhole([png], to: path)
         } catch {
-            throw FrameWriteError(target: path, reason: error.text)
+            throw FrameWriteError(target: path, cause: .file(error))
         }
     }
 }

@@ -22,7 +22,7 @@ public final class StreamFrameWriter: FrameSink, Sendable {
         do {
             try FileDescriptorIO.writeAll(fd, image.ppm())
         } catch {
-            throw FrameWriteError(target: name, reason: error.isClosedPipe ? "the reader closed the pipe (\(error))" : error.description)
+            throw FrameWriteError(target: name, cause: error.isClosedPipe ? .closedPipe : .file(.system(error.errno)))
         }
     }
 }

@@ -65,7 +65,7 @@ public final class VideoFrameWriter: FrameSink, Sendable {
         switch FileDescriptorIO.kind(of: path) {
         case .missing: break
         case .regular: if !replaceExisting { throw .exists(path: path) }
-        case .symbolicLink: throw .cannotCreate(FrameWriteError(target: path, reason: FileDescriptorIO.symbolicLinkRefusal))
+        case .symbolicLink: throw .cannotCreate(FrameWriteError(target: path, cause: .file(.symbolicLink)))
         case .directory, .device, .pipe:
             throw .cannotCreate(FrameWriteError(target: path, reason: "exists and is not a regular file"))
         }
@@ -73,7 +73,7 @@ public final class VideoFrameWriter: FrameSink, Sendable {
         do {
             temporaryPath = try FileDescriptorIO.createTemporary(beside: path)
         } catch {
-            throw .cannotCreate(FrameWriteError(target: path, reason: "cannot create it: \(error.text)"))
+            throw .cannotCreate(FrameWriteError(target: path, cause: .during("cannot create it", error)))
         }
         converter = format.feedsYUV ? YUV420Converter(width: width, height: height) : nil
         let input = ["-f", "rawvideo", "-pixel_format", format.feedsYUV ? "yuv420p" : "rgb24", "-video_size", "\(width)x\(height)",
@@ -86,7 +86,7 @@ public final class VideoFrameWriter: FrameSink, Sendable {
             encoder = try EncoderProcess(executable: ffmpeg, arguments: arguments)
         } catch {
             unlink(temporaryPath)
-            throw .cannotCreate(FrameWriteError(target: path, reason: error.text))
+            throw .cannotCreate(FrameWriteError(target: path, reason: error.description))
         }
         // (ring − 1) frames must hold at least the pipe's capacity.
         let frameBytes = converter?.frameBytes ?? 0
@@ -149,8 +149,9 @@ public final class VideoFrameWriter: FrameSink, Sendable {
         let (status, text) = encoder.finish()
         state.withLock { $0.finished = true }
         unlink(temporaryPath)
-        let reason = failure.isClosedPipe ? "ffmpeg stopped (exit \(status))" + (text.isEmpty ? "" : ": \(text)") : failure.description
-        throw FrameWriteError(target: path, reason: reason)
+        let cause: FrameWriteError.Cause = failure.isClosedPipe
+            ? .message("ffmpeg stopped (exit \(status))" + (text.isEmpty ? "" : ": \(text)")) : .file(.system(failure.errno))
+        throw FrameWriteError(target: path, cause: cause)
     }
 
     /// Ends ffmpeg's input, waits for it to finish the file and renames it into place.
@@ -167,9 +168,9 @@ public final class VideoFrameWriter: FrameSink, Sendable {
             throw FrameWriteError(target: path, reason: "ffmpeg failed (exit \(status))" + (text.isEmpty ? "" : ": \(text)"))
         }
         guard rename(temporaryPath, path) == 0 else {
-            let reason = FileDescriptorIO.errnoText()
+            let failure = FileFailure.fromErrno()
             unlink(temporaryPath)
-            throw FrameWriteError(target: path, reason: "cannot move the finished video into place: \(reason)")
+            throw FrameWriteError(target: path, cause: .during("cannot move the finished video into place", failure))
         }
     }
 }

@@ -35,7 +35,7 @@ public final class ViewerFrameWriter: FrameSink, Sendable {
                 "-window_title", title, "-autoexit",
             ])
         } catch {
-            throw .cannotCreate(FrameWriteError(target: "ffplay", reason: error.text))
+            throw .cannotCreate(FrameWriteError(target: "ffplay", reason: error.description))
         }
     }
 

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import FileIO
 import Glibc
 #endif
 import SceneModel

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import SceneFile
+import FileIO
 
 /// Reads a regular file line by line in fixed-size chunks, so memory stays bounded by the
 /// longest line, not the file: `diff` of two 1 GB trails and the checks of a record run while
@@ -11,11 +11,12 @@ import SceneFile
 public final class FileLines {
     /// Why reading stopped: the file could not be read (a read error), or it breaks a limit.
     public enum Failure: Error, Sendable, CustomStringConvertible {
-        case unreadable(String)
+        case unreadable(FileFailure)
         case tooLarge(String)
         public var description: String {
             switch self {
-            case let .unreadable(text), let .tooLarge(text): text
+            case let .unreadable(failure): failure.description
+            case let .tooLarge(text): text
             }
         }
     }
@@ -36,7 +37,7 @@ public final class FileLines {
     ///   - path: the file to read.
     ///   - maxLineLength: a longer line is an error (`next()` throws) instead of filling memory.
     ///   - maxFileSize: a file growing past this many bytes is an error, if given.
-    public init(path: String, maxLineLength: Int, maxFileSize: Int? = nil) throws(FileBytes.ReadError) {
+    public init(path: String, maxLineLength: Int, maxFileSize: Int? = nil) throws(FileFailure) {
         self.path = path
         self.maxLineLength = maxLineLength
         self.maxFileSize = maxFileSize
@@ -87,7 +88,7 @@ public final class FileLines {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .unreadable(FileBytes.errnoText())
+                throw .unreadable(.fromErrno())
             }
             (start, end) = (0, count)
             atEnd = count == 0

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import FileIO
 import Queues
 import SceneFile
 
@@ -15,7 +16,7 @@ public final class GravityStream: Sendable {
         case command(GravityCommand)
         case badLine(GravityLineError)
         /// The producer closed the stream (or it failed to read: `readError`).
-        case end(readError: String?)
+        case end(readError: FileFailure?)
     }
 
     private let events = BoundedQueue<Event>(capacity: 4096)
@@ -35,17 +36,17 @@ public final class GravityStream: Sendable {
     /// - Throws: `GravityOpenError` naming the path and the reason.
     public static func open(path: String) throws(GravityOpenError) -> Source {
         if path == "-" { return .descriptor(STDIN_FILENO) }
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw GravityOpenError(path: path, reason: FileBytes.errnoText()) }
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR: throw GravityOpenError(path: path, reason: "is a directory, expected a file")
-        case S_IFIFO:
-            guard access(path, R_OK) == 0 else { throw GravityOpenError(path: path, reason: FileBytes.errnoText()) }
-            return .fifo(path)
-        default:
-            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw GravityOpenError(path: path, reason: FileBytes.errnoText()) }
-            return .descriptor(fd)
+        do throws(FileFailure) {
+            switch try FileBytes.kind(following: path) {
+            case .directory: throw .notRegularFile(.directory)
+            case .pipe:
+                try FileBytes.checkReadable(path)
+                return .fifo(path)
+            default:
+                return .descriptor(try FileBytes.openStream(path: path))
+            }
+        } catch {
+            throw GravityOpenError(path: path, reason: error)
         }
     }
 
@@ -57,13 +58,13 @@ public final class GravityStream: Sendable {
             var parser = parser
             var splitter = LineSplitter()
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            var readError: String?
+            var readError: FileFailure?
             var fd: Int32 = -1
             switch input {
             case let .descriptor(descriptor): fd = descriptor
             case let .fifo(path):
-                repeat { fd = Glibc.open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
-                if fd < 0 { readError = FileBytes.errnoText() }
+                // Waits here for a writer.
+                do throws(FileFailure) { fd = try FileBytes.openStream(path: path) } catch { readError = error }
             }
             func handle(_ pieces: [LineSplitter.Piece]) {
                 for piece in pieces {
@@ -86,7 +87,7 @@ public final class GravityStream: Sendable {
                 let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if count < 0 {
                     if errno == EINTR { continue }
-                    readError = FileBytes.errnoText()
+                    readError = .fromErrno()
                     break
                 }
                 if count == 0 { break }
@@ -112,6 +113,6 @@ public final class GravityStream: Sendable {
 /// A gravity source that cannot be opened.
 public struct GravityOpenError: Error, Sendable, CustomStringConvertible {
     public var path: String
-    public var reason: String
+    public var reason: FileFailure
     public var description: String { "\(path): \(reason)" }
 }

@@ -15,21 +15,22 @@ public final class RunRecorder {
     public let path: String
     public let schedule: TrailSchedule
     private let file: UnsafeMutablePointer<FILE>
-    private var failure: FileDescriptorIO.OutputFailure?
+    private var failure: FileFailure?
     private var isClosed = false
 
     /// Creates the record file and writes its header and scene lines.
-    /// - Throws: the reason if the file cannot be created.
-    public init(path: String, header: RunRecord.Header, sceneText: [UInt8], schedule: TrailSchedule) throws(GravityOpenError) {
+    /// - Throws: `RecordCreateError` naming the path and the reason if the file cannot be created.
+    public init(path: String, header: RunRecord.Header, sceneText: [UInt8], schedule: TrailSchedule) throws(RecordCreateError) {
         let fd: Int32
         do {
             fd = try FileDescriptorIO.openForWriting(path)
         } catch {
-            throw GravityOpenError(path: path, reason: error.text)
+            throw RecordCreateError(path: path, reason: error)
         }
         guard let file = fdopen(fd, "w") else {
+            let failure = FileFailure.fromErrno()
             Glibc.close(fd)
-            throw GravityOpenError(path: path, reason: FileBytes.errnoText())
+            throw RecordCreateError(path: path, reason: failure)
         }
         self.path = path
         self.file = file
@@ -66,7 +67,7 @@ public final class RunRecorder {
     /// Writes what is buffered to the file, so a reader (a download) sees every line so far.
     public func flush() {
         guard failure == nil, !isClosed else { return }
-        if fflush(file) != 0 { failure = .init(text: FileBytes.errnoText()) }
+        if fflush(file) != 0 { failure = .fromErrno() }
     }
 
     /// Whether a write or flush has failed (`close()` then throws the reason).
@@ -74,11 +75,11 @@ public final class RunRecorder {
 
     /// Flushes and closes (once; later calls only repeat the answer).
     /// - Throws: the first write error of the record's life, if any.
-    public func close() throws(FileDescriptorIO.OutputFailure) {
+    public func close() throws(FileFailure) {
         if !isClosed {
             isClosed = true
-            if failure == nil, fflush(file) != 0 { failure = .init(text: FileBytes.errnoText()) }
-            if fclose(file) != 0, failure == nil { failure = .init(text: FileBytes.errnoText()) }
+            if failure == nil, fflush(file) != 0 { failure = .fromErrno() }
+            if fclose(file) != 0, failure == nil { failure = .fromErrno() }
         }
         if let failure { throw failure }
     }
@@ -87,6 +88,18 @@ public final class RunRecorder {
 
     private func write(line: String) {
         guard failure == nil, !isClosed else { return }
-        if fputs(line + "\n", file) < 0 { failure = .init(text: FileBytes.errnoText()) }
+        if fputs(line + "\n", file) < 0 { failure = .fromErrno() }
+    }
+}
+
+/// A run record that cannot be created; `description` is `PATH: reason`.
+public struct RecordCreateError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var reason: FileFailure
+    public var description: String { "\(path): \(reason)" }
+
+    public init(path: String, reason: FileFailure) {
+        self.path = path
+        self.reason = reason
     }
 }

@@ -1,3 +1,4 @@
+import FileIO
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -313,8 +314,7 @@ public final class LiveServer: Sendable {
 /// The page's files, shipped as package resources (`Sources/Serve/Page`).
 enum PageFiles {
     static func contents(_ name: String) -> [UInt8]? {
-        guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Page"),
-              let data = try? Data(contentsOf: url) else { return nil }
-        return [UInt8](data)
+        guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Page") else { return nil }
+        return try? FileBytes.read(path: url.path, limit: 16 << 20)
     }
 }

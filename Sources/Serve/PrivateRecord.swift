@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileIO
+import Script
 
 /// The session's record when `serve` is given no `--record`: `live.rec` in a private directory
 /// made with `mkdtemp` (mode 0700) under `$XDG_RUNTIME_DIR`, else `/tmp`, named
@@ -22,22 +24,22 @@ public final class PrivateRecord: Sendable {
     }
 
     /// Removes stale directories, then makes the private directory and creates the empty record.
-    /// - Throws: the reason (errno text) if either cannot be made.
-    public init(parent: String = PrivateRecord.parent) throws(CreateError) {
+    /// - Throws: `RecordCreateError` naming the path and the errno if either cannot be made.
+    public init(parent: String = PrivateRecord.parent) throws(RecordCreateError) {
         Self.removeStale(in: parent)
-        var template = Array("\(parent)/\(Self.prefix)\(getpid())-XXXXXX".utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw CreateError(path: "\(parent)/\(Self.prefix)\(getpid())-XXXXXX", reason: Self.errnoText())
+        let template = "\(parent)/\(Self.prefix)\(getpid())-XXXXXX"
+        do {
+            directory = try FileDescriptorIO.makePrivateDirectory(template: template)
+        } catch {
+            throw RecordCreateError(path: template, reason: error)
         }
-        directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         path = directory + "/live.rec"
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            let reason = Self.errnoText()
+        do {
+            close(try FileDescriptorIO.createExclusive(path, mode: 0o600))
+        } catch {
             rmdir(directory)
-            throw CreateError(path: path, reason: reason)
+            throw RecordCreateError(path: path, reason: error)
         }
-        close(fd)
     }
 
     /// Deletes the record and its directory.
@@ -63,14 +65,5 @@ public final class PrivateRecord: Sendable {
             unlink(directory + "/live.rec")
             rmdir(directory)
         }
-    }
-
-    private static func errnoText() -> String { String(cString: strerror(errno)) }
-
-    /// The private record could not be made.
-    public struct CreateError: Error, Sendable, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-        public var description: String { "\(path): \(reason)" }
     }
 }

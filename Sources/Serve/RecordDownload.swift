@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileIO
 import NIOCore
 import NIOPosix
 
@@ -17,10 +18,9 @@ final class RecordDownload: Sendable {
 
     /// Opens the record and fixes the length served, or nil if it cannot be read.
     init?(path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return nil }
+        guard let fd = try? FileBytes.openRegular(path: path, followingLinks: false) else { return nil }
         var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+        guard fstat(fd, &info) == 0 else {
             close(fd)
             return nil
         }

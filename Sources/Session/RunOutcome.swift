@@ -1,3 +1,4 @@
+import FileIO
 import Physics
 import Driver
 import Raster
@@ -46,7 +47,7 @@ public struct RunOutcome: Sendable {
         /// The malformed line that stopped the run (policy `stop`).
         public var failure: GravityLineError?
         /// The stream could not be read to its end.
-        public var readError: String?
+        public var readError: FileFailure?
     }
 
     /// How a check against a record ended.

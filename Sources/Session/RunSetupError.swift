@@ -10,7 +10,7 @@ public enum RunSetupError: Error, Sendable, CustomStringConvertible {
     /// The gravity input cannot be opened, e.g. a missing file (exit 66).
     case gravityUnreadable(GravityOpenError)
     /// The record file cannot be created (exit 73).
-    case recordNotCreated(GravityOpenError)
+    case recordNotCreated(RecordCreateError)
     /// The saved state cannot be continued here: malformed or of another scene (exit 65), or the
     /// backend cannot restore states (exit 69).
     case state(StateError)
@@ -22,7 +22,8 @@ public enum RunSetupError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .world(error): error.description
-        case let .gravityUnreadable(error), let .recordNotCreated(error): error.description
+        case let .gravityUnreadable(error): error.description
+        case let .recordNotCreated(error): error.description
         case let .output(error): error.description
         case let .state(error): error.description
         case let .unsupported(reason): reason

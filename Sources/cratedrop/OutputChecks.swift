@@ -32,7 +32,7 @@ enum OutputChecks {
             throw ValidationError("--out \(shown(framesFolder)) \(problem)")
         }
         for output in outputs {
-            if let problem = linkRefusal(for: output.path) ?? FileDescriptorIO.refusal(for: output.path) {
+            if let problem = linkRefusal(for: output.path) ?? FileDescriptorIO.refusal(for: output.path)?.description {
                 throw ValidationError("\(output.option) \(shown(output.path)) \(problem)")
             }
             for input in inputs where sameFile(input.path, output.path) {
@@ -80,7 +80,7 @@ enum OutputChecks {
         if stat(path, &info) != 0 {
             return "is a symbolic link whose target does not exist; CrateDrop does not write through links: give the path of a folder or file"
         }
-        return FileDescriptorIO.symbolicLinkRefusal
+        return FileFailure.symbolicLink.description
     }
 
     /// Whether two paths name one existing file (so writing one would truncate the other).

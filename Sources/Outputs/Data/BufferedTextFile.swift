@@ -12,12 +12,12 @@ final class BufferedTextFile {
     let path: String
     private let fd: Int32
     private var buffer: [UInt8] = []
-    private(set) var failure: FileDescriptorIO.OutputFailure?
+    private(set) var failure: FileFailure?
     private var isClosed = false
     private static let flushSize = 64 * 1024
 
     /// - Throws: the reason `path` cannot be created.
-    init(path: String) throws(FileDescriptorIO.OutputFailure) {
+    init(path: String) throws(FileFailure) {
         self.path = path
         fd = try FileDescriptorIO.openForWriting(path)
         buffer.reserveCapacity(Self.flushSize + 4096)
@@ -36,18 +36,18 @@ final class BufferedTextFile {
         do {
             try FileDescriptorIO.writeAll(fd, buffer)
         } catch {
-            failure = FileDescriptorIO.OutputFailure(text: error.description)
+            failure = .system(error.errno)
         }
         buffer.removeAll(keepingCapacity: true)
     }
 
     /// Writes what is buffered and closes (once).
     /// - Throws: the first write error, if any.
-    func close() throws(FileDescriptorIO.OutputFailure) {
+    func close() throws(FileFailure) {
         if !isClosed {
             flush()
             isClosed = true
-            if Glibc.close(fd) != 0, failure == nil { failure = FileDescriptorIO.OutputFailure(text: FileDescriptorIO.errnoText()) }
+            if Glibc.close(fd) != 0, failure == nil { failure = .fromErrno() }
         }
         if let failure { throw failure }
     }

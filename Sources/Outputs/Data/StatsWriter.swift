@@ -48,7 +48,7 @@ public final class StatsWriter {
         do {
             file = try BufferedTextFile(path: path)
         } catch {
-            throw .cannotCreate(FrameWriteError(target: path, reason: "cannot create it: \(error.text)"))
+            throw .cannotCreate(FrameWriteError(target: path, cause: .during("cannot create it", error)))
         }
         file.append(run.jsonHeader(kind: "stats"))
     }
@@ -70,7 +70,7 @@ public final class StatsWriter {
         do {
             try file.close()
         } catch {
-            throw FrameWriteError(target: path, reason: error.text)
+            throw FrameWriteError(target: path, cause: .file(error))
         }
     }
 }

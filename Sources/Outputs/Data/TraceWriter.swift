@@ -42,7 +42,7 @@ public final class TraceWriter: @unchecked Sendable {
         do {
             file = try BufferedTextFile(path: path)
         } catch {
-            throw .cannotCreate(FrameWriteError(target: path, reason: "cannot create it: \(error.text)"))
+            throw .cannotCreate(FrameWriteError(target: path, cause: .during("cannot create it", error)))
         }
         switch format {
         case .csv:
@@ -74,7 +74,7 @@ public final class TraceWriter: @unchecked Sendable {
         do {
             try file.close()
         } catch {
-            throw FrameWriteError(target: path, reason: error.text)
+            throw FrameWriteError(target: path, cause: .file(error))
         }
     }
 

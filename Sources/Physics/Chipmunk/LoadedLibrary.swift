@@ -1,21 +1,14 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileIO
 
 /// Which libchipmunk the dynamic linker bound this process to, read from the process's own
 /// memory map and symbol table.
 enum LoadedLibrary {
     /// The path of the libchipmunk file mapped into this process, as /proc/self/maps names it.
     static var chipmunkPath: String? {
-        guard let file = fopen("/proc/self/maps", "r") else { return nil }
-        defer { fclose(file) }
-        var maps: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count == 0 { break }
-            maps += chunk[0..<count]
-        }
+        guard let maps = try? FileBytes.read(path: "/proc/self/maps", limit: 16 << 20) else { return nil }
         for line in String(decoding: maps, as: UTF8.self).split(separator: "\n") {
             guard let slash = line.firstIndex(of: "/") else { continue }
             let path = line[slash...]

@@ -1,3 +1,4 @@
+import FileIO
 import Physics
 import SceneModel
 import Script
@@ -44,7 +45,7 @@ public final class GravityInput: StepStage {
     public private(set) var linesSkipped = 0
     public private(set) var changesApplied = 0
     /// The stream could not be read to its end (the reason), if so.
-    public private(set) var readError: String?
+    public private(set) var readError: FileFailure?
 
     /// - Parameters:
     ///   - events: the gravity stream (already reading) or the live control.

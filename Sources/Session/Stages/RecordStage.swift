@@ -1,3 +1,4 @@
+import FileIO
 import SceneModel
 import Script
 
@@ -22,7 +23,7 @@ public final class RecordStage: StepStage {
         do {
             try recorder.close()
         } catch {
-            throw RecordWriteError(path: recorder.path, reason: error.text)
+            throw RecordWriteError(path: recorder.path, reason: error)
         }
     }
 }
@@ -30,6 +31,6 @@ public final class RecordStage: StepStage {
 /// A run record that could not be written whole; `description` is `PATH: reason`.
 public struct RecordWriteError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
-    public var reason: String
+    public var reason: FileFailure
     public var description: String { "\(path): \(reason)" }
 }

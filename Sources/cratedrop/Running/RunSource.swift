@@ -1,3 +1,4 @@
+import FileIO
 import ArgumentParser
 import CLISupport
 import Driver

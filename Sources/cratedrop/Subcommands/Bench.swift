@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import CLISupport
+import FileIO
 
 /// `cratedrop bench`: the benchmark and its plain C baseline live in a program of their own,
 /// `cratedrop-bench`, built and installed beside `cratedrop`, so the shipped tool carries neither.
@@ -25,7 +26,7 @@ struct Bench: ParsableCommand {
         }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         execv(path, argv)
-        printError("cratedrop: cannot run \(path): \(String(cString: strerror(errno)))")
+        printError("cratedrop: cannot run \(path): \(errnoText())")
         throw ExitCode(69)
     }
 
