@@ -1,9 +1,9 @@
 import SceneModel
 
 /// Runs the C baseline alone (for instruction counting): warm-up, then `steps` measured steps.
-public enum BaselineRunner {
+package enum BaselineRunner {
     /// - Returns: the C side's state hash after all steps.
-    public static func run(scene: Scene, warmup: Int, steps: Int) -> StateHash {
+    package static func run(scene: Scene, warmup: Int, steps: Int) -> StateHash {
         let baseline = BaselineWorld(scene: scene)
         baseline.step(warmup)
         baseline.step(steps)

@@ -12,8 +12,8 @@ import SceneModel
 ///     probe SEED ANGLES CONTACT_STEPS       (the determinism probe: angle seed and count, contact steps)
 ///
 /// Integers are decimal.
-public enum BaselineSpec {
-    public static func text(scene: Scene, gravityChanges: [(step: Int, gravity: Vec2)] = [],
+package enum BaselineSpec {
+    package static func text(scene: Scene, gravityChanges: [(step: Int, gravity: Vec2)] = [],
                             probe: (seed: UInt64, angles: Int, contactSteps: Int)? = nil) -> String {
         let baseline = BaselineScene(scene)
         let c = baseline.config

@@ -8,55 +8,55 @@ import Raster
 import SceneModel
 
 /// What to measure and how hard.
-public struct BenchSettings: Sendable {
+package struct BenchSettings: Sendable {
     /// Untimed steps before measuring, so piles have formed and caches are warm.
-    public var warmupSteps: Int
-    public var repetitions: Int
+    package var warmupSteps: Int
+    package var repetitions: Int
     /// Each repetition's stepping aims at about this much time per side.
-    public var secondsPerRepetition: Double
-    public var renderWidth = 1280
-    public var renderHeight = 720
-    public var renderRepetitions: Int
+    package var secondsPerRepetition: Double
+    package var renderWidth = 1280
+    package var renderHeight = 720
+    package var renderRepetitions: Int
 
-    public static let standard = BenchSettings(warmupSteps: 240, repetitions: 7, secondsPerRepetition: 0.25, renderRepetitions: 15)
-    public static let quick = BenchSettings(warmupSteps: 10, repetitions: 3, secondsPerRepetition: 0.01, renderRepetitions: 3)
+    package static let standard = BenchSettings(warmupSteps: 240, repetitions: 7, secondsPerRepetition: 0.25, renderRepetitions: 15)
+    package static let quick = BenchSettings(warmupSteps: 10, repetitions: 3, secondsPerRepetition: 0.01, renderRepetitions: 3)
 }
 
 /// One scene's figures. Times are per step or per frame; spreads are over repetitions.
-public struct SceneBenchmark: Sendable {
-    public var scene: String
-    public var crates: Int
-    public var stepsPerRepetition: Int
+package struct SceneBenchmark: Sendable {
+    package var scene: String
+    package var crates: Int
+    package var stepsPerRepetition: Int
     /// CrateDrop's `World.step()`, µs per step.
-    public var swiftStep: Spread
+    package var swiftStep: Spread
     /// One snapshot copy out of the world, µs.
-    public var snapshot: Spread
+    package var snapshot: Spread
     /// Plain C `cpSpaceStep`, µs per step.
-    public var cStep: Spread
+    package var cStep: Spread
     /// Both sides' state hashes after the same steps; equal when the comparison is like for like.
-    public var swiftHash: StateHash
-    public var cHash: StateHash
+    package var swiftHash: StateHash
+    package var cHash: StateHash
     /// Drawing one frame at the render size, ms.
-    public var draw: Spread
+    package var draw: Spread
     /// Writing one frame file (temporary name, rename), ms.
-    public var fileWrite: Spread
+    package var fileWrite: Spread
     /// Writing frames into a pipe that a reader drains, MB/s.
-    public var streamThroughput: Spread
+    package var streamThroughput: Spread
 
-    public var hashesMatch: Bool { swiftHash == cHash }
+    package var hashesMatch: Bool { swiftHash == cHash }
     /// (step + snapshot) / C step, medians: the cost of going through CrateDrop.
-    public var ratioWithSnapshot: Double { (swiftStep.median + snapshot.median) / cStep.median }
-    public var ratioStepOnly: Double { swiftStep.median / cStep.median }
+    package var ratioWithSnapshot: Double { (swiftStep.median + snapshot.median) / cStep.median }
+    package var ratioStepOnly: Double { swiftStep.median / cStep.median }
     /// The snapshot copy as a share of the step time.
-    public var snapshotShare: Double { snapshot.median / swiftStep.median }
-    public var stepsPerSecond: Double { 1e6 / swiftStep.median }
+    package var snapshotShare: Double { snapshot.median / swiftStep.median }
+    package var stepsPerSecond: Double { 1e6 / swiftStep.median }
 }
 
 /// Measures scenes side by side: CrateDrop's world and the plain C baseline in the same process,
 /// alternating repetitions so drift on a shared machine hits both alike.
-public enum Benchmark {
+package enum Benchmark {
     /// Measures one scene on both sides; both end on the same step count, so their hashes must agree.
-    public static func run(scene: Scene, settings: BenchSettings) throws -> SceneBenchmark {
+    package static func run(scene: Scene, settings: BenchSettings) throws -> SceneBenchmark {
         let clock = MonotonicStopwatch()
         // The Swift world first: it silences Chipmunk's stdout banner for the whole process.
         let world = try World(scene: scene)
@@ -93,7 +93,7 @@ public enum Benchmark {
     }
 
     /// Peak resident memory of this process so far, in MiB.
-    public static func peakMemoryMiB() -> Double {
+    package static func peakMemoryMiB() -> Double {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_maxrss) / 1024

@@ -6,16 +6,16 @@ import SceneModel
 
 /// Prices PNG encoding on one frame of a scene: the median time of `repetitions` encodes at a
 /// level, and the file's size. `scripts/bench-outputs` compares it with Pillow on the same frame.
-public enum PNGBenchmark {
-    public struct Result: Sendable {
-        public var milliseconds: Spread
-        public var bytes: Int
+package enum PNGBenchmark {
+    package struct Result: Sendable {
+        package var milliseconds: Spread
+        package var bytes: Int
         /// The frame encoded, to hand to another encoder.
-        public var frame: RGBImage
+        package var frame: RGBImage
     }
 
     /// Steps `scene` for `steps`, draws the state at `width`×`height` and encodes it.
-    public static func run(scene: Scene, steps: Int, width: Int, height: Int, level: Int, repetitions: Int) throws -> Result {
+    package static func run(scene: Scene, steps: Int, width: Int, height: Int, level: Int, repetitions: Int) throws -> Result {
         let world = try World(scene: scene)
         for _ in 0..<steps { world.step() }
         let renderer = FrameRenderer(world: scene.worldSize, walls: world.wallStates(), width: width, height: height, colors: scene.render)

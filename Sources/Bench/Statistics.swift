@@ -1,10 +1,10 @@
 /// Median, minimum and maximum of repeated measurements.
-public struct Spread: Sendable, Equatable {
-    public var median: Double
-    public var min: Double
-    public var max: Double
+package struct Spread: Sendable, Equatable {
+    package var median: Double
+    package var min: Double
+    package var max: Double
 
-    public init(_ samples: [Double]) {
+    package init(_ samples: [Double]) {
         precondition(!samples.isEmpty, "no samples")
         let sorted = samples.sorted()
         let middle = sorted.count / 2

@@ -8,7 +8,7 @@ import SceneModel
 /// `steps` steps through CrateDrop's world, copying a snapshot out after each when `snapshots`
 /// (what the driver does when frames are drawn).
 @inline(never)
-public func measuredSwiftStepLoop(_ world: World, steps: Int, snapshots: Bool) -> Int {
+package func measuredSwiftStepLoop(_ world: World, steps: Int, snapshots: Bool) -> Int {
     var bodies = 0
     for _ in 0..<steps {
         world.step()

@@ -5,7 +5,7 @@ import Script
 
 /// Every change of a gravity file with its step (timed lines only), or the command ends with
 /// the first bad line (exit 65) or an unreadable file (66).
-public func timedGravityChanges(path: String, scene: Scene) throws -> [(step: Int, gravity: Vec2)] {
+package func timedGravityChanges(path: String, scene: Scene) throws -> [(step: Int, gravity: Vec2)] {
     let bytes: [UInt8]
     do {
         bytes = try FileBytes.read(path: path, limit: RunRecord.maxFileSize)

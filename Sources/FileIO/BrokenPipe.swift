@@ -5,11 +5,11 @@ import Glibc
 /// Writes to a pipe whose reader has gone (ffmpeg exited, `| head` closed) fail with EPIPE here,
 /// never kill the process, without changing how the process handles SIGPIPE: that stays the
 /// program's choice (`cratedrop` ignores it; a program using the libraries need not).
-public enum BrokenPipe {
+package enum BrokenPipe {
     /// Runs `body` with SIGPIPE blocked on the calling thread, then discards a SIGPIPE that
     /// `body` raised (a write to a pipe is answered by a SIGPIPE sent to the writing thread), and
     /// restores the thread's signal mask. A SIGPIPE already pending before is left alone.
-    public static func reportedAsError<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    package static func reportedAsError<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         var sigpipe = sigset_t()
         sigemptyset(&sigpipe)
         sigaddset(&sigpipe, SIGPIPE)

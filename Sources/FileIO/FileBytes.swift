@@ -3,11 +3,11 @@ import Glibc
 #endif
 
 /// Reads a whole file with POSIX calls, reporting the errno or the refusal as a `FileFailure`.
-public enum FileBytes {
+package enum FileBytes {
     /// The whole file, refusing directories and files over `limit` bytes.
     /// Only regular files are read: a named pipe or a device is refused at once (opening without
     /// blocking), so a pipe with no writer never hangs the command.
-    public static func read(path: String, limit: Int) throws(FileFailure) -> [UInt8] {
+    package static func read(path: String, limit: Int) throws(FileFailure) -> [UInt8] {
         let fd = try openRegular(path: path)
         defer { close(fd) }
         var result: [UInt8] = []
@@ -29,7 +29,7 @@ public enum FileBytes {
     /// is refused at once (opened without blocking), so a pipe with no writer never hangs.
     /// - Parameter followingLinks: false: a symbolic link is refused (ELOOP).
     /// - Returns: the descriptor, which the caller closes.
-    public static func openRegular(path: String, followingLinks: Bool = true) throws(FileFailure) -> Int32 {
+    package static func openRegular(path: String, followingLinks: Bool = true) throws(FileFailure) -> Int32 {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else { throw .fromErrno() }
         var info = stat()
@@ -51,7 +51,7 @@ public enum FileBytes {
     /// Opens `path` for reading as a stream: a regular file, a device, or a named pipe (waiting
     /// for its writer), retrying EINTR.
     /// - Returns: the descriptor, which the caller closes.
-    public static func openStream(path: String) throws(FileFailure) -> Int32 {
+    package static func openStream(path: String) throws(FileFailure) -> Int32 {
         var fd: Int32
         repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw .fromErrno() }
@@ -60,20 +60,20 @@ public enum FileBytes {
 
     /// What is at `path`, following symbolic links (`stat`).
     /// - Throws: the errno when there is nothing to read there.
-    public static func kind(following path: String) throws(FileFailure) -> FileKind {
+    package static func kind(following path: String) throws(FileFailure) -> FileKind {
         var info = stat()
         guard stat(path, &info) == 0 else { throw .fromErrno() }
         return FileKind(mode: info.st_mode)
     }
 
     /// Checks that this process may read `path` (`access(R_OK)`), without opening it.
-    public static func checkReadable(_ path: String) throws(FileFailure) {
+    package static func checkReadable(_ path: String) throws(FileFailure) {
         guard access(path, R_OK) == 0 else { throw .fromErrno() }
     }
 
     /// Up to the first `limit` bytes of a regular file. Anything else is refused without being
     /// opened, so nothing is consumed from a FIFO or a device.
-    public static func readPrefix(path: String, limit: Int) throws(FileFailure) -> [UInt8] {
+    package static func readPrefix(path: String, limit: Int) throws(FileFailure) -> [UInt8] {
         // stat first: even a non-blocking open of a FIFO would count as a reader and could pair
         // with a writer meant for the real reader.
         var before = stat()

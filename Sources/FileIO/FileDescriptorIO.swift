@@ -11,21 +11,21 @@ import SystemPackage
 /// - a character device or a named pipe is written in place (a pipe with no reader is refused at
 ///   once instead of blocking);
 /// - a symbolic link is refused: CrateDrop does not write through links.
-public enum FileDescriptorIO {
+package enum FileDescriptorIO {
     /// A failed write: the errno and its text ("Broken pipe", "No space left on device").
-    public struct WriteFailure: Error, Sendable, Equatable, CustomStringConvertible {
-        public let errno: Errno
-        public var description: String { errno.description }
+    package struct WriteFailure: Error, Sendable, Equatable, CustomStringConvertible {
+        package let errno: Errno
+        package var description: String { errno.description }
         /// The reader of a pipe closed it (EPIPE; SIGPIPE is ignored by the CLI).
-        public var isClosedPipe: Bool { errno == .brokenPipe }
-        public init(_ errno: Errno) { self.errno = errno }
+        package var isClosedPipe: Bool { errno == .brokenPipe }
+        package init(_ errno: Errno) { self.errno = errno }
         /// The failure the last system call reported in `errno`.
-        public static func fromErrno() -> WriteFailure { WriteFailure(Errno(rawValue: Glibc.errno)) }
+        package static func fromErrno() -> WriteFailure { WriteFailure(Errno(rawValue: Glibc.errno)) }
     }
 
     /// Writes all of `bytes` to `fd`, retrying partial writes and EINTR (swift-system's
     /// `FileDescriptor.writeAll`).
-    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(WriteFailure) {
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(WriteFailure) {
         try BrokenPipe.reportedAsError { () throws(WriteFailure) in
             do {
                 _ = try FileDescriptor(rawValue: fd).writeAll(bytes)
@@ -40,7 +40,7 @@ public enum FileDescriptorIO {
 
     /// Writes `parts` one after another as the whole content of `path`, by the rules above.
     /// - Throws: `FileFailure` with the reason; a regular file then keeps its old content.
-    public static func writeWhole(_ parts: [[UInt8]], to path: String) throws(FileFailure) {
+    package static func writeWhole(_ parts: [[UInt8]], to path: String) throws(FileFailure) {
         switch kind(of: path) {
         case .symbolicLink: throw .symbolicLink
         case .directory: throw .directory
@@ -63,7 +63,7 @@ public enum FileDescriptorIO {
     /// without following a link, devices and pipes opened in place, links refused.
     /// - Returns: the descriptor, which the caller closes.
     /// - Throws: `FileFailure` with the reason.
-    public static func openForWriting(_ path: String) throws(FileFailure) -> Int32 {
+    package static func openForWriting(_ path: String) throws(FileFailure) -> Int32 {
         switch kind(of: path) {
         case .symbolicLink: throw .symbolicLink
         case .directory: throw .directory
@@ -76,7 +76,7 @@ public enum FileDescriptorIO {
     }
 
     /// Why `path` will not be written at all, if so: a symbolic link or a directory.
-    public static func refusal(for path: String) -> FileFailure? {
+    package static func refusal(for path: String) -> FileFailure? {
         switch kind(of: path) {
         case .symbolicLink: .symbolicLink
         case .directory: .directory
@@ -85,7 +85,7 @@ public enum FileDescriptorIO {
     }
 
     /// What is at a path, without following a symbolic link.
-    public static func kind(of path: String) -> FileKind { FileKind(path: path) }
+    package static func kind(of path: String) -> FileKind { FileKind(path: path) }
 
     /// Opens a device or named pipe without blocking on a pipe that nobody reads.
     private static func openInPlace(_ path: String) throws(FileFailure) -> Int32 {
@@ -107,7 +107,7 @@ public enum FileDescriptorIO {
     /// user named `.NAME.tmp-PID-XXXXXX` whose PID has no `/proc/PID`. A temporary whose process
     /// still runs (or whose PID was reused) is left alone.
     /// - Returns: the temporary file's path; the caller renames or removes it.
-    public static func createTemporary(beside path: String) throws(FileFailure) -> String {
+    package static func createTemporary(beside path: String) throws(FileFailure) -> String {
         removeStaleTemporaries(beside: path)
         let (fd, temporary) = try openTemporary(beside: path)
         let failure: FileFailure? = fchmod(fd, 0o644) == 0 ? nil : .fromErrno()
@@ -133,7 +133,7 @@ public enum FileDescriptorIO {
     /// Makes a fresh directory readable by this user alone (0700) from `template`, whose last six
     /// characters are `XXXXXX` (`mkdtemp`).
     /// - Returns: the directory's path.
-    public static func makePrivateDirectory(template: String) throws(FileFailure) -> String {
+    package static func makePrivateDirectory(template: String) throws(FileFailure) -> String {
         var name = Array(template.utf8CString)
         guard name.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { throw .fromErrno() }
         return String(decoding: name.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -141,7 +141,7 @@ public enum FileDescriptorIO {
 
     /// Creates `path` for writing, exclusively (never an existing file or a link), with `mode`.
     /// - Returns: the descriptor, which the caller closes.
-    public static func createExclusive(_ path: String, mode: mode_t) throws(FileFailure) -> Int32 {
+    package static func createExclusive(_ path: String, mode: mode_t) throws(FileFailure) -> Int32 {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .fromErrno() }
         return fd
@@ -150,7 +150,7 @@ public enum FileDescriptorIO {
     /// Removes the temporaries beside `path` whose creating process is gone (see `createTemporary`).
     /// - Returns: the names removed.
     @discardableResult
-    public static func removeStaleTemporaries(beside path: String) -> [String] {
+    package static func removeStaleTemporaries(beside path: String) -> [String] {
         // Without /proc (not mounted) nothing can be told gone: nothing is removed.
         var procfs = stat()
         guard stat("/proc/self", &procfs) == 0 else { return [] }

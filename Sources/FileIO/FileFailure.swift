@@ -65,4 +65,4 @@ public enum FileKind: Sendable, Equatable {
 
 /// The one errno-to-text helper: `strerror`'s words for `code` (default: the current `errno`),
 /// as swift-system's `Errno` gives them ("No such file or directory").
-public func errnoText(_ code: Int32 = errno) -> String { Errno(rawValue: code).description }
+package func errnoText(_ code: Int32 = errno) -> String { Errno(rawValue: code).description }

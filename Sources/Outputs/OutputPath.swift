@@ -54,7 +54,7 @@ public enum OutputPath: Sendable, Equatable {
     }
 
     /// The message for a path of unknown type.
-    public static func unknownTypeMessage(_ path: String, fileExtension: String) -> String {
+    package static func unknownTypeMessage(_ path: String, fileExtension: String) -> String {
         "--out \(path): CrateDrop does not write .\(fileExtension) files; give a directory for frame files, '-' for a PPM "
             + "stream on stdout, a video file ending in \(VideoFormat.extensionList), or one still image ending in .png"
     }

@@ -17,7 +17,7 @@ public enum VideoFormat: String, Sendable, CaseIterable {
     }
 
     /// The extensions, as the help and error messages list them: `.mp4, .mkv, .webm, .gif`.
-    public static var extensionList: String { allCases.map { "." + $0.rawValue }.joined(separator: ", ") }
+    package static var extensionList: String { allCases.map { "." + $0.rawValue }.joined(separator: ", ") }
 
     /// ffmpeg's name for the container (given with `-f`, because the encoder writes a temporary name).
     var muxer: String {

@@ -28,12 +28,12 @@ public struct DeterminismClass: Sendable, Equatable, CustomStringConvertible {
     /// This process's class, measured once (about 5 ms in a release build) on first use.
     public static let current: DeterminismClass = measure()
 
-    public static let angleCount = 4096
-    public static let angleSeed: UInt64 = 0x5EED_C1A5
-    public static let contactSteps = 120
+    package static let angleCount = 4096
+    package static let angleSeed: UInt64 = 0x5EED_C1A5
+    package static let contactSteps = 120
 
     /// The contact probe's scene: fixed here so the probe never depends on a file.
-    public static let probeScene = Scene(
+    package static let probeScene = Scene(
         name: "determinism-probe", worldSize: Vec2(240, 320), gravity: Vec2(0, -1000),
         bounds: BoundsWalls(radius: 2, friction: 0.6, elasticity: 0.3),
         generator: PileGenerator(count: 48, seed: 7, minSize: 8, maxSize: 20, density: 0.01,
@@ -41,7 +41,7 @@ public struct DeterminismClass: Sendable, Equatable, CustomStringConvertible {
     )
 
     /// Runs the probe. Prefer `current`; this measures again.
-    public static func measure() -> DeterminismClass {
+    package static func measure() -> DeterminismClass {
         let angles = angleProbe()
         let contacts = contactProbe()
         var hasher = FNV1a64()

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// All state is guarded by `condition`, hence `@unchecked Sendable`. (An `NSCondition`, not the
 /// standard library's `Mutex`, because takers and putters wait for each other.)
-public final class BoundedQueue<Element>: @unchecked Sendable {
+package final class BoundedQueue<Element>: @unchecked Sendable {
     private let capacity: Int
     private let condition = NSCondition()
     /// Taken slots are set to nil at once, so the queue never keeps a consumed item alive
@@ -16,7 +16,7 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
     private var closed = false
 
     /// - Parameter capacity: the most items held at once (> 0).
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         precondition(capacity > 0, "capacity must be > 0")
         self.capacity = capacity
     }
@@ -25,7 +25,7 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
 
     /// Waits for room, then appends. Returns false (and drops the item) if the queue is closed.
     @discardableResult
-    public func put(_ item: Element) -> Bool {
+    package func put(_ item: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while count >= capacity, !closed { condition.wait() }
@@ -35,7 +35,7 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
     }
 
     /// Appends only if there is room now.
-    public func offer(_ item: Element) -> Bool {
+    package func offer(_ item: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard count < capacity, !closed else { return false }
@@ -44,7 +44,7 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
     }
 
     /// Waits for an item; nil once the queue is closed and empty.
-    public func take() -> Element? {
+    package func take() -> Element? {
         condition.lock()
         defer { condition.unlock() }
         while count == 0, !closed { condition.wait() }
@@ -53,7 +53,7 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
     }
 
     /// Waits up to `seconds` for an item; nil if none came (or the queue is closed and empty).
-    public func take(waitingAtMost seconds: Double) -> Element? {
+    package func take(waitingAtMost seconds: Double) -> Element? {
         let deadline = Date(timeIntervalSinceNow: seconds)
         condition.lock()
         defer { condition.unlock() }
@@ -65,7 +65,7 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
     }
 
     /// The next item if one is queued now; never waits.
-    public func poll() -> Element? {
+    package func poll() -> Element? {
         condition.lock()
         defer { condition.unlock() }
         guard count > 0 else { return nil }
@@ -73,7 +73,7 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
     }
 
     /// No more puts; takers drain what is queued. Wakes every waiter.
-    public func close() {
+    package func close() {
         condition.lock()
         closed = true
         condition.broadcast()

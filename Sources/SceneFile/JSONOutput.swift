@@ -5,7 +5,7 @@
 /// Doubles print as Swift's shortest decimal that reads back to the same bits, so a reader in any
 /// language recovers them exactly; non-finite doubles (which JSON cannot carry) print as `null`.
 /// ``OrderedJSONEncoder`` turns an `Encodable` value into one of these.
-public enum JSONOutput: Sendable {
+package enum JSONOutput: Sendable {
     case null
     case bool(Bool)
     case integer(Int)
@@ -17,20 +17,20 @@ public enum JSONOutput: Sendable {
     case object([(key: String, value: JSONOutput)])
 
     /// A string, or `null` for nil.
-    public static func string(_ text: String?) -> JSONOutput { text.map { .string($0) } ?? .null }
+    package static func string(_ text: String?) -> JSONOutput { text.map { .string($0) } ?? .null }
 
     /// An array of numbers.
-    public static func numbers(_ values: [Double]) -> JSONOutput { .array(values.map { .number($0) }) }
+    package static func numbers(_ values: [Double]) -> JSONOutput { .array(values.map { .number($0) }) }
 
     /// The JSON text: one line, no spaces.
-    public var text: String {
+    package var text: String {
         var out = ""
         write(to: &out)
         return out
     }
 
     /// Appends the JSON text to `out`.
-    public func write(to out: inout String) {
+    package func write(to out: inout String) {
         switch self {
         case .null: out += "null"
         case let .bool(value): out += value ? "true" : "false"
@@ -59,7 +59,7 @@ public enum JSONOutput: Sendable {
     }
 
     /// The JSON text indented by two spaces a level, one field or item to a line (the schema file).
-    public var indentedText: String {
+    package var indentedText: String {
         var out = ""
         writeIndented(to: &out, depth: 0)
         return out
@@ -115,10 +115,10 @@ public enum JSONOutput: Sendable {
 extension JSONOutput: ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral, ExpressibleByStringLiteral,
     ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral, ExpressibleByNilLiteral {
     /// An object whose fields keep the literal's order.
-    public init(dictionaryLiteral fields: (String, JSONOutput)...) { self = .object(fields.map { (key: $0.0, value: $0.1) }) }
-    public init(arrayLiteral items: JSONOutput...) { self = .array(items) }
-    public init(stringLiteral text: String) { self = .string(text) }
-    public init(integerLiteral value: Int) { self = .integer(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(nilLiteral: ()) { self = .null }
+    package init(dictionaryLiteral fields: (String, JSONOutput)...) { self = .object(fields.map { (key: $0.0, value: $0.1) }) }
+    package init(arrayLiteral items: JSONOutput...) { self = .array(items) }
+    package init(stringLiteral text: String) { self = .string(text) }
+    package init(integerLiteral value: Int) { self = .integer(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(nilLiteral: ()) { self = .null }
 }

@@ -6,7 +6,7 @@
 /// the same thing are suggested outright (`restitution` for `elasticity`, `centre` for `center`).
 /// Written here, not taken from a library: the package depends on nothing that offers it (swift-
 /// argument-parser's own suggestion code is internal), and it is twenty lines.
-public enum KeySuggestion {
+package enum KeySuggestion {
     /// Words other engines and spellings use, mapped to this format's key.
     static let synonyms = ["restitution": "elasticity", "bounciness": "elasticity", "centre": "center", "position": "center",
                            "colour": "color", "colours": "colors", "rotation": "angle"]
@@ -14,7 +14,7 @@ public enum KeySuggestion {
     /// The key among `candidates` that `key` most likely misspells, or nil if none is close:
     /// at most 1 edit for keys of up to 5 characters, at most 2 for longer ones. Ties go to the
     /// earlier candidate.
-    public static func closest(to key: String, among candidates: [String]) -> String? {
+    package static func closest(to key: String, among candidates: [String]) -> String? {
         let lowered = key.lowercased()
         if let synonym = synonyms[lowered], candidates.contains(synonym) { return synonym }
         let limit = lowered.count <= 5 ? 1 : 2

@@ -3,18 +3,18 @@
 /// absent optional instead of leaving the key out: a documented field order and a fixed set of
 /// keys, which Foundation's `JSONEncoder` keeps neither of. The text is written by ``JSONOutput``,
 /// so doubles read back to the same bits and non-finite ones print as `null`.
-public struct OrderedJSONEncoder {
-    public init() {}
+package struct OrderedJSONEncoder {
+    package init() {}
 
     /// The JSON text of `value`.
     /// - Throws: whatever `value.encode(to:)` throws.
-    public func encode<Value: Encodable>(_ value: Value) throws -> String {
+    package func encode<Value: Encodable>(_ value: Value) throws -> String {
         try output(value).text
     }
 
     /// `value` as a ``JSONOutput``, to write or to place inside another value.
     /// - Throws: whatever `value.encode(to:)` throws.
-    public func output<Value: Encodable>(_ value: Value) throws -> JSONOutput {
+    package func output<Value: Encodable>(_ value: Value) throws -> JSONOutput {
         let root = JSONNode()
         try value.encode(to: NodeEncoder(node: root, codingPath: []))
         return root.output

@@ -8,10 +8,10 @@
 /// U+202A–U+202E, U+2066–U+2069). Everything else, backslashes included, is left as it is, so
 /// messages stay readable; JSON text stays valid JSON with the same meaning, since a `\uXXXX`
 /// escape can only be needed inside a string there.
-public enum TerminalText {
+package enum TerminalText {
     /// `text` with every control character escaped, newlines included: for a piece of file text
     /// put into a message.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         guard mayNeedEscaping(text) else { return text }
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
@@ -21,7 +21,7 @@ public enum TerminalText {
 
     /// `text` made of lines (as a message the program composed may be): each line escaped as by
     /// `escaped(_:)`, the `\n` between lines kept.
-    public static func lines(_ text: String) -> String {
+    package static func lines(_ text: String) -> String {
         guard mayNeedEscaping(text) else { return text }
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
@@ -32,7 +32,7 @@ public enum TerminalText {
     }
 
     /// Whether `scalar` is shown escaped.
-    public static func needsEscaping(_ scalar: Unicode.Scalar) -> Bool {
+    package static func needsEscaping(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
         default: false

@@ -48,7 +48,7 @@ public struct TrailDivergence: Sendable, Equatable, CustomStringConvertible {
     public var json: String { jsonOutput.text }
 
     /// The report as a JSON object to write or to place in another.
-    public var jsonOutput: JSONOutput {
+    package var jsonOutput: JSONOutput {
         var fields: [(key: String, value: JSONOutput)] = [
             ("step", .integer(step)), ("exact", .bool(isExact)),
             ("last_matching_step", lastMatchingStep.map(JSONOutput.integer) ?? .null),

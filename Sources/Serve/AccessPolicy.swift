@@ -3,19 +3,19 @@
 /// host allowed with `--allow-host`, which defeats DNS rebinding; a WebSocket upgrade from a
 /// browser (which always sends `Origin`) must come from the served page's origin, so no other web
 /// page can drive the simulation.
-public struct AccessPolicy: Sendable, Equatable {
+package struct AccessPolicy: Sendable, Equatable {
     /// The port the server listens on.
-    public var port: Int
+    package var port: Int
     /// Names and addresses of this machine the page may be reached at, lowercase.
-    public var localHosts: Set<String>
+    package var localHosts: Set<String>
     /// Hosts allowed by name (a reverse proxy, a phone on the network), lowercase; on any port.
-    public var allowedHosts: Set<String>
+    package var allowedHosts: Set<String>
 
     /// - Parameters:
     ///   - boundHost: the address the server listens on (`--host`); a wildcard adds no name.
     ///   - port: the bound port.
     ///   - allowedHosts: `--allow-host` names.
-    public init(boundHost: String, port: Int, allowedHosts: [String]) {
+    package init(boundHost: String, port: Int, allowedHosts: [String]) {
         self.port = port
         var local: Set<String> = ["127.0.0.1", "localhost", "::1"]
         let bound = Self.normalized(boundHost)
@@ -25,7 +25,7 @@ public struct AccessPolicy: Sendable, Equatable {
     }
 
     /// Whether a request with this `Host` header may be answered (HTTP/1.1 requires one).
-    public func allowsHost(_ header: String?) -> Bool {
+    package func allowsHost(_ header: String?) -> Bool {
         guard let header, let (host, port) = Self.split(authority: header) else { return false }
         if allowedHosts.contains(host) { return true }
         return localHosts.contains(host) && (port == nil || port == self.port)
@@ -33,7 +33,7 @@ public struct AccessPolicy: Sendable, Equatable {
 
     /// Whether a WebSocket upgrade with this `Origin` header may go ahead. No `Origin` is not a
     /// browser (browsers always send it), so no web page is behind it.
-    public func allowsOrigin(_ header: String?) -> Bool {
+    package func allowsOrigin(_ header: String?) -> Bool {
         guard let header else { return true }
         let lower = header.lowercased()
         let scheme: String, defaultPort: Int

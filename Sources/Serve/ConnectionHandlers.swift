@@ -3,17 +3,17 @@ import NIOHTTP1
 import NIOWebSocket
 
 /// The server's limits on one connection (docs/serve.md, "Limits").
-public enum ServeLimits {
+package enum ServeLimits {
     /// A connection must deliver a whole request head within this time of being accepted, or it
     /// is closed: an idle or half-sent request never holds the server.
-    public static let requestHeadTimeout = TimeAmount.seconds(10)
+    package static let requestHeadTimeout = TimeAmount.seconds(10)
     /// How often the server pings a page.
-    public static let pingInterval = TimeAmount.seconds(10)
+    package static let pingInterval = TimeAmount.seconds(10)
     /// A page that sends nothing (not even the pong a browser sends for every ping) for this long
     /// is closed.
-    public static let pageSilenceTimeout = TimeAmount.seconds(30)
+    package static let pageSilenceTimeout = TimeAmount.seconds(30)
     /// At most this many pieces make one fragmented message.
-    public static let maxFragments = 64
+    package static let maxFragments = 64
 }
 
 /// Closes the connection unless `cancel()` is called within `timeout` of its being added: the

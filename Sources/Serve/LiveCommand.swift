@@ -2,7 +2,7 @@ import SceneFile
 import SceneModel
 
 /// What a page may ask of the live run (README, "Live in a browser").
-public enum LiveCommand: Sendable, Equatable {
+package enum LiveCommand: Sendable, Equatable {
     /// Gravity from now on, px/s², applied at the next step boundary and recorded with its step.
     case gravity(Vec2)
     case pause
@@ -13,12 +13,12 @@ public enum LiveCommand: Sendable, Equatable {
     case restart
 
     /// The largest message a page may send, in bytes.
-    public static let maxMessageBytes = 1024
+    package static let maxMessageBytes = 1024
 
     /// A page's text message, validated like a gravity stream line: size, strict JSON, known
     /// fields, finite numbers within the gravity limit.
     /// - Returns: the command, or why the message is refused.
-    public static func parse(_ text: String) -> Result<LiveCommand, MessageError> {
+    package static func parse(_ text: String) -> Result<LiveCommand, MessageError> {
         guard text.utf8.count <= maxMessageBytes else { return .failure(MessageError("message longer than \(maxMessageBytes) bytes")) }
         let value: JSONValue
         do {
@@ -49,8 +49,8 @@ public enum LiveCommand: Sendable, Equatable {
         }
     }
 
-    public struct MessageError: Error, Sendable, Equatable, CustomStringConvertible {
-        public var description: String
+    package struct MessageError: Error, Sendable, Equatable, CustomStringConvertible {
+        package var description: String
         init(_ description: String) { self.description = description }
     }
 }

@@ -5,10 +5,10 @@ import Session
 
 /// What the server sends pages (README, "Live in a browser"): the scene's look once as JSON text,
 /// then one compact binary message per frame.
-public enum LiveMessages {
+package enum LiveMessages {
     /// `{"type":"scene","world":[w,h],"background":"#…","crate":"#…","wall":"#…","walls":[[x1,y1,x2,y2,r],…],
     /// "bodies":[[id,width,height,"#rrggbb","box|circle"],…]}`: sizes, colours and shapes, sent on connect and after a restart.
-    public static func scene(_ scene: Scene, world: World) -> String {
+    package static func scene(_ scene: Scene, world: World) -> String {
         func hex(_ color: RGB) -> JSONOutput { .string(color.hex) }
         let walls = world.wallStates().map { wall in
             JSONOutput.numbers([wall.from.x, wall.from.y, wall.to.x, wall.to.y, wall.radius])
@@ -34,7 +34,7 @@ public enum LiveMessages {
     /// A frame, little-endian: u32 magic "CDF1", u32 body count, u32 generation, u32 flags (1: paused),
     /// f64 step, f64 step µs (median), f64 physics load, f64 dropped seconds, u64 state hash, then per
     /// body u32 id, f32 x, f32 y, f32 angle (world px, radians).
-    public static func frame(_ frame: LiveFrame) -> [UInt8] {
+    package static func frame(_ frame: LiveFrame) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(56 + 16 * frame.snapshot.bodies.count)
         func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }

@@ -2,24 +2,24 @@ import SceneModel
 import Session
 
 /// One frame of the live run, as the pages get it: the run's frame and the world's generation.
-public struct LiveFrame: Sendable {
-    public var state: LiveFrameState
+package struct LiveFrame: Sendable {
+    package var state: LiveFrameState
     /// Counts up at every restart, so pages know to forget the old bodies.
-    public var generation: Int
+    package var generation: Int
 
-    public var snapshot: WorldSnapshot { state.snapshot }
-    public var hash: StateHash { state.hash }
-    public var stepMicroseconds: Double { state.stepMicroseconds }
-    public var physicsLoad: Double { state.physicsLoad }
-    public var droppedSeconds: Double { state.droppedSeconds }
-    public var paused: Bool { state.paused }
+    package var snapshot: WorldSnapshot { state.snapshot }
+    package var hash: StateHash { state.hash }
+    package var stepMicroseconds: Double { state.stepMicroseconds }
+    package var physicsLoad: Double { state.physicsLoad }
+    package var droppedSeconds: Double { state.droppedSeconds }
+    package var paused: Bool { state.paused }
 
-    public init(state: LiveFrameState, generation: Int) {
+    package init(state: LiveFrameState, generation: Int) {
         self.state = state
         self.generation = generation
     }
 
-    public init(snapshot: WorldSnapshot, hash: StateHash, stepMicroseconds: Double, physicsLoad: Double, droppedSeconds: Double,
+    package init(snapshot: WorldSnapshot, hash: StateHash, stepMicroseconds: Double, physicsLoad: Double, droppedSeconds: Double,
                 paused: Bool, generation: Int) {
         self.init(state: LiveFrameState(snapshot: snapshot, hash: hash, stepMicroseconds: stepMicroseconds, physicsLoad: physicsLoad,
                                         droppedSeconds: droppedSeconds, paused: paused),
@@ -31,15 +31,15 @@ public struct LiveFrame: Sendable {
 /// with the death-spiral guard, paused and stepped by pages), gravity from pages as its input,
 /// recorded with their steps. A restart ends the run at a frame boundary and starts the scene
 /// again, with a new record. `run` blocks its thread; `post` may be called from any thread.
-public final class LiveRun: Sendable {
-    public let scene: Scene
+package final class LiveRun: Sendable {
+    package let scene: Scene
     private let sceneText: [UInt8]
     private let sceneFile: String
     /// Where the record of the current world is written.
-    public let recordPath: String
+    package let recordPath: String
     private let control = LiveControl()
 
-    public init(scene: Scene, sceneText: [UInt8], sceneFile: String, recordPath: String) {
+    package init(scene: Scene, sceneText: [UInt8], sceneFile: String, recordPath: String) {
         self.scene = scene
         self.sceneText = sceneText
         self.sceneFile = sceneFile
@@ -47,7 +47,7 @@ public final class LiveRun: Sendable {
     }
 
     /// Hands a page's command to the run.
-    public func post(_ command: LiveCommand) {
+    package func post(_ command: LiveCommand) {
         switch command {
         case let .gravity(gravity): control.tilt(gravity)
         case .pause: control.pause()
@@ -76,7 +76,7 @@ public final class LiveRun: Sendable {
     /// (on this thread).
     /// - Returns: the last run's outcome (its record finished).
     /// - Throws: `RunSetupError` when the world or the record cannot be set up.
-    public func run(fps: Int, shouldStop: @escaping @Sendable () -> Bool,
+    package func run(fps: Int, shouldStop: @escaping @Sendable () -> Bool,
                     onFrame: @escaping @Sendable (LiveFrame) -> Void) throws(RunSetupError) -> RunOutcome {
         var generation = 0
         while true {

@@ -16,14 +16,14 @@ import Synchronization
 /// Every connection is tracked from the moment it is accepted: it must send its request head
 /// within `ServeLimits.requestHeadTimeout`, a page is pinged and closed when silent, and `stop()`
 /// closes all of them, whatever state they are in (docs/serve.md, "Limits").
-public final class LiveServer: Sendable {
-    public struct Counters: Sendable {
-        public var pages = 0
-        public var framesSent = 0
-        public var framesDropped = 0
-        public var badMessages = 0
+package final class LiveServer: Sendable {
+    package struct Counters: Sendable {
+        package var pages = 0
+        package var framesSent = 0
+        package var framesDropped = 0
+        package var badMessages = 0
         /// Requests refused for their `Host` or `Origin`.
-        public var refusedRequests = 0
+        package var refusedRequests = 0
     }
 
     private let run: LiveRun
@@ -31,7 +31,7 @@ public final class LiveServer: Sendable {
     private let allowedHosts: [String]
     private let clients = Mutex<[Int: Client]>([:])
     private let nextClient = Mutex(0)
-    public let counters = Mutex(Counters())
+    package let counters = Mutex(Counters())
     private let serverChannel = Mutex<(any Channel)?>(nil)
     private let policy = Mutex<AccessPolicy?>(nil)
     /// Every accepted connection not yet closed; nil once stopped (a late one is closed at once).
@@ -52,14 +52,14 @@ public final class LiveServer: Sendable {
 
     /// - Parameter allowedHosts: host names besides this machine's that requests may name
     ///   (`--allow-host`).
-    public init(run: LiveRun, sceneMessage: String, allowedHosts: [String] = []) {
+    package init(run: LiveRun, sceneMessage: String, allowedHosts: [String] = []) {
         self.run = run
         self.sceneMessage = sceneMessage
         self.allowedHosts = allowedHosts
     }
 
     /// Hands a frame to every page; an unsent older frame is dropped and counted.
-    public func broadcast(_ frame: [UInt8]) {
+    package func broadcast(_ frame: [UInt8]) {
         let all = clients.withLock { Array($0.values) }
         var dropped = 0
         for client in all {
@@ -73,7 +73,7 @@ public final class LiveServer: Sendable {
     }
 
     /// Binds and serves until `stop()`; `onListening` gets the bound port.
-    public func serve(host: String, port: Int, onListening: @Sendable (Int) -> Void) async throws {
+    package func serve(host: String, port: Int, onListening: @Sendable (Int) -> Void) async throws {
         let channel: NIOAsyncChannel<EventLoopFuture<Upgrade>, Never> = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: host, port: port) { channel in
@@ -148,7 +148,7 @@ public final class LiveServer: Sendable {
 
     /// Stops accepting pages and closes the listening socket and every connection, whatever it
     /// is doing; `serve` then returns.
-    public func stop() {
+    package func stop() {
         let open = connections.withLock { connections in
             defer { connections = nil }
             return connections.map { Array($0.values) } ?? []
@@ -160,7 +160,7 @@ public final class LiveServer: Sendable {
 
     /// Shuts the server's threads down, waiting at most `seconds` (the process is about to end
     /// either way).
-    public func shutdown(within seconds: Double) {
+    package func shutdown(within seconds: Double) {
         let done = DispatchSemaphore(value: 0)
         group.shutdownGracefully(queue: .global()) { _ in done.signal() }
         _ = done.wait(timeout: .now() + seconds)

@@ -9,23 +9,23 @@ import Script
 /// `cratedrop-serve-PID-XXXXXX` after the process; the file is created with `O_EXCL` and mode
 /// 0600. `remove()` deletes both; directories left by killed runs (their PID no longer alive)
 /// are deleted by the next `serve` that starts.
-public final class PrivateRecord: Sendable {
+package final class PrivateRecord: Sendable {
     /// The record's path (`DIR/live.rec`).
-    public let path: String
+    package let path: String
     /// The private directory holding it.
-    public let directory: String
+    package let directory: String
 
     static let prefix = "cratedrop-serve-"
 
     /// Where the private directories go: `$XDG_RUNTIME_DIR` if set to an absolute path, else `/tmp`.
-    public static var parent: String {
+    package static var parent: String {
         if let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), runtime.hasPrefix("/") { return runtime }
         return "/tmp"
     }
 
     /// Removes stale directories, then makes the private directory and creates the empty record.
     /// - Throws: `RecordCreateError` naming the path and the errno if either cannot be made.
-    public init(parent: String = PrivateRecord.parent) throws(RecordCreateError) {
+    package init(parent: String = PrivateRecord.parent) throws(RecordCreateError) {
         Self.removeStale(in: parent)
         let template = "\(parent)/\(Self.prefix)\(getpid())-XXXXXX"
         do {
@@ -43,7 +43,7 @@ public final class PrivateRecord: Sendable {
     }
 
     /// Deletes the record and its directory.
-    public func remove() {
+    package func remove() {
         unlink(path)
         rmdir(directory)
     }
