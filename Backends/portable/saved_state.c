@@ -9,11 +9,26 @@
    its place, with that file included, when Backends/portable/build makes the library. Debian's
    shared library has no such access: there, saving is refused (the symbols below are absent).
 
-   Bytes are little-endian and fixed-width whatever the CPU; every double keeps its bits. Only
-   what the next step reads is kept: a contact's impulses and feature hash (its offsets, masses
-   and bias are computed again when its pair collides), an arbiter's shapes, stamp, state and
-   contacts. The state of the arbiters that were active in the last step is written as the next
-   step's start makes it (normal), so no active list or contact graph needs restoring.
+   Bytes are little-endian and fixed-width whatever the CPU (shape indices are 2 bytes wide, or 4
+   in a world of 32,768 shapes or more, as the state's own width byte says); every double keeps
+   its bits. Only what the next step reads is kept: a contact's impulses and feature hash (its
+   offsets, masses and bias are computed again when its pair collides), an arbiter's shapes,
+   stamp, state and contacts. The state of the arbiters that were active in the last step is
+   written as the next step's start makes it (normal), so no active list or contact graph needs
+   restoring. An inner node's box is the union of its children's (the tree keeps it so, and
+   the save checks it), so only boxes that are not get written.
+
+   Layout (after the header's body count): per body p, v, a, w, v_bias, w_bias (f64); the space's
+   stamp (u32) and last time step (f64); the tree's stamp (u32); the index width (u8); the node
+   count (u32) and the tree in preorder (a kind byte: 0 inner, 2 inner with its own box, 1 leaf;
+   a leaf's shape index, stamp and box); each static shape's leaf stamp (u32); per shape, in
+   order, its pair list: a length, then per pair the other shape's index times two plus a side
+   bit (0: this shape is the pair's first leaf, which also writes the pair's collision id, u32);
+   the cached arbiters in order of their shapes' indices: both indices, stamp (u32), state and
+   contact count (u8), and per contact its feature hash (u64), normal and tangent impulses (f64).
+
+   Saving walks the space once, with pointer-to-index tables in place of searches, so its cost
+   grows linearly with the world (docs/determinism.md has the figures).
 
    Restoring parses and checks every byte first, and changes the space only when all of it is
    sound: a corrupt or foreign state leaves the space as it was. */
@@ -35,7 +50,7 @@ enum {
     CRATEDROP_STATE_UNKNOWN_SHAPE = -7,
 };
 
-/* MARK: Little-endian bytes */
+/* MARK: Writing */
 
 typedef struct {
     unsigned char *bytes;
@@ -43,37 +58,69 @@ typedef struct {
     int failed;
 } Writer;
 
-static void put(Writer *w, const unsigned char *data, size_t count) {
-    if (w->failed) return;
-    if (w->count + count > w->capacity) {
-        size_t capacity = w->capacity ? w->capacity * 2 : 4096;
-        while (capacity < w->count + count) capacity *= 2;
-        unsigned char *grown = realloc(w->bytes, capacity);
-        if (!grown) { w->failed = 1; return; }
-        w->bytes = grown;
-        w->capacity = capacity;
-    }
-    memcpy(w->bytes + w->count, data, count);
-    w->count += count;
+static int grow(Writer *w, size_t count) {
+    if (w->failed) return 0;
+    size_t capacity = w->capacity ? w->capacity : 4096;
+    while (capacity < w->count + count) capacity *= 2;
+    unsigned char *grown = realloc(w->bytes, capacity);
+    if (!grown) { w->failed = 1; return 0; }
+    w->bytes = grown;
+    w->capacity = capacity;
+    return 1;
 }
 
-static void put_u8(Writer *w, uint8_t v) { put(w, &v, 1); }
-
-static void put_u32(Writer *w, uint32_t v) {
-    unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
-    put(w, b, 4);
+/* Room for `count` more bytes; false (and the writer failed) when memory ran out. */
+static inline int room(Writer *w, size_t count) {
+    return w->count + count <= w->capacity ? !w->failed : grow(w, count);
 }
 
-static void put_u64(Writer *w, uint64_t v) {
+static inline void put_u8(Writer *w, uint8_t v) {
+    if (!room(w, 1)) return;
+    w->bytes[w->count++] = v;
+}
+
+static inline void put_u16(Writer *w, uint16_t v) {
+    if (!room(w, 2)) return;
+    unsigned char *at = w->bytes + w->count;
+    at[0] = (unsigned char)v;
+    at[1] = (unsigned char)(v >> 8);
+    w->count += 2;
+}
+
+static inline void put_u32(Writer *w, uint32_t v) {
+    if (!room(w, 4)) return;
+    unsigned char *at = w->bytes + w->count;
+    at[0] = (unsigned char)v;
+    at[1] = (unsigned char)(v >> 8);
+    at[2] = (unsigned char)(v >> 16);
+    at[3] = (unsigned char)(v >> 24);
+    w->count += 4;
+}
+
+static inline void put_u64(Writer *w, uint64_t v) {
     put_u32(w, (uint32_t)v);
     put_u32(w, (uint32_t)(v >> 32));
 }
 
-static void put_f64(Writer *w, double v) {
+static inline void put_f64(Writer *w, double v) {
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
     put_u64(w, bits);
 }
+
+/* An index in the state's width (2 or 4 bytes). */
+static inline void put_index(Writer *w, int width, uint32_t v) {
+    if (width == 2) put_u16(w, (uint16_t)v); else put_u32(w, v);
+}
+
+static void put_bb(Writer *w, cpBB bb) {
+    put_f64(w, bb.l);
+    put_f64(w, bb.b);
+    put_f64(w, bb.r);
+    put_f64(w, bb.t);
+}
+
+/* MARK: Reading */
 
 typedef struct {
     const unsigned char *bytes;
@@ -81,29 +128,34 @@ typedef struct {
     int failed;
 } Reader;
 
-static const unsigned char *take(Reader *r, size_t count) {
+static inline const unsigned char *take(Reader *r, size_t count) {
     if (r->failed || r->count - r->at < count) { r->failed = 1; return NULL; }
     const unsigned char *at = r->bytes + r->at;
     r->at += count;
     return at;
 }
 
-static uint8_t get_u8(Reader *r) {
+static inline uint8_t get_u8(Reader *r) {
     const unsigned char *b = take(r, 1);
     return b ? b[0] : 0;
 }
 
-static uint32_t get_u32(Reader *r) {
+static inline uint16_t get_u16(Reader *r) {
+    const unsigned char *b = take(r, 2);
+    return b ? (uint16_t)(b[0] | b[1] << 8) : 0;
+}
+
+static inline uint32_t get_u32(Reader *r) {
     const unsigned char *b = take(r, 4);
     return b ? (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24 : 0;
 }
 
-static uint64_t get_u64(Reader *r) {
+static inline uint64_t get_u64(Reader *r) {
     uint64_t low = get_u32(r);
     return low | (uint64_t)get_u32(r) << 32;
 }
 
-static double get_f64(Reader *r) {
+static inline double get_f64(Reader *r) {
     uint64_t bits = get_u64(r);
     double v;
     memcpy(&v, &bits, sizeof v);
@@ -111,40 +163,70 @@ static double get_f64(Reader *r) {
 }
 
 /* A finite double (a non-finite one in a state is corruption). */
-static double get_finite(Reader *r) {
+static inline double get_finite(Reader *r) {
     double v = get_f64(r);
     if (!isfinite(v)) r->failed = 1;
     return v;
 }
 
-/* MARK: Indices */
+static inline uint32_t get_index(Reader *r, int width) {
+    return width == 2 ? get_u16(r) : get_u32(r);
+}
 
-/* Pointers of one kind (shapes, pairs, arbiters) numbered in a fixed order, found again by
-   binary search over their sorted addresses. */
+/* MARK: Pointer tables */
+
+/* Pointers numbered in a fixed order (shapes), found again in constant time: open addressing
+   with linear probing, at most half full. */
 typedef struct {
-    const void *pointer;
-    uint32_t index;
-} Entry;
+    uintptr_t *keys;
+    uint32_t *values;
+    size_t mask;
+} PointerTable;
 
-static int compare_entries(const void *a, const void *b) {
-    uintptr_t x = (uintptr_t)((const Entry *)a)->pointer, y = (uintptr_t)((const Entry *)b)->pointer;
-    return x < y ? -1 : x > y;
+static inline size_t slot_of(uintptr_t key, size_t mask) {
+    return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
 }
 
-static long find_entry(const Entry *entries, size_t count, const void *pointer) {
-    size_t low = 0, high = count;
-    while (low < high) {
-        size_t mid = (low + high) / 2;
-        if ((uintptr_t)entries[mid].pointer < (uintptr_t)pointer) low = mid + 1; else high = mid;
+static int table_init(PointerTable *t, size_t count) {
+    size_t capacity = 16;
+    while (capacity < 2 * count) capacity *= 2;
+    t->keys = calloc(capacity, sizeof *t->keys);
+    t->values = malloc(capacity * sizeof *t->values);
+    t->mask = capacity - 1;
+    return t->keys && t->values;
+}
+
+static void table_free(PointerTable *t) {
+    free(t->keys);
+    free(t->values);
+}
+
+static void table_put(PointerTable *t, const void *pointer, uint32_t value) {
+    uintptr_t key = (uintptr_t)pointer;
+    size_t slot = slot_of(key, t->mask);
+    while (t->keys[slot] && t->keys[slot] != key) slot = (slot + 1) & t->mask;
+    t->keys[slot] = key;
+    t->values[slot] = value;
+}
+
+/* The pointer's number, or -1 when it has none. */
+static inline long table_get(const PointerTable *t, const void *pointer) {
+    uintptr_t key = (uintptr_t)pointer;
+    for (size_t slot = slot_of(key, t->mask); t->keys[slot]; slot = (slot + 1) & t->mask) {
+        if (t->keys[slot] == key) return t->values[slot];
     }
-    return low < count && entries[low].pointer == pointer ? (long)entries[low].index : -1;
+    return -1;
 }
+
+/* MARK: The space */
 
 static Node *leaf_of(cpShape *shape) {
     cpSpace *space = shape->space;
     cpBBTree *tree = GetTree(cpBodyGetType(shape->body) == CP_BODY_TYPE_STATIC ? space->staticShapes : space->dynamicShapes);
     return tree ? (Node *)cpHashSetFind(tree->leaves, shape->hashid, shape) : NULL;
 }
+
+static int is_static(cpShape *shape) { return cpBodyGetType(shape->body) == CP_BODY_TYPE_STATIC; }
 
 static int check_space(cpSpace *space) {
     if (!GetTree(space->dynamicShapes) || !GetTree(space->staticShapes)) return CRATEDROP_STATE_NOT_A_TREE;
@@ -153,13 +235,20 @@ static int check_space(cpSpace *space) {
     return CRATEDROP_STATE_OK;
 }
 
+/* Shapes in a world of this many get 2-byte indices (with a side bit to spare). */
+static int index_width(int shapeCount) { return shapeCount < 0x8000 ? 2 : 4; }
+
+static int same_bb(cpBB a, cpBB b) {
+    return memcmp(&a.l, &b.l, sizeof a.l) == 0 && memcmp(&a.b, &b.b, sizeof a.b) == 0
+        && memcmp(&a.r, &b.r, sizeof a.r) == 0 && memcmp(&a.t, &b.t, sizeof a.t) == 0;
+}
+
 /* MARK: Saving */
 
 typedef struct {
     Writer *w;
-    const Entry *shapes;
-    size_t shapeCount;
-    uint32_t nodes;
+    const PointerTable *shapes;
+    int width;
     int unknown;
 } TreeWalk;
 
@@ -172,25 +261,20 @@ static void count_nodes(Node *node, uint32_t *count) {
     }
 }
 
-static void put_bb(Writer *w, cpBB bb) {
-    put_f64(w, bb.l);
-    put_f64(w, bb.b);
-    put_f64(w, bb.r);
-    put_f64(w, bb.t);
-}
-
-/* Preorder: a kind byte (1 leaf, 0 inner), a leaf's shape index and stamp, then the node's box. */
+/* Preorder: a kind byte, a leaf's shape index, stamp and box, an inner node's box only when it
+   is not its children's union. */
 static void put_subtree(TreeWalk *walk, Node *node) {
     if (NodeIsLeaf(node)) {
-        long index = find_entry(walk->shapes, walk->shapeCount, node->obj);
+        long index = table_get(walk->shapes, node->obj);
         if (index < 0) walk->unknown = 1;
         put_u8(walk->w, 1);
-        put_u32(walk->w, (uint32_t)index);
+        put_index(walk->w, walk->width, (uint32_t)index);
         put_u32(walk->w, node->STAMP);
         put_bb(walk->w, node->bb);
     } else {
-        put_u8(walk->w, 0);
-        put_bb(walk->w, node->bb);
+        int derived = same_bb(node->bb, cpBBMerge(node->A->bb, node->B->bb));
+        put_u8(walk->w, derived ? 0 : 2);
+        if (!derived) put_bb(walk->w, node->bb);
         put_subtree(walk, node->A);
         put_subtree(walk, node->B);
     }
@@ -198,35 +282,57 @@ static void put_subtree(TreeWalk *walk, Node *node) {
 
 static Pair *next_in_list(Pair *pair, Node *leaf) { return pair->a.leaf == leaf ? pair->a.next : pair->b.next; }
 
-typedef struct {
-    cpArbiter **items;
-    size_t count, capacity;
-    int failed;
-} ArbiterList;
-
-static void collect_arbiter(cpArbiter *arb, ArbiterList *list) {
-    if (list->failed) return;
-    if (list->count == list->capacity) {
-        size_t capacity = list->capacity ? list->capacity * 2 : 256;
-        cpArbiter **grown = realloc(list->items, capacity * sizeof *grown);
-        if (!grown) { list->failed = 1; return; }
-        list->items = grown;
-        list->capacity = capacity;
-    }
-    list->items[list->count++] = arb;
-}
-
-/* Arbiters in the order of their shapes' indices, so one state always gives the same bytes
-   (the arbiter set itself is keyed by addresses). */
+/* An arbiter with its shapes' indices, for ordering. */
 typedef struct {
     uint32_t a, b;
     cpArbiter *arb;
 } OrderedArbiter;
 
-static int compare_arbiters(const void *x, const void *y) {
-    const OrderedArbiter *p = x, *q = y;
-    if (p->a != q->a) return p->a < q->a ? -1 : 1;
-    return p->b < q->b ? -1 : p->b > q->b;
+typedef struct {
+    OrderedArbiter *items;
+    size_t count, capacity;
+    const PointerTable *shapes;
+    int failed, unknown;
+} ArbiterList;
+
+static void collect_arbiter(cpArbiter *arb, ArbiterList *list) {
+    if (list->failed) return;
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? list->capacity * 2 : 1024;
+        OrderedArbiter *grown = realloc(list->items, capacity * sizeof *grown);
+        if (!grown) { list->failed = 1; return; }
+        list->items = grown;
+        list->capacity = capacity;
+    }
+    long a = table_get(list->shapes, arb->a), b = table_get(list->shapes, arb->b);
+    if (a < 0 || b < 0) { list->unknown = 1; return; }
+    list->items[list->count++] = (OrderedArbiter){(uint32_t)a, (uint32_t)b, arb};
+}
+
+static int arbiter_before(const OrderedArbiter *p, const OrderedArbiter *q) {
+    return p->a != q->a ? p->a < q->a : p->b < q->b;
+}
+
+/* Orders the arbiters by their shapes' indices (the set itself is keyed by addresses, so one
+   state always gives the same bytes): counted into buckets by the first index, each bucket
+   (a shape's few contacts) then sorted by the second. */
+static int order_arbiters(ArbiterList *list, int shapeCount) {
+    size_t *starts = calloc((size_t)shapeCount + 1, sizeof *starts);
+    OrderedArbiter *sorted = malloc((list->count + 1) * sizeof *sorted);
+    if (!starts || !sorted) { free(starts); free(sorted); return 0; }
+    for (size_t i = 0; i < list->count; i++) starts[list->items[i].a + 1]++;
+    for (int s = 0; s < shapeCount; s++) starts[s + 1] += starts[s];
+    for (size_t i = 0; i < list->count; i++) sorted[starts[list->items[i].a]++] = list->items[i];
+    for (size_t i = 1; i < list->count; i++) {
+        OrderedArbiter item = sorted[i];
+        size_t k = i;
+        while (k > 0 && arbiter_before(&item, &sorted[k - 1])) { sorted[k] = sorted[k - 1]; k--; }
+        sorted[k] = item;
+    }
+    free(starts);
+    free(list->items);
+    list->items = sorted;
+    return 1;
 }
 
 /* Writes the space's state; `shapes` and `bodies` name every shape and non-static body in the
@@ -240,12 +346,20 @@ long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
         // Chipmunk clears forces after every step; a pending force is not part of this format.
         if (body->f.x != 0 || body->f.y != 0 || body->t != 0) return CRATEDROP_STATE_FORCES;
     }
-    Entry *index = malloc(((size_t)shapeCount + 1) * sizeof *index);
-    if (!index) return CRATEDROP_STATE_MEMORY;
-    for (int i = 0; i < shapeCount; i++) index[i] = (Entry){shapes[i], (uint32_t)i};
-    qsort(index, (size_t)shapeCount, sizeof *index, compare_entries);
+    PointerTable index;
+    Node **leaves = malloc(((size_t)shapeCount + 1) * sizeof *leaves);
+    if (!table_init(&index, (size_t)shapeCount) || !leaves) { table_free(&index); free(leaves); return CRATEDROP_STATE_MEMORY; }
+    int unknown = 0;
+    for (int i = 0; i < shapeCount; i++) {
+        table_put(&index, shapes[i], (uint32_t)i);
+        leaves[i] = leaf_of(shapes[i]);
+        if (!leaves[i]) unknown = 1;
+    }
+    int width = index_width(shapeCount);
 
+    // A first guess at the size, from what a settled pile needs, so the buffer rarely grows.
     Writer w = {0};
+    grow(&w, 64 + (size_t)bodyCount * 72 + (size_t)shapeCount * 320);
     put_u32(&w, (uint32_t)bodyCount);
     for (int i = 0; i < bodyCount; i++) {
         cpBody *body = bodies[i];
@@ -263,93 +377,58 @@ long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
     put_f64(&w, space->curr_dt);
 
     cpBBTree *tree = GetTree(space->dynamicShapes);
-    TreeWalk walk = {&w, index, (size_t)shapeCount, 0, 0};
     put_u32(&w, tree->stamp);
+    put_u8(&w, (uint8_t)width);
     uint32_t nodes = 0;
     count_nodes(tree->root, &nodes);
     put_u32(&w, nodes);
+    TreeWalk walk = {&w, &index, width, 0};
     if (tree->root) put_subtree(&walk, tree->root);
-
-    // Per shape, in index order: its leaf's stamp (static leaves; dynamic ones are in the tree).
-    Node **leaves = malloc(((size_t)shapeCount + 1) * sizeof *leaves);
-    if (!leaves) { free(index); free(w.bytes); return CRATEDROP_STATE_MEMORY; }
-    for (int i = 0; i < shapeCount; i++) {
-        leaves[i] = leaf_of(shapes[i]);
-        if (!leaves[i]) walk.unknown = 1;
-        else if (cpBodyGetType(shapes[i]->body) == CP_BODY_TYPE_STATIC) put_u32(&w, leaves[i]->STAMP);
+    unknown |= walk.unknown;
+    for (int i = 0; i < shapeCount && !unknown; i++) {
+        if (is_static(shapes[i])) put_u32(&w, leaves[i]->STAMP);
     }
 
-    // Pairs, numbered in the order the leaves' lists meet them; then each leaf's list.
-    size_t pairCount = 0, pairCapacity = 0;
-    Entry *pairs = NULL;
-    Pair **pairOrder = NULL;
-    for (int i = 0; i < shapeCount && !walk.unknown; i++) {
-        for (Pair *pair = leaves[i]->PAIRS; pair; pair = next_in_list(pair, leaves[i])) {
-            // Each pair is numbered once, when its a-leaf's list is walked.
-            if (pair->a.leaf != leaves[i]) continue;
-            if (pairCount == pairCapacity) {
-                pairCapacity = pairCapacity ? pairCapacity * 2 : 1024;
-                Entry *grownPairs = realloc(pairs, pairCapacity * sizeof *grownPairs);
-                Pair **grownOrder = grownPairs ? realloc(pairOrder, pairCapacity * sizeof *grownOrder) : NULL;
-                if (grownPairs) pairs = grownPairs;
-                if (!grownPairs || !grownOrder) { w.failed = 1; break; }
-                pairOrder = grownOrder;
-            }
-            pairs[pairCount] = (Entry){pair, (uint32_t)pairCount};
-            pairOrder[pairCount] = pair;
-            pairCount++;
-        }
-    }
-    qsort(pairs, pairCount, sizeof *pairs, compare_entries);
-    Entry *leafIndex = malloc(((size_t)shapeCount + 1) * sizeof *leafIndex);
-    if (!leafIndex) w.failed = 1;
-    for (int i = 0; i < shapeCount && leafIndex; i++) leafIndex[i] = (Entry){leaves[i], (uint32_t)i};
-    if (leafIndex) qsort(leafIndex, (size_t)shapeCount, sizeof *leafIndex, compare_entries);
-    put_u32(&w, (uint32_t)pairCount);
-    for (size_t p = 0; p < pairCount && leafIndex; p++) {
-        long a = find_entry(leafIndex, (size_t)shapeCount, pairOrder[p]->a.leaf);
-        long b = find_entry(leafIndex, (size_t)shapeCount, pairOrder[p]->b.leaf);
-        if (a < 0 || b < 0) walk.unknown = 1;
-        put_u32(&w, (uint32_t)a);
-        put_u32(&w, (uint32_t)b);
-        put_u32(&w, pairOrder[p]->id);
-    }
-    for (int i = 0; i < shapeCount && !walk.unknown; i++) {
+    // Each leaf's pair list, in its order; a pair's id goes with its first leaf's entry.
+    for (int i = 0; i < shapeCount && !unknown && !w.failed; i++) {
+        Node *leaf = leaves[i];
+        size_t lengthAt = w.count;
+        put_index(&w, width, 0);
         uint32_t length = 0;
-        for (Pair *pair = leaves[i]->PAIRS; pair; pair = next_in_list(pair, leaves[i])) length++;
-        put_u32(&w, length);
-        for (Pair *pair = leaves[i]->PAIRS; pair; pair = next_in_list(pair, leaves[i])) {
-            long p = find_entry(pairs, pairCount, pair);
-            if (p < 0) walk.unknown = 1;
-            put_u32(&w, (uint32_t)p);
+        for (Pair *pair = leaf->PAIRS; pair && !w.failed; pair = next_in_list(pair, leaf)) {
+            int first = pair->a.leaf == leaf;
+            long other = table_get(&index, (first ? pair->b.leaf : pair->a.leaf)->obj);
+            if (other < 0) { unknown = 1; break; }
+            put_index(&w, width, (uint32_t)other << 1 | (uint32_t)!first);
+            if (first) put_u32(&w, pair->id);
+            length++;
+        }
+        if (w.failed) break;
+        unsigned char *at = w.bytes + lengthAt;
+        at[0] = (unsigned char)length;
+        at[1] = (unsigned char)(length >> 8);
+        if (width == 4) {
+            at[2] = (unsigned char)(length >> 16);
+            at[3] = (unsigned char)(length >> 24);
+        } else if (length > 0xFFFF) {
+            unknown = 1;
         }
     }
 
-    // Arbiters: those active in the last step get the state the next step's start gives them.
-    ArbiterList cached = {0}, active = {0};
-    cpHashSetEach(space->cachedArbiters, (cpHashSetIteratorFunc)collect_arbiter, &cached);
-    for (int i = 0; i < space->arbiters->num; i++) collect_arbiter((cpArbiter *)space->arbiters->arr[i], &active);
-    Entry *activeIndex = malloc((active.count + 1) * sizeof *activeIndex);
-    OrderedArbiter *ordered = malloc((cached.count + 1) * sizeof *ordered);
-    if (!activeIndex || !ordered || cached.failed || active.failed) w.failed = 1;
-    for (size_t i = 0; i < active.count && activeIndex; i++) activeIndex[i] = (Entry){active.items[i], (uint32_t)i};
-    if (activeIndex) qsort(activeIndex, active.count, sizeof *activeIndex, compare_entries);
-    size_t arbiterCount = 0;
-    for (size_t i = 0; i < cached.count && ordered; i++) {
-        cpArbiter *arb = cached.items[i];
-        long a = find_entry(index, (size_t)shapeCount, arb->a), b = find_entry(index, (size_t)shapeCount, arb->b);
-        if (a < 0 || b < 0) { walk.unknown = 1; continue; }
-        ordered[arbiterCount++] = (OrderedArbiter){(uint32_t)a, (uint32_t)b, arb};
-    }
-    if (ordered) qsort(ordered, arbiterCount, sizeof *ordered, compare_arbiters);
-    put_u32(&w, (uint32_t)arbiterCount);
-    for (size_t i = 0; i < arbiterCount && ordered && activeIndex; i++) {
-        cpArbiter *arb = ordered[i].arb;
-        int wasActive = find_entry(activeIndex, active.count, arb) >= 0;
-        put_u32(&w, ordered[i].a);
-        put_u32(&w, ordered[i].b);
+    // Arbiters: those of the last step's collisions get the state the next step's start gives them.
+    ArbiterList arbiters = {.shapes = &index};
+    cpHashSetEach(space->cachedArbiters, (cpHashSetIteratorFunc)collect_arbiter, &arbiters);
+    unknown |= arbiters.unknown;
+    if (arbiters.failed || !order_arbiters(&arbiters, shapeCount)) w.failed = 1;
+    put_u32(&w, (uint32_t)arbiters.count);
+    for (size_t i = 0; i < arbiters.count && !w.failed && !unknown; i++) {
+        cpArbiter *arb = arbiters.items[i].arb;
+        int collided = arb->stamp == space->stamp && arb->state == CP_ARBITER_STATE_FIRST_COLLISION;
+        if (!room(&w, 2 * 4 + 4 + 2 + (size_t)arb->count * 24)) break;
+        put_index(&w, width, arbiters.items[i].a);
+        put_index(&w, width, arbiters.items[i].b);
         put_u32(&w, arb->stamp);
-        put_u8(&w, (uint8_t)(wasActive ? CP_ARBITER_STATE_NORMAL : arb->state));
+        put_u8(&w, (uint8_t)(collided ? CP_ARBITER_STATE_NORMAL : arb->state));
         put_u8(&w, (uint8_t)arb->count);
         for (int c = 0; c < arb->count; c++) {
             put_u64(&w, (uint64_t)arb->contacts[c].hash);
@@ -358,16 +437,10 @@ long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
         }
     }
 
-    free(index);
+    table_free(&index);
     free(leaves);
-    free(pairs);
-    free(pairOrder);
-    free(leafIndex);
-    free(cached.items);
-    free(active.items);
-    free(activeIndex);
-    free(ordered);
-    if (walk.unknown) { free(w.bytes); return CRATEDROP_STATE_UNKNOWN_SHAPE; }
+    free(arbiters.items);
+    if (unknown) { free(w.bytes); return CRATEDROP_STATE_UNKNOWN_SHAPE; }
     if (w.failed) { free(w.bytes); return CRATEDROP_STATE_MEMORY; }
     *out = w.bytes;
     return (long)w.count;
@@ -388,6 +461,13 @@ typedef struct {
     int32_t a, b; /* an inner node's children, as indices into the node array */
 } SavedNode;
 
+/* One entry of a leaf's pair list: the pair it names (an index into the pairs, numbered in the
+   order of their first leaves' entries) and whether this leaf is the pair's first. */
+typedef struct {
+    uint32_t pair;
+    uint8_t first;
+} SavedEntry;
+
 typedef struct {
     uint32_t a, b, id;
 } SavedPair;
@@ -407,8 +487,8 @@ typedef struct {
     uint32_t *staticStamps;
     uint32_t pairCount;
     SavedPair *pairs;
-    uint32_t *listStarts; /* per shape, where its list begins in `lists`; one more at the end */
-    uint32_t *lists;
+    uint32_t *listStarts; /* per shape, where its list begins in `entries`; one more at the end */
+    SavedEntry *entries;
     uint32_t arbiterCount;
     SavedArbiter *arbiters;
 } Saved;
@@ -419,7 +499,7 @@ static void saved_free(Saved *s) {
     free(s->staticStamps);
     free(s->pairs);
     free(s->listStarts);
-    free(s->lists);
+    free(s->entries);
     free(s->arbiters);
 }
 
@@ -431,31 +511,114 @@ static int read_bb(Reader *r, cpBB *bb) {
     return !r->failed && bb->l <= bb->r && bb->b <= bb->t;
 }
 
-/* Reads the preorder tree; returns the node's index, or -1 when malformed. */
-static int32_t read_subtree(Reader *r, Saved *s, uint32_t *used, int depth) {
+/* Reads the preorder tree; returns the node's index, or -1 when malformed. An inner node's box
+   not written is its children's union. */
+static int32_t read_subtree(Reader *r, Saved *s, int width, uint32_t *used, int depth) {
     if (*used >= s->nodeCount || depth > 4096) { r->failed = 1; return -1; }
     int32_t at = (int32_t)(*used)++;
-    SavedNode *node = &s->nodes[at];
-    node->leaf = get_u8(r);
-    if (node->leaf > 1) { r->failed = 1; return -1; }
-    if (node->leaf) {
-        node->shape = get_u32(r);
-        node->stamp = get_u32(r);
-        if (!read_bb(r, &node->bb)) { r->failed = 1; return -1; }
+    uint8_t kind = get_u8(r);
+    s->nodes[at].leaf = kind == 1;
+    if (kind == 1) {
+        s->nodes[at].shape = get_index(r, width);
+        s->nodes[at].stamp = get_u32(r);
+        if (!read_bb(r, &s->nodes[at].bb)) { r->failed = 1; return -1; }
         return at;
     }
-    if (!read_bb(r, &node->bb)) { r->failed = 1; return -1; }
-    int32_t a = read_subtree(r, s, used, depth + 1);
-    int32_t b = a < 0 ? -1 : read_subtree(r, s, used, depth + 1);
+    if (kind != 0 && kind != 2) { r->failed = 1; return -1; }
+    if (kind == 2 && !read_bb(r, &s->nodes[at].bb)) { r->failed = 1; return -1; }
+    int32_t a = read_subtree(r, s, width, used, depth + 1);
+    int32_t b = a < 0 ? -1 : read_subtree(r, s, width, used, depth + 1);
     if (b < 0) return -1;
     s->nodes[at].a = a;
     s->nodes[at].b = b;
+    if (kind == 0) s->nodes[at].bb = cpBBMerge(s->nodes[a].bb, s->nodes[b].bb);
     return at;
 }
 
 static int fail(char *message, int size, const char *text) {
     if (message && size > 0) snprintf(message, (size_t)size, "%s", text);
     return CRATEDROP_STATE_MALFORMED;
+}
+
+/* Reads every leaf's pair list and pairs the entries up: each pair is named by its first leaf's
+   entry (with its id) and by exactly one entry of its second leaf, and two leaves share at most
+   one pair. */
+static int read_pairs(Reader *r, Saved *s, cpShape **shapes, int shapeCount, int width, char *message, int size) {
+    s->listStarts = calloc((size_t)shapeCount + 1, sizeof *s->listStarts);
+    size_t capacity = 1024, count = 0;
+    s->entries = malloc(capacity * sizeof *s->entries);
+    uint32_t *others = malloc(capacity * sizeof *others);
+    if (!s->listStarts || !s->entries || !others) { free(others); return CRATEDROP_STATE_MEMORY; }
+    // First the lists as written: each entry's other shape, its side, its pair if first.
+    uint32_t pairs = 0;
+    size_t pairCapacity = 512;
+    s->pairs = malloc(pairCapacity * sizeof *s->pairs);
+    if (!s->pairs) { free(others); return CRATEDROP_STATE_MEMORY; }
+    for (int i = 0; i < shapeCount; i++) {
+        s->listStarts[i] = (uint32_t)count;
+        uint32_t length = get_index(r, width);
+        // Each entry takes at least `width` bytes: a length beyond the bytes left is corruption.
+        if (r->failed || length > (r->count - r->at) / (size_t)width) { free(others); return fail(message, size, "a broadphase pair list is cut short"); }
+        for (uint32_t k = 0; k < length; k++) {
+            uint32_t entry = get_index(r, width);
+            uint32_t other = entry >> 1;
+            uint8_t first = !(entry & 1);
+            if (r->failed || other >= (uint32_t)shapeCount || other == (uint32_t)i || (is_static(shapes[i]) && is_static(shapes[other]))) {
+                free(others);
+                return fail(message, size, "a broadphase pair names shapes that cannot pair");
+            }
+            if (count == capacity) {
+                capacity *= 2;
+                SavedEntry *grown = realloc(s->entries, capacity * sizeof *grown);
+                if (grown) s->entries = grown;
+                uint32_t *grownOthers = grown ? realloc(others, capacity * sizeof *grownOthers) : NULL;
+                if (!grownOthers) { free(others); return CRATEDROP_STATE_MEMORY; }
+                others = grownOthers;
+            }
+            others[count] = other;
+            s->entries[count].first = first;
+            s->entries[count].pair = UINT32_MAX;
+            if (first) {
+                for (size_t e = s->listStarts[i]; e < count; e++) {
+                    if (s->entries[e].first && others[e] == other) { free(others); return fail(message, size, "two broadphase pairs join the same two shapes"); }
+                }
+                if (pairs == pairCapacity) {
+                    pairCapacity *= 2;
+                    SavedPair *grown = realloc(s->pairs, pairCapacity * sizeof *grown);
+                    if (!grown) { free(others); return CRATEDROP_STATE_MEMORY; }
+                    s->pairs = grown;
+                }
+                s->pairs[pairs] = (SavedPair){(uint32_t)i, other, get_u32(r)};
+                s->entries[count].pair = pairs++;
+            }
+            count++;
+        }
+    }
+    s->listStarts[shapeCount] = (uint32_t)count;
+    if (r->failed) { free(others); return fail(message, size, "a broadphase pair list is cut short"); }
+    // Then each second leaf's entry finds its pair in the first leaf's list.
+    unsigned char *claimed = calloc((size_t)pairs + 1, 1);
+    if (!claimed) { free(others); return CRATEDROP_STATE_MEMORY; }
+    int problem = CRATEDROP_STATE_OK;
+    for (int j = 0; j < shapeCount && !problem; j++) {
+        for (uint32_t e = s->listStarts[j]; e < s->listStarts[j + 1]; e++) {
+            if (s->entries[e].first) continue;
+            uint32_t i = others[e];
+            for (uint32_t f = s->listStarts[i]; f < s->listStarts[i + 1]; f++) {
+                if (s->entries[f].first && others[f] == (uint32_t)j) { s->entries[e].pair = s->entries[f].pair; break; }
+            }
+            uint32_t pair = s->entries[e].pair;
+            if (pair == UINT32_MAX || claimed[pair]) { problem = fail(message, size, "a broadphase pair is not in both of its shapes' lists, or twice in one"); break; }
+            claimed[pair] = 1;
+        }
+    }
+    for (uint32_t p = 0; p < pairs && !problem; p++) {
+        if (!claimed[p]) problem = fail(message, size, "a broadphase pair is missing from its second shape's list");
+    }
+    free(claimed);
+    free(others);
+    s->pairCount = pairs;
+    return problem;
 }
 
 /* Parses and checks the whole state against the world's shapes and bodies. */
@@ -466,7 +629,7 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     uint32_t bodies = get_u32(&r);
     if (r.failed || bodies != (uint32_t)bodyCount) return fail(message, size, "the state holds another number of bodies than the scene");
     if ((size_t)bodies > (r.count - r.at) / 72) return fail(message, size, "the state is cut short in its bodies");
-    s->bodies = calloc((size_t)bodies + 1, sizeof *s->bodies);
+    s->bodies = malloc(((size_t)bodies + 1) * sizeof *s->bodies);
     if (!s->bodies) return CRATEDROP_STATE_MEMORY;
     for (uint32_t i = 0; i < bodies; i++) {
         SavedBody *b = &s->bodies[i];
@@ -480,12 +643,14 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     s->stamp = get_u32(&r);
     s->currDt = get_finite(&r);
     s->treeStamp = get_u32(&r);
+    int width = get_u8(&r);
     s->nodeCount = get_u32(&r);
     if (r.failed || s->currDt < 0) return fail(message, size, "the space's stamp or time step is malformed");
+    if (width != index_width(shapeCount)) return fail(message, size, "the state's index width does not fit the scene's number of shapes");
 
     int dynamicShapes = 0, staticShapes = 0;
     for (int i = 0; i < shapeCount; i++) {
-        if (cpBodyGetType(shapes[i]->body) == CP_BODY_TYPE_STATIC) staticShapes++; else dynamicShapes++;
+        if (is_static(shapes[i])) staticShapes++; else dynamicShapes++;
     }
     uint32_t expectedNodes = dynamicShapes ? 2 * (uint32_t)dynamicShapes - 1 : 0;
     if (s->nodeCount != expectedNodes) return fail(message, size, "the broadphase tree has another number of nodes than the scene's shapes need");
@@ -493,14 +658,14 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     unsigned char *placed = calloc((size_t)shapeCount + 1, 1);
     if (!s->nodes || !placed) { free(placed); return CRATEDROP_STATE_MEMORY; }
     uint32_t used = 0;
-    if (s->nodeCount && (read_subtree(&r, s, &used, 0) != 0 || used != s->nodeCount)) {
+    if (s->nodeCount && (read_subtree(&r, s, width, &used, 0) != 0 || used != s->nodeCount)) {
         free(placed);
         return fail(message, size, "the broadphase tree is malformed");
     }
     for (uint32_t i = 0; i < s->nodeCount; i++) {
         SavedNode *node = &s->nodes[i];
         if (!node->leaf) continue;
-        if (node->shape >= (uint32_t)shapeCount || cpBodyGetType(shapes[node->shape]->body) == CP_BODY_TYPE_STATIC || placed[node->shape]) {
+        if (node->shape >= (uint32_t)shapeCount || is_static(shapes[node->shape]) || placed[node->shape]) {
             free(placed);
             return fail(message, size, "the broadphase tree names a shape that is not one of the scene's moving shapes, or names one twice");
         }
@@ -511,52 +676,20 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     s->staticStamps = calloc((size_t)staticShapes + 1, sizeof *s->staticStamps);
     if (!s->staticStamps) return CRATEDROP_STATE_MEMORY;
     for (int i = 0; i < staticShapes; i++) s->staticStamps[i] = get_u32(&r);
+    if (r.failed) return fail(message, size, "the state is cut short in its walls' stamps");
 
-    s->pairCount = get_u32(&r);
-    if (r.failed || (size_t)s->pairCount > (r.count - r.at) / 12) return fail(message, size, "the state is cut short in its pairs");
-    s->pairs = calloc((size_t)s->pairCount + 1, sizeof *s->pairs);
-    if (!s->pairs) return CRATEDROP_STATE_MEMORY;
-    for (uint32_t p = 0; p < s->pairCount; p++) {
-        SavedPair *pair = &s->pairs[p];
-        pair->a = get_u32(&r);
-        pair->b = get_u32(&r);
-        pair->id = get_u32(&r);
-        if (r.failed || pair->a >= (uint32_t)shapeCount || pair->b >= (uint32_t)shapeCount || pair->a == pair->b
-            || (cpBodyGetType(shapes[pair->a]->body) == CP_BODY_TYPE_STATIC && cpBodyGetType(shapes[pair->b]->body) == CP_BODY_TYPE_STATIC)) {
-            return fail(message, size, "a broadphase pair names shapes that cannot pair");
-        }
-    }
-    // Each leaf's list: every pair in exactly the lists of its two leaves, once each.
-    s->listStarts = calloc((size_t)shapeCount + 1, sizeof *s->listStarts);
-    s->lists = calloc(2 * (size_t)s->pairCount + 1, sizeof *s->lists);
-    unsigned char *listed = calloc(2 * (size_t)s->pairCount + 1, 1);
-    if (!s->listStarts || !s->lists || !listed) { free(listed); return CRATEDROP_STATE_MEMORY; }
-    uint32_t entries = 0;
-    for (int i = 0; i < shapeCount; i++) {
-        s->listStarts[i] = entries;
-        uint32_t length = get_u32(&r);
-        if (r.failed || length > 2 * s->pairCount - entries) { free(listed); return fail(message, size, "a broadphase pair list is malformed"); }
-        for (uint32_t k = 0; k < length; k++) {
-            uint32_t p = get_u32(&r);
-            if (r.failed || p >= s->pairCount) { free(listed); return fail(message, size, "a broadphase pair list is malformed"); }
-            int side = s->pairs[p].a == (uint32_t)i ? 0 : s->pairs[p].b == (uint32_t)i ? 1 : -1;
-            if (side < 0 || listed[2 * p + side]) { free(listed); return fail(message, size, "a broadphase pair list names a pair of other shapes, or one pair twice"); }
-            listed[2 * p + side] = 1;
-            s->lists[entries++] = p;
-        }
-    }
-    s->listStarts[shapeCount] = entries;
-    free(listed);
-    if (entries != 2 * s->pairCount) return fail(message, size, "a broadphase pair is missing from its shapes' lists");
+    int problem = read_pairs(&r, s, shapes, shapeCount, width, message, size);
+    if (problem) return problem;
 
     s->arbiterCount = get_u32(&r);
-    if (r.failed || (size_t)s->arbiterCount > (r.count - r.at) / 14) return fail(message, size, "the state is cut short in its contacts");
-    s->arbiters = calloc((size_t)s->arbiterCount + 1, sizeof *s->arbiters);
+    size_t smallest = 2 * (size_t)width + 6;
+    if (r.failed || (size_t)s->arbiterCount > (r.count - r.at) / smallest) return fail(message, size, "the state is cut short in its contacts");
+    s->arbiters = malloc(((size_t)s->arbiterCount + 1) * sizeof *s->arbiters);
     if (!s->arbiters) return CRATEDROP_STATE_MEMORY;
     for (uint32_t i = 0; i < s->arbiterCount; i++) {
         SavedArbiter *arb = &s->arbiters[i];
-        arb->a = get_u32(&r);
-        arb->b = get_u32(&r);
+        arb->a = get_index(&r, width);
+        arb->b = get_index(&r, width);
         arb->stamp = get_u32(&r);
         arb->state = get_u8(&r);
         arb->count = get_u8(&r);
@@ -564,7 +697,7 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
             || arb->count > CP_MAX_CONTACTS_PER_ARBITER
             || !(arb->state == CP_ARBITER_STATE_FIRST_COLLISION || arb->state == CP_ARBITER_STATE_NORMAL
                  || arb->state == CP_ARBITER_STATE_CACHED)
-            || (i > 0 && compare_arbiters(&(OrderedArbiter){arb[-1].a, arb[-1].b, NULL}, &(OrderedArbiter){arb->a, arb->b, NULL}) >= 0)) {
+            || (i > 0 && !arbiter_before(&(OrderedArbiter){arb[-1].a, arb[-1].b, NULL}, &(OrderedArbiter){arb->a, arb->b, NULL}))) {
             return fail(message, size, "a contact pair is malformed, out of order or repeated");
         }
         for (int c = 0; c < arb->count; c++) {
@@ -596,10 +729,10 @@ static void *arbiter_from_pool(cpShape **pair, cpSpace *space) {
     return cpArbiterInit((cpArbiter *)cpArrayPop(space->pooledArbiters), pair[0], pair[1]);
 }
 
-static Node *build_subtree(cpBBTree *tree, Saved *s, int32_t at, cpShape **shapes) {
+static Node *build_subtree(cpBBTree *tree, Saved *s, int32_t at, Node **leaves) {
     SavedNode *saved = &s->nodes[at];
     if (saved->leaf) {
-        Node *leaf = leaf_of(shapes[saved->shape]);
+        Node *leaf = leaves[saved->shape];
         leaf->bb = saved->bb;
         leaf->STAMP = saved->stamp;
         leaf->parent = NULL;
@@ -609,8 +742,8 @@ static Node *build_subtree(cpBBTree *tree, Saved *s, int32_t at, cpShape **shape
     node->obj = NULL;
     node->bb = saved->bb;
     node->parent = NULL;
-    NodeSetA(node, build_subtree(tree, s, saved->a, shapes));
-    NodeSetB(node, build_subtree(tree, s, saved->b, shapes));
+    NodeSetA(node, build_subtree(tree, s, saved->a, leaves));
+    NodeSetB(node, build_subtree(tree, s, saved->b, leaves));
     return node;
 }
 
@@ -621,12 +754,15 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
                             const unsigned char *bytes, long count, char *message, int messageSize) {
     int problem = check_space(space);
     if (problem) return problem;
+    Node **leaves = malloc(((size_t)shapeCount + 1) * sizeof *leaves);
+    if (!leaves) return CRATEDROP_STATE_MEMORY;
     for (int i = 0; i < shapeCount; i++) {
-        if (!leaf_of(shapes[i])) return fail(message, messageSize, "a shape of the world is not in its broadphase");
+        leaves[i] = leaf_of(shapes[i]);
+        if (!leaves[i]) { free(leaves); return fail(message, messageSize, "a shape of the world is not in its broadphase"); }
     }
     Saved s;
     problem = parse(bytes, count, shapes, shapeCount, bodyCount, &s, message, messageSize);
-    if (problem) { saved_free(&s); return problem; }
+    if (problem) { saved_free(&s); free(leaves); return problem; }
 
     // Everything checks: from here on nothing can fail but memory, which Chipmunk aborts on.
     cpHashSetFilter(space->cachedArbiters, (cpHashSetFilterFunc)discard_arbiter, space);
@@ -636,33 +772,32 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
     space->staticBody->arbiterList = NULL;
 
     cpBBTree *tree = GetTree(space->dynamicShapes);
-    for (int i = 0; i < shapeCount; i++) PairsClear(leaf_of(shapes[i]), tree);
+    for (int i = 0; i < shapeCount; i++) PairsClear(leaves[i], tree);
     if (tree->root) SubtreeRecycle(tree, tree->root);
-    tree->root = s.nodeCount ? build_subtree(tree, &s, 0, shapes) : NULL;
+    tree->root = s.nodeCount ? build_subtree(tree, &s, 0, leaves) : NULL;
     tree->stamp = s.treeStamp;
     int staticIndex = 0;
     for (int i = 0; i < shapeCount; i++) {
-        if (cpBodyGetType(shapes[i]->body) == CP_BODY_TYPE_STATIC) leaf_of(shapes[i])->STAMP = s.staticStamps[staticIndex++];
+        if (is_static(shapes[i])) leaves[i]->STAMP = s.staticStamps[staticIndex++];
     }
 
     Pair **pairs = malloc(((size_t)s.pairCount + 1) * sizeof *pairs);
     for (uint32_t p = 0; p < s.pairCount; p++) {
         Pair *pair = PairFromPool(tree);
         memset(pair, 0, sizeof *pair);
-        pair->a.leaf = leaf_of(shapes[s.pairs[p].a]);
-        pair->b.leaf = leaf_of(shapes[s.pairs[p].b]);
+        pair->a.leaf = leaves[s.pairs[p].a];
+        pair->b.leaf = leaves[s.pairs[p].b];
         pair->id = s.pairs[p].id;
         pairs[p] = pair;
     }
     for (int i = 0; i < shapeCount; i++) {
-        Node *leaf = leaf_of(shapes[i]);
         uint32_t first = s.listStarts[i], end = s.listStarts[i + 1];
-        leaf->PAIRS = first < end ? pairs[s.lists[first]] : NULL;
+        leaves[i]->PAIRS = first < end ? pairs[s.entries[first].pair] : NULL;
         for (uint32_t k = first; k < end; k++) {
-            Pair *pair = pairs[s.lists[k]];
-            Thread *thread = pair->a.leaf == leaf ? &pair->a : &pair->b;
-            thread->prev = k > first ? pairs[s.lists[k - 1]] : NULL;
-            thread->next = k + 1 < end ? pairs[s.lists[k + 1]] : NULL;
+            Pair *pair = pairs[s.entries[k].pair];
+            Thread *thread = s.entries[k].first ? &pair->a : &pair->b;
+            thread->prev = k > first ? pairs[s.entries[k - 1].pair] : NULL;
+            thread->next = k + 1 < end ? pairs[s.entries[k + 1].pair] : NULL;
         }
     }
     free(pairs);
@@ -683,7 +818,7 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
         cpBodySetAngle(body, saved->a);
     }
     for (int i = 0; i < shapeCount; i++) {
-        if (cpBodyGetType(shapes[i]->body) != CP_BODY_TYPE_STATIC) cpShapeCacheBB(shapes[i]);
+        if (!is_static(shapes[i])) cpShapeCacheBB(shapes[i]);
     }
 
     // The restored contacts live in a buffer stamped with the restored stamp, which the space
@@ -713,5 +848,6 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
         }
     }
     saved_free(&s);
+    free(leaves);
     return CRATEDROP_STATE_OK;
 }
