@@ -9,9 +9,9 @@
    its place, with that file included, when Backends/portable/build makes the library. Debian's
    shared library has no such access: there, saving is refused (the symbols below are absent).
 
-   Bytes are little-endian and fixed-width whatever the CPU (shape indices are 2 bytes wide, or 4
-   in a world of 32,768 shapes or more, as the state's own width byte says); every double keeps
-   its bits. Only what the next step reads is kept: a contact's impulses and feature hash (its
+   Bytes are little-endian and fixed-width whatever the CPU (indices are 2 bytes wide, or 4 in a
+   world of 32,768 shapes or broadphase pairs or more, as the state's own width byte says); every
+   double keeps its bits. Only what the next step reads is kept: a contact's impulses and feature hash (its
    offsets, masses and bias are computed again when its pair collides), an arbiter's shapes,
    stamp, state and contacts. The state of the arbiters that were active in the last step is
    written as the next step's start makes it (normal), so no active list or contact graph needs
@@ -21,19 +21,23 @@
    Layout (after the header's body count): per body p, v, a, w, v_bias, w_bias (f64); the space's
    stamp (u32) and last time step (f64); the tree's stamp (u32); the index width (u8); the node
    count (u32) and the tree in preorder (a kind byte: 0 inner, 2 inner with its own box, 1 leaf;
-   a leaf's shape index, stamp and box); each static shape's leaf stamp (u32); per shape, in
-   order, its pair list: a length, then per pair the other shape's index times two plus a side
-   bit (0: this shape is the pair's first leaf, which also writes the pair's collision id, u32);
+   a leaf's shape index, stamp and box); each static shape's leaf stamp (u32); the pair count
+   (u32); per shape, in order, its pair list: a length, then per pair either the other shape's
+   index times two and the pair's collision id (u32), where this shape is the pair's first leaf,
+   or the pair's number times two plus one, where it is the second (pairs are numbered in the
+   order their first leaves' entries come);
    the cached arbiters in order of their shapes' indices: both indices, stamp (u32), state and
    contact count (u8), and per contact its feature hash (u64), normal and tangent impulses (f64).
 
-   Saving walks the space once, with pointer-to-index tables in place of searches, so its cost
-   grows linearly with the world (docs/determinism.md has the figures).
+   Saving walks the space with a pointer-to-index table for shapes and, for pairs, their numbers
+   held in their id fields while it writes (put back before it returns): no search and no sort
+   of the whole, so its cost grows linearly with the world (docs/determinism.md has the figures).
 
    Restoring parses and checks every byte first, and changes the space only when all of it is
    sound: a corrupt or foreign state leaves the space as it was. */
 #include "cpBBTree.c"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -52,72 +56,83 @@ enum {
 
 /* MARK: Writing */
 
+/* Writes into the caller's buffer while it has room, and counts every byte all the same, so a
+   buffer too small costs one more call with the size the first one returned. */
 typedef struct {
     unsigned char *bytes;
     size_t count, capacity;
-    int failed;
 } Writer;
 
-static int grow(Writer *w, size_t count) {
-    if (w->failed) return 0;
-    size_t capacity = w->capacity ? w->capacity : 4096;
-    while (capacity < w->count + count) capacity *= 2;
-    unsigned char *grown = realloc(w->bytes, capacity);
-    if (!grown) { w->failed = 1; return 0; }
-    w->bytes = grown;
-    w->capacity = capacity;
-    return 1;
+static inline unsigned char *at_room(Writer *w, size_t count) {
+    unsigned char *at = w->count + count <= w->capacity ? w->bytes + w->count : NULL;
+    w->count += count;
+    return at;
 }
 
-/* Room for `count` more bytes; false (and the writer failed) when memory ran out. */
-static inline int room(Writer *w, size_t count) {
-    return w->count + count <= w->capacity ? !w->failed : grow(w, count);
-}
-
-static inline void put_u8(Writer *w, uint8_t v) {
-    if (!room(w, 1)) return;
-    w->bytes[w->count++] = v;
-}
-
-static inline void put_u16(Writer *w, uint16_t v) {
-    if (!room(w, 2)) return;
-    unsigned char *at = w->bytes + w->count;
-    at[0] = (unsigned char)v;
-    at[1] = (unsigned char)(v >> 8);
-    w->count += 2;
-}
-
-static inline void put_u32(Writer *w, uint32_t v) {
-    if (!room(w, 4)) return;
-    unsigned char *at = w->bytes + w->count;
+static inline void store_u32(unsigned char *at, uint32_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(at, &v, 4);
+#else
     at[0] = (unsigned char)v;
     at[1] = (unsigned char)(v >> 8);
     at[2] = (unsigned char)(v >> 16);
     at[3] = (unsigned char)(v >> 24);
-    w->count += 4;
+#endif
+}
+
+static inline void store_u64(unsigned char *at, uint64_t v) {
+    store_u32(at, (uint32_t)v);
+    store_u32(at + 4, (uint32_t)(v >> 32));
+}
+
+static inline void store_f64(unsigned char *at, double v) {
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    store_u64(at, bits);
+}
+
+static inline void put_u8(Writer *w, uint8_t v) {
+    unsigned char *at = at_room(w, 1);
+    if (at) at[0] = v;
+}
+
+static inline void put_u32(Writer *w, uint32_t v) {
+    unsigned char *at = at_room(w, 4);
+    if (at) store_u32(at, v);
 }
 
 static inline void put_u64(Writer *w, uint64_t v) {
-    put_u32(w, (uint32_t)v);
-    put_u32(w, (uint32_t)(v >> 32));
+    unsigned char *at = at_room(w, 8);
+    if (at) store_u64(at, v);
 }
 
 static inline void put_f64(Writer *w, double v) {
-    uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
-    put_u64(w, bits);
+    unsigned char *at = at_room(w, 8);
+    if (at) store_f64(at, v);
 }
 
 /* An index in the state's width (2 or 4 bytes). */
+static inline void store_index(unsigned char *at, int width, uint32_t v) {
+    at[0] = (unsigned char)v;
+    at[1] = (unsigned char)(v >> 8);
+    if (width == 4) {
+        at[2] = (unsigned char)(v >> 16);
+        at[3] = (unsigned char)(v >> 24);
+    }
+}
+
 static inline void put_index(Writer *w, int width, uint32_t v) {
-    if (width == 2) put_u16(w, (uint16_t)v); else put_u32(w, v);
+    unsigned char *at = at_room(w, (size_t)width);
+    if (at) store_index(at, width, v);
 }
 
 static void put_bb(Writer *w, cpBB bb) {
-    put_f64(w, bb.l);
-    put_f64(w, bb.b);
-    put_f64(w, bb.r);
-    put_f64(w, bb.t);
+    unsigned char *at = at_room(w, 32);
+    if (!at) return;
+    store_f64(at, bb.l);
+    store_f64(at + 8, bb.b);
+    store_f64(at + 16, bb.r);
+    store_f64(at + 24, bb.t);
 }
 
 /* MARK: Reading */
@@ -235,8 +250,8 @@ static int check_space(cpSpace *space) {
     return CRATEDROP_STATE_OK;
 }
 
-/* Shapes in a world of this many get 2-byte indices (with a side bit to spare). */
-static int index_width(int shapeCount) { return shapeCount < 0x8000 ? 2 : 4; }
+/* Indices are 2 bytes wide (with a side bit to spare) while shapes and pairs are few enough. */
+static int index_width(int shapeCount, size_t pairCount) { return shapeCount < 0x8000 && pairCount < 0x8000 ? 2 : 4; }
 
 static int same_bb(cpBB a, cpBB b) {
     return memcmp(&a.l, &b.l, sizeof a.l) == 0 && memcmp(&a.b, &b.b, sizeof a.b) == 0
@@ -281,6 +296,37 @@ static void put_subtree(TreeWalk *walk, Node *node) {
 }
 
 static Pair *next_in_list(Pair *pair, Node *leaf) { return pair->a.leaf == leaf ? pair->a.next : pair->b.next; }
+
+/* The pairs, numbered, with their own collision ids while their id fields hold their numbers. */
+typedef struct {
+    Pair **pairs;
+    cpCollisionID *ids;
+    size_t count, capacity;
+    int failed;
+} PairNumbers;
+
+static void number_pair(PairNumbers *n, Pair *pair) {
+    if (n->failed) return;
+    if (n->count == n->capacity) {
+        size_t capacity = n->capacity ? n->capacity * 2 : 4096;
+        Pair **pairs = realloc(n->pairs, capacity * sizeof *pairs);
+        if (pairs) n->pairs = pairs;
+        cpCollisionID *ids = pairs ? realloc(n->ids, capacity * sizeof *ids) : NULL;
+        if (!ids) { n->failed = 1; return; }
+        n->ids = ids;
+        n->capacity = capacity;
+    }
+    n->pairs[n->count] = pair;
+    n->ids[n->count] = pair->id;
+    pair->id = (cpCollisionID)n->count++;
+}
+
+/* Puts every pair's own id back. */
+static void unnumber_pairs(PairNumbers *n) {
+    for (size_t p = 0; p < n->count; p++) n->pairs[p]->id = n->ids[p];
+    free(n->pairs);
+    free(n->ids);
+}
 
 /* An arbiter with its shapes' indices, for ordering. */
 typedef struct {
@@ -335,10 +381,12 @@ static int order_arbiters(ArbiterList *list, int shapeCount) {
     return 1;
 }
 
-/* Writes the space's state; `shapes` and `bodies` name every shape and non-static body in the
-   world's own order (walls, tumbler, crates). Returns the byte count, the bytes in `*out`
-   (release with cratedrop_state_free), or a negative CRATEDROP_STATE_ code. */
-long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount, unsigned char **out) {
+/* Writes the space's state into `buffer`; `shapes` and `bodies` name every shape and non-static
+   body in the world's own order (walls, tumbler, crates). Returns the state's size in bytes (when
+   it is more than `capacity`, the buffer holds only its beginning: call again with room for it),
+   or a negative CRATEDROP_STATE_ code. */
+long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount,
+                          unsigned char *buffer, long capacity) {
     int problem = check_space(space);
     if (problem) return problem;
     for (int i = 0; i < bodyCount; i++) {
@@ -355,23 +403,32 @@ long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
         leaves[i] = leaf_of(shapes[i]);
         if (!leaves[i]) unknown = 1;
     }
-    int width = index_width(shapeCount);
+    // Pairs are numbered in the order their first leaves' lists meet them. While the lists are
+    // written, a pair's number stands in its collision id field (the ids are kept aside and put
+    // back before returning), so a second leaf's entry finds it without a search.
+    PairNumbers numbers = {0};
+    for (int i = 0; i < shapeCount && !unknown && !numbers.failed; i++) {
+        for (Pair *pair = leaves[i]->PAIRS; pair; pair = next_in_list(pair, leaves[i])) {
+            if (pair->a.leaf == leaves[i]) number_pair(&numbers, pair);
+        }
+    }
+    int width = index_width(shapeCount, numbers.count);
 
-    // A first guess at the size, from what a settled pile needs, so the buffer rarely grows.
-    Writer w = {0};
-    grow(&w, 64 + (size_t)bodyCount * 72 + (size_t)shapeCount * 320);
+    Writer w = {buffer, 0, capacity > 0 ? (size_t)capacity : 0};
     put_u32(&w, (uint32_t)bodyCount);
     for (int i = 0; i < bodyCount; i++) {
         cpBody *body = bodies[i];
-        put_f64(&w, body->p.x);
-        put_f64(&w, body->p.y);
-        put_f64(&w, body->v.x);
-        put_f64(&w, body->v.y);
-        put_f64(&w, body->a);
-        put_f64(&w, body->w);
-        put_f64(&w, body->v_bias.x);
-        put_f64(&w, body->v_bias.y);
-        put_f64(&w, body->w_bias);
+        unsigned char *at = at_room(&w, 72);
+        if (!at) continue;
+        store_f64(at, body->p.x);
+        store_f64(at + 8, body->p.y);
+        store_f64(at + 16, body->v.x);
+        store_f64(at + 24, body->v.y);
+        store_f64(at + 32, body->a);
+        store_f64(at + 40, body->w);
+        store_f64(at + 48, body->v_bias.x);
+        store_f64(at + 56, body->v_bias.y);
+        store_f64(at + 64, body->w_bias);
     }
     put_u32(&w, space->stamp);
     put_f64(&w, space->curr_dt);
@@ -383,70 +440,67 @@ long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
     count_nodes(tree->root, &nodes);
     put_u32(&w, nodes);
     TreeWalk walk = {&w, &index, width, 0};
-    if (tree->root) put_subtree(&walk, tree->root);
+    if (tree->root && !unknown) put_subtree(&walk, tree->root);
     unknown |= walk.unknown;
     for (int i = 0; i < shapeCount && !unknown; i++) {
         if (is_static(shapes[i])) put_u32(&w, leaves[i]->STAMP);
     }
 
-    // Each leaf's pair list, in its order; a pair's id goes with its first leaf's entry.
-    for (int i = 0; i < shapeCount && !unknown && !w.failed; i++) {
+    // Each leaf's pair list, in its order: a first leaf's entry names the other shape and the
+    // pair's id, a second leaf's entry the pair's number.
+    put_u32(&w, (uint32_t)numbers.count);
+    for (int i = 0; i < shapeCount && !unknown && !numbers.failed; i++) {
         Node *leaf = leaves[i];
-        size_t lengthAt = w.count;
-        put_index(&w, width, 0);
+        unsigned char *lengthAt = at_room(&w, (size_t)width);
         uint32_t length = 0;
-        for (Pair *pair = leaf->PAIRS; pair && !w.failed; pair = next_in_list(pair, leaf)) {
-            int first = pair->a.leaf == leaf;
-            long other = table_get(&index, (first ? pair->b.leaf : pair->a.leaf)->obj);
-            if (other < 0) { unknown = 1; break; }
-            put_index(&w, width, (uint32_t)other << 1 | (uint32_t)!first);
-            if (first) put_u32(&w, pair->id);
+        for (Pair *pair = leaf->PAIRS; pair; pair = next_in_list(pair, leaf)) {
+            if (pair->a.leaf == leaf) {
+                long other = table_get(&index, pair->b.leaf->obj);
+                if (other < 0) { unknown = 1; break; }
+                put_index(&w, width, (uint32_t)other << 1);
+                put_u32(&w, numbers.ids[pair->id]);
+            } else {
+                put_index(&w, width, pair->id << 1 | 1);
+            }
             length++;
         }
-        if (w.failed) break;
-        unsigned char *at = w.bytes + lengthAt;
-        at[0] = (unsigned char)length;
-        at[1] = (unsigned char)(length >> 8);
-        if (width == 4) {
-            at[2] = (unsigned char)(length >> 16);
-            at[3] = (unsigned char)(length >> 24);
-        } else if (length > 0xFFFF) {
-            unknown = 1;
-        }
+        if (width == 2 && length > 0xFFFF) unknown = 1;
+        if (lengthAt) store_index(lengthAt, width, length);
     }
+    unnumber_pairs(&numbers);
 
     // Arbiters: those of the last step's collisions get the state the next step's start gives them.
     ArbiterList arbiters = {.shapes = &index};
     cpHashSetEach(space->cachedArbiters, (cpHashSetIteratorFunc)collect_arbiter, &arbiters);
     unknown |= arbiters.unknown;
-    if (arbiters.failed || !order_arbiters(&arbiters, shapeCount)) w.failed = 1;
+    int failed = arbiters.failed || !order_arbiters(&arbiters, shapeCount);
     put_u32(&w, (uint32_t)arbiters.count);
-    for (size_t i = 0; i < arbiters.count && !w.failed && !unknown; i++) {
+    for (size_t i = 0; i < arbiters.count && !failed && !unknown; i++) {
         cpArbiter *arb = arbiters.items[i].arb;
         int collided = arb->stamp == space->stamp && arb->state == CP_ARBITER_STATE_FIRST_COLLISION;
-        if (!room(&w, 2 * 4 + 4 + 2 + (size_t)arb->count * 24)) break;
-        put_index(&w, width, arbiters.items[i].a);
-        put_index(&w, width, arbiters.items[i].b);
-        put_u32(&w, arb->stamp);
-        put_u8(&w, (uint8_t)(collided ? CP_ARBITER_STATE_NORMAL : arb->state));
-        put_u8(&w, (uint8_t)arb->count);
-        for (int c = 0; c < arb->count; c++) {
-            put_u64(&w, (uint64_t)arb->contacts[c].hash);
-            put_f64(&w, arb->contacts[c].jnAcc);
-            put_f64(&w, arb->contacts[c].jtAcc);
+        unsigned char *at = at_room(&w, 2 * (size_t)width + 6 + (size_t)arb->count * 24);
+        if (!at) continue;
+        store_index(at, width, arbiters.items[i].a);
+        store_index(at + width, width, arbiters.items[i].b);
+        at += 2 * width;
+        store_u32(at, arb->stamp);
+        at[4] = (uint8_t)(collided ? CP_ARBITER_STATE_NORMAL : arb->state);
+        at[5] = (uint8_t)arb->count;
+        at += 6;
+        for (int c = 0; c < arb->count; c++, at += 24) {
+            store_u64(at, (uint64_t)arb->contacts[c].hash);
+            store_f64(at + 8, arb->contacts[c].jnAcc);
+            store_f64(at + 16, arb->contacts[c].jtAcc);
         }
     }
 
     table_free(&index);
     free(leaves);
     free(arbiters.items);
-    if (unknown) { free(w.bytes); return CRATEDROP_STATE_UNKNOWN_SHAPE; }
-    if (w.failed) { free(w.bytes); return CRATEDROP_STATE_MEMORY; }
-    *out = w.bytes;
+    if (unknown) return CRATEDROP_STATE_UNKNOWN_SHAPE;
+    if (failed || numbers.failed || w.count > (size_t)LONG_MAX) return CRATEDROP_STATE_MEMORY;
     return (long)w.count;
 }
-
-void cratedrop_state_free(unsigned char *bytes) { free(bytes); }
 
 /* MARK: Restoring */
 
@@ -540,84 +594,63 @@ static int fail(char *message, int size, const char *text) {
     return CRATEDROP_STATE_MALFORMED;
 }
 
-/* Reads every leaf's pair list and pairs the entries up: each pair is named by its first leaf's
-   entry (with its id) and by exactly one entry of its second leaf, and two leaves share at most
-   one pair. */
-static int read_pairs(Reader *r, Saved *s, cpShape **shapes, int shapeCount, int width, char *message, int size) {
+/* Reads every leaf's pair list and checks that the lists make pairs: each pair is named by its
+   first leaf's entry (with its id) and by exactly one entry of its second leaf, by number, and
+   no shape is in another's list twice. */
+static int read_pairs(Reader *r, Saved *s, const unsigned char *fixed, int shapeCount, int width, char *message, int size) {
+    s->pairCount = get_u32(r);
+    // Each pair takes two entries of at least `width` bytes and an id.
+    if (r->failed || (size_t)s->pairCount > (r->count - r->at) / (2 * (size_t)width + 4)) return fail(message, size, "the state is cut short in its pairs");
     s->listStarts = calloc((size_t)shapeCount + 1, sizeof *s->listStarts);
-    size_t capacity = 1024, count = 0;
-    s->entries = malloc(capacity * sizeof *s->entries);
-    uint32_t *others = malloc(capacity * sizeof *others);
-    if (!s->listStarts || !s->entries || !others) { free(others); return CRATEDROP_STATE_MEMORY; }
-    // First the lists as written: each entry's other shape, its side, its pair if first.
-    uint32_t pairs = 0;
-    size_t pairCapacity = 512;
-    s->pairs = malloc(pairCapacity * sizeof *s->pairs);
-    if (!s->pairs) { free(others); return CRATEDROP_STATE_MEMORY; }
-    for (int i = 0; i < shapeCount; i++) {
-        s->listStarts[i] = (uint32_t)count;
+    s->entries = malloc((2 * (size_t)s->pairCount + 1) * sizeof *s->entries);
+    s->pairs = malloc(((size_t)s->pairCount + 1) * sizeof *s->pairs);
+    uint32_t *seen = calloc((size_t)shapeCount + 1, sizeof *seen);
+    if (!s->listStarts || !s->entries || !s->pairs || !seen) { free(seen); return CRATEDROP_STATE_MEMORY; }
+    uint32_t count = 0, pairs = 0;
+    int problem = CRATEDROP_STATE_OK;
+    for (int i = 0; i < shapeCount && !problem; i++) {
+        s->listStarts[i] = count;
         uint32_t length = get_index(r, width);
-        // Each entry takes at least `width` bytes: a length beyond the bytes left is corruption.
-        if (r->failed || length > (r->count - r->at) / (size_t)width) { free(others); return fail(message, size, "a broadphase pair list is cut short"); }
+        if (r->failed || length > 2 * s->pairCount - count) { problem = fail(message, size, "a broadphase pair list is malformed or cut short"); break; }
         for (uint32_t k = 0; k < length; k++) {
             uint32_t entry = get_index(r, width);
-            uint32_t other = entry >> 1;
-            uint8_t first = !(entry & 1);
-            if (r->failed || other >= (uint32_t)shapeCount || other == (uint32_t)i || (is_static(shapes[i]) && is_static(shapes[other]))) {
-                free(others);
-                return fail(message, size, "a broadphase pair names shapes that cannot pair");
-            }
-            if (count == capacity) {
-                capacity *= 2;
-                SavedEntry *grown = realloc(s->entries, capacity * sizeof *grown);
-                if (grown) s->entries = grown;
-                uint32_t *grownOthers = grown ? realloc(others, capacity * sizeof *grownOthers) : NULL;
-                if (!grownOthers) { free(others); return CRATEDROP_STATE_MEMORY; }
-                others = grownOthers;
-            }
-            others[count] = other;
-            s->entries[count].first = first;
-            s->entries[count].pair = UINT32_MAX;
-            if (first) {
-                for (size_t e = s->listStarts[i]; e < count; e++) {
-                    if (s->entries[e].first && others[e] == other) { free(others); return fail(message, size, "two broadphase pairs join the same two shapes"); }
-                }
-                if (pairs == pairCapacity) {
-                    pairCapacity *= 2;
-                    SavedPair *grown = realloc(s->pairs, pairCapacity * sizeof *grown);
-                    if (!grown) { free(others); return CRATEDROP_STATE_MEMORY; }
-                    s->pairs = grown;
+            SavedEntry *saved = &s->entries[count++];
+            saved->first = !(entry & 1);
+            if (saved->first) {
+                uint32_t other = entry >> 1;
+                if (other >= (uint32_t)shapeCount || other == (uint32_t)i || (fixed[i] && fixed[other]) || pairs == s->pairCount) {
+                    problem = fail(message, size, "a broadphase pair names shapes that cannot pair");
+                    break;
                 }
                 s->pairs[pairs] = (SavedPair){(uint32_t)i, other, get_u32(r)};
-                s->entries[count].pair = pairs++;
+                saved->pair = pairs++;
+            } else {
+                saved->pair = entry >> 1;
             }
-            count++;
         }
+        if (r->failed && !problem) problem = fail(message, size, "a broadphase pair list is cut short");
     }
-    s->listStarts[shapeCount] = (uint32_t)count;
-    if (r->failed) { free(others); return fail(message, size, "a broadphase pair list is cut short"); }
-    // Then each second leaf's entry finds its pair in the first leaf's list.
-    unsigned char *claimed = calloc((size_t)pairs + 1, 1);
-    if (!claimed) { free(others); return CRATEDROP_STATE_MEMORY; }
-    int problem = CRATEDROP_STATE_OK;
+    s->listStarts[shapeCount] = count;
+    if (!problem && (pairs != s->pairCount || count != 2 * s->pairCount)) problem = fail(message, size, "the broadphase pair lists do not hold each pair twice");
+    // Each second leaf's entry names a pair of that leaf, and no pair is named twice.
     for (int j = 0; j < shapeCount && !problem; j++) {
         for (uint32_t e = s->listStarts[j]; e < s->listStarts[j + 1]; e++) {
-            if (s->entries[e].first) continue;
-            uint32_t i = others[e];
-            for (uint32_t f = s->listStarts[i]; f < s->listStarts[i + 1]; f++) {
-                if (s->entries[f].first && others[f] == (uint32_t)j) { s->entries[e].pair = s->entries[f].pair; break; }
-            }
             uint32_t pair = s->entries[e].pair;
-            if (pair == UINT32_MAX || claimed[pair]) { problem = fail(message, size, "a broadphase pair is not in both of its shapes' lists, or twice in one"); break; }
-            claimed[pair] = 1;
+            uint32_t other;
+            if (s->entries[e].first) {
+                other = s->pairs[pair].b;
+            } else {
+                if (pair >= pairs || s->pairs[pair].b != (uint32_t)j) {
+                    problem = fail(message, size, "a broadphase pair list names a pair of other shapes, or one shape twice");
+                    break;
+                }
+                other = s->pairs[pair].a;
+            }
+            if (seen[other] == (uint32_t)j + 1) { problem = fail(message, size, "a broadphase pair list names one shape twice"); break; }
+            seen[other] = (uint32_t)j + 1;
         }
     }
-    for (uint32_t p = 0; p < pairs && !problem; p++) {
-        if (!claimed[p]) problem = fail(message, size, "a broadphase pair is missing from its second shape's list");
-    }
-    free(claimed);
-    free(others);
-    s->pairCount = pairs;
+    free(seen);
     return problem;
 }
 
@@ -646,7 +679,7 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     int width = get_u8(&r);
     s->nodeCount = get_u32(&r);
     if (r.failed || s->currDt < 0) return fail(message, size, "the space's stamp or time step is malformed");
-    if (width != index_width(shapeCount)) return fail(message, size, "the state's index width does not fit the scene's number of shapes");
+    if (width != 2 && width != 4) return fail(message, size, "the state's index width is neither 2 nor 4");
 
     int dynamicShapes = 0, staticShapes = 0;
     for (int i = 0; i < shapeCount; i++) {
@@ -678,7 +711,11 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     for (int i = 0; i < staticShapes; i++) s->staticStamps[i] = get_u32(&r);
     if (r.failed) return fail(message, size, "the state is cut short in its walls' stamps");
 
-    int problem = read_pairs(&r, s, shapes, shapeCount, width, message, size);
+    unsigned char *fixed = malloc((size_t)shapeCount + 1);
+    if (!fixed) return CRATEDROP_STATE_MEMORY;
+    for (int i = 0; i < shapeCount; i++) fixed[i] = (unsigned char)is_static(shapes[i]);
+    int problem = read_pairs(&r, s, fixed, shapeCount, width, message, size);
+    free(fixed);
     if (problem) return problem;
 
     s->arbiterCount = get_u32(&r);
@@ -771,8 +808,18 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
     for (int i = 0; i < space->staticBodies->num; i++) ((cpBody *)space->staticBodies->arr[i])->arbiterList = NULL;
     space->staticBody->arbiterList = NULL;
 
+    // Every pair goes back to the pool at once (each from its first leaf's list): the lists are
+    // all rebuilt below, so none needs unlinking first.
     cpBBTree *tree = GetTree(space->dynamicShapes);
-    for (int i = 0; i < shapeCount; i++) PairsClear(leaves[i], tree);
+    for (int i = 0; i < shapeCount; i++) {
+        Pair *pair = leaves[i]->PAIRS;
+        while (pair) {
+            Pair *next = next_in_list(pair, leaves[i]);
+            if (pair->a.leaf == leaves[i]) PairRecycle(tree, pair);
+            pair = next;
+        }
+    }
+    for (int i = 0; i < shapeCount; i++) leaves[i]->PAIRS = NULL;
     if (tree->root) SubtreeRecycle(tree, tree->root);
     tree->root = s.nodeCount ? build_subtree(tree, &s, 0, leaves) : NULL;
     tree->stamp = s.treeStamp;

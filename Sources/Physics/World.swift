@@ -11,12 +11,14 @@ public final class World {
     /// Fixed steps per simulated second.
     public let stepRate: Int
     /// The crates in the world, in the order they were added (ascending `BodyID`).
-    public private(set) var crates: [Crate] = []
+    public private(set) var crates: [Crate] = [] { didSet { stateMakeupCache = nil } }
     /// What a snapshot reads of each crate, parallel to `crates`: copying state out walks plain
     /// values instead of class instances (no reference counting in the per-step copy).
     var snapshotRows: [(body: OpaquePointer, id: BodyID, shape: BodyShape)] = []
-    public private(set) var walls: [Wall] = []
-    public private(set) var tumblers: [Tumbler] = []
+    public private(set) var walls: [Wall] = [] { didSet { stateMakeupCache = nil } }
+    public private(set) var tumblers: [Tumbler] = [] { didSet { stateMakeupCache = nil } }
+    /// What saved states name of this world (`World+State.swift`), kept until its make-up changes.
+    var stateMakeupCache: StateMakeup?
     /// Steps taken since the world was made.
     public internal(set) var stepCount = 0
     private var nextBodyID: UInt64 = 1

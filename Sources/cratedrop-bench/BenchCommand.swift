@@ -120,8 +120,9 @@ struct CrateDropBench: ParsableCommand {
         }
     }
 
-    /// `--state-cost`: save and restore in memory, each timed alone, median of the repetitions
-    /// (the world restored is the one saved from, as a planner or a rewind does).
+    /// `--state-cost`: save and restore in memory, each timed alone, median of the repetitions.
+    /// Between the two the world takes a step (untimed), so every restore puts back a state the
+    /// world has moved on from, as a planner's or a rewind's does.
     private func runStateCost(_ scene: Scene) throws {
         guard World.canSaveState else {
             printError("cratedrop: bench: --state-cost needs the portable backend (scripts/portable)")
@@ -134,6 +135,7 @@ struct CrateDropBench: ParsableCommand {
         var state = try world.saveState()
         for _ in 0..<(repetitions ?? 51) {
             saves.append(try clock.measure { state = try world.saveState() })
+            world.step()
             restores.append(try clock.measure { try world.restore(state) })
         }
         func medianMs(_ values: [Duration]) -> Double {
