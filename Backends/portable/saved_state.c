@@ -243,6 +243,15 @@ static Node *leaf_of(cpShape *shape) {
 
 static int is_static(cpShape *shape) { return cpBodyGetType(shape->body) == CP_BODY_TYPE_STATIC; }
 
+/* How many shapes at the front of the world's list are static. The world lists its walls
+   (static) first and then only moving shapes (a tumbler's, crates), so only the front is read:
+   reading every shape's body costs two cache misses a shape in a big world. */
+static int static_prefix(cpShape **shapes, int shapeCount) {
+    int count = 0;
+    while (count < shapeCount && is_static(shapes[count])) count++;
+    return count;
+}
+
 static int check_space(cpSpace *space) {
     if (!GetTree(space->dynamicShapes) || !GetTree(space->staticShapes)) return CRATEDROP_STATE_NOT_A_TREE;
     if (space->sleepTimeThreshold != INFINITY) return CRATEDROP_STATE_SLEEPING;
@@ -442,9 +451,8 @@ long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
     TreeWalk walk = {&w, &index, width, 0};
     if (tree->root && !unknown) put_subtree(&walk, tree->root);
     unknown |= walk.unknown;
-    for (int i = 0; i < shapeCount && !unknown; i++) {
-        if (is_static(shapes[i])) put_u32(&w, leaves[i]->STAMP);
-    }
+    int staticCount = static_prefix(shapes, shapeCount);
+    for (int i = 0; i < staticCount && !unknown; i++) put_u32(&w, leaves[i]->STAMP);
 
     // Each leaf's pair list, in its order: a first leaf's entry names the other shape and the
     // pair's id, a second leaf's entry the pair's number.
@@ -597,7 +605,7 @@ static int fail(char *message, int size, const char *text) {
 /* Reads every leaf's pair list and checks that the lists make pairs: each pair is named by its
    first leaf's entry (with its id) and by exactly one entry of its second leaf, by number, and
    no shape is in another's list twice. */
-static int read_pairs(Reader *r, Saved *s, const unsigned char *fixed, int shapeCount, int width, char *message, int size) {
+static int read_pairs(Reader *r, Saved *s, uint32_t staticShapes, int shapeCount, int width, char *message, int size) {
     s->pairCount = get_u32(r);
     // Each pair takes two entries of at least `width` bytes and an id.
     if (r->failed || (size_t)s->pairCount > (r->count - r->at) / (2 * (size_t)width + 4)) return fail(message, size, "the state is cut short in its pairs");
@@ -618,7 +626,7 @@ static int read_pairs(Reader *r, Saved *s, const unsigned char *fixed, int shape
             saved->first = !(entry & 1);
             if (saved->first) {
                 uint32_t other = entry >> 1;
-                if (other >= (uint32_t)shapeCount || other == (uint32_t)i || (fixed[i] && fixed[other]) || pairs == s->pairCount) {
+                if (other >= (uint32_t)shapeCount || other == (uint32_t)i || ((uint32_t)i < staticShapes && other < staticShapes) || pairs == s->pairCount) {
                     problem = fail(message, size, "a broadphase pair names shapes that cannot pair");
                     break;
                 }
@@ -681,10 +689,7 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     if (r.failed || s->currDt < 0) return fail(message, size, "the space's stamp or time step is malformed");
     if (width != 2 && width != 4) return fail(message, size, "the state's index width is neither 2 nor 4");
 
-    int dynamicShapes = 0, staticShapes = 0;
-    for (int i = 0; i < shapeCount; i++) {
-        if (is_static(shapes[i])) staticShapes++; else dynamicShapes++;
-    }
+    int staticShapes = static_prefix(shapes, shapeCount), dynamicShapes = shapeCount - staticShapes;
     uint32_t expectedNodes = dynamicShapes ? 2 * (uint32_t)dynamicShapes - 1 : 0;
     if (s->nodeCount != expectedNodes) return fail(message, size, "the broadphase tree has another number of nodes than the scene's shapes need");
     s->nodes = calloc((size_t)s->nodeCount + 1, sizeof *s->nodes);
@@ -698,7 +703,7 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     for (uint32_t i = 0; i < s->nodeCount; i++) {
         SavedNode *node = &s->nodes[i];
         if (!node->leaf) continue;
-        if (node->shape >= (uint32_t)shapeCount || is_static(shapes[node->shape]) || placed[node->shape]) {
+        if (node->shape >= (uint32_t)shapeCount || node->shape < (uint32_t)staticShapes || placed[node->shape]) {
             free(placed);
             return fail(message, size, "the broadphase tree names a shape that is not one of the scene's moving shapes, or names one twice");
         }
@@ -711,11 +716,7 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     for (int i = 0; i < staticShapes; i++) s->staticStamps[i] = get_u32(&r);
     if (r.failed) return fail(message, size, "the state is cut short in its walls' stamps");
 
-    unsigned char *fixed = malloc((size_t)shapeCount + 1);
-    if (!fixed) return CRATEDROP_STATE_MEMORY;
-    for (int i = 0; i < shapeCount; i++) fixed[i] = (unsigned char)is_static(shapes[i]);
-    int problem = read_pairs(&r, s, fixed, shapeCount, width, message, size);
-    free(fixed);
+    int problem = read_pairs(&r, s, (uint32_t)staticShapes, shapeCount, width, message, size);
     if (problem) return problem;
 
     s->arbiterCount = get_u32(&r);
@@ -823,10 +824,8 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
     if (tree->root) SubtreeRecycle(tree, tree->root);
     tree->root = s.nodeCount ? build_subtree(tree, &s, 0, leaves) : NULL;
     tree->stamp = s.treeStamp;
-    int staticIndex = 0;
-    for (int i = 0; i < shapeCount; i++) {
-        if (is_static(shapes[i])) leaves[i]->STAMP = s.staticStamps[staticIndex++];
-    }
+    int staticCount = static_prefix(shapes, shapeCount);
+    for (int i = 0; i < staticCount; i++) leaves[i]->STAMP = s.staticStamps[i];
 
     Pair **pairs = malloc(((size_t)s.pairCount + 1) * sizeof *pairs);
     for (uint32_t p = 0; p < s.pairCount; p++) {
@@ -864,9 +863,9 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
         // Sets the angle and the transform exactly as a step's position update does.
         cpBodySetAngle(body, saved->a);
     }
-    for (int i = 0; i < shapeCount; i++) {
-        if (!is_static(shapes[i])) cpShapeCacheBB(shapes[i]);
-    }
+    // Shapes' own cached boxes and vertices are left as they are: the next step computes every
+    // moving shape's again from its body before anything reads them (cpSpaceStep), and nothing
+    // of CrateDrop's API reads them between steps.
 
     // The restored contacts live in a buffer stamped with the restored stamp, which the space
     // keeps as long as it keeps the arbiters pointing into it.
