@@ -19,7 +19,8 @@
    the save checks it), so only boxes that are not get written.
 
    Layout (after the header's body count): per body p, v, a, w, v_bias, w_bias (f64); the space's
-   stamp (u32) and last time step (f64); the tree's stamp (u32); the index width (u8); the node
+   stamp (u32) and last time step (f64); the tree's stamp (u32); the index width (u8); the width
+   of contact hashes on the CPU that saved it (u8: 32 or 64); the node
    count (u32) and the tree in preorder (a kind byte: 0 inner, 2 inner with its own box, 1 leaf;
    a leaf's shape index, stamp and box); each static shape's leaf stamp (u32); the pair count
    (u32); per shape, in order, its pair list: a length, then per pair either the other shape's
@@ -445,6 +446,7 @@ long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
     cpBBTree *tree = GetTree(space->dynamicShapes);
     put_u32(&w, tree->stamp);
     put_u8(&w, (uint8_t)width);
+    put_u8(&w, (uint8_t)(8 * sizeof(cpHashValue)));
     uint32_t nodes = 0;
     count_nodes(tree->root, &nodes);
     put_u32(&w, nodes);
@@ -685,9 +687,16 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     s->currDt = get_finite(&r);
     s->treeStamp = get_u32(&r);
     int width = get_u8(&r);
+    int hashBits = get_u8(&r);
     s->nodeCount = get_u32(&r);
     if (r.failed || s->currDt < 0) return fail(message, size, "the space's stamp or time step is malformed");
     if (width != 2 && width != 4) return fail(message, size, "the state's index width is neither 2 nor 4");
+    if (hashBits != 32 && hashBits != 64) return fail(message, size, "the state's contact hash width is neither 32 nor 64 bits");
+    // A 32-bit CPU keeps the low half of the hashes a 64-bit one computes: a state goes from
+    // 64 bits to 32, not back, since the solver finds a contact's warm start by its full hash.
+    if ((size_t)hashBits < 8 * sizeof(cpHashValue)) {
+        return fail(message, size, "the state was saved on a 32-bit CPU, whose contact hashes are 32 bits wide: continue it on a 32-bit CPU (i386)");
+    }
 
     int staticShapes = static_prefix(shapes, shapeCount), dynamicShapes = shapeCount - staticShapes;
     uint32_t expectedNodes = dynamicShapes ? 2 * (uint32_t)dynamicShapes - 1 : 0;
