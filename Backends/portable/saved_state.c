@@ -20,7 +20,8 @@
 
    Layout (after the header's body count): per body p, v, a, w, v_bias, w_bias (f64); the space's
    stamp (u32) and last time step (f64); the tree's stamp (u32); the index width (u8); the width
-   of contact hashes on the CPU that saved it (u8: 32 or 64); the node
+   of contact hashes on the CPU that saved it (u8: 32 or 64); a digest of the shapes' Chipmunk
+   ids (u64, FNV-1a over each as u64, in the world's order); the node
    count (u32) and the tree in preorder (a kind byte: 0 inner, 2 inner with its own box, 1 leaf;
    a leaf's shape index, stamp and box); each static shape's leaf stamp (u32); the pair count
    (u32); per shape, in order, its pair list: a length, then per pair either the other shape's
@@ -263,6 +264,15 @@ static int check_space(cpSpace *space) {
 /* Indices are 2 bytes wide (with a side bit to spare) while shapes and pairs are few enough. */
 static int index_width(int shapeCount, size_t pairCount) { return shapeCount < 0x8000 && pairCount < 0x8000 ? 2 : 4; }
 
+/* FNV-1a 64 of the shapes' Chipmunk ids in the world's order. Contact hashes are made from these
+   ids (assigned as shapes are added), so a state's contacts fit only a world whose shapes got the
+   same ids: one built in the same order. */
+static uint64_t shape_ids_digest(uint64_t digest, cpShape *shape) {
+    uint64_t id = (uint64_t)shape->hashid;
+    for (int i = 0; i < 8; i++) digest = (digest ^ ((id >> (8 * i)) & 0xff)) * 0x100000001b3ULL;
+    return digest;
+}
+
 static int same_bb(cpBB a, cpBB b) {
     return memcmp(&a.l, &b.l, sizeof a.l) == 0 && memcmp(&a.b, &b.b, sizeof a.b) == 0
         && memcmp(&a.r, &b.r, sizeof a.r) == 0 && memcmp(&a.t, &b.t, sizeof a.t) == 0;
@@ -408,9 +418,11 @@ long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
     Node **leaves = malloc(((size_t)shapeCount + 1) * sizeof *leaves);
     if (!table_init(&index, (size_t)shapeCount) || !leaves) { table_free(&index); free(leaves); return CRATEDROP_STATE_MEMORY; }
     int unknown = 0;
+    uint64_t ids = 0xcbf29ce484222325ULL;
     for (int i = 0; i < shapeCount; i++) {
         table_put(&index, shapes[i], (uint32_t)i);
         leaves[i] = leaf_of(shapes[i]);
+        ids = shape_ids_digest(ids, shapes[i]);
         if (!leaves[i]) unknown = 1;
     }
     // Pairs are numbered in the order their first leaves' lists meet them. While the lists are
@@ -447,6 +459,7 @@ long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
     put_u32(&w, tree->stamp);
     put_u8(&w, (uint8_t)width);
     put_u8(&w, (uint8_t)(8 * sizeof(cpHashValue)));
+    put_u64(&w, ids);
     uint32_t nodes = 0;
     count_nodes(tree->root, &nodes);
     put_u32(&w, nodes);
@@ -546,6 +559,7 @@ typedef struct {
 typedef struct {
     SavedBody *bodies;
     uint32_t stamp, treeStamp, nodeCount;
+    uint64_t shapeIDs;
     double currDt;
     SavedNode *nodes;
     uint32_t *staticStamps;
@@ -688,6 +702,7 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     s->treeStamp = get_u32(&r);
     int width = get_u8(&r);
     int hashBits = get_u8(&r);
+    s->shapeIDs = get_u64(&r);
     s->nodeCount = get_u32(&r);
     if (r.failed || s->currDt < 0) return fail(message, size, "the space's stamp or time step is malformed");
     if (width != 2 && width != 4) return fail(message, size, "the state's index width is neither 2 nor 4");
@@ -803,12 +818,18 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
     if (problem) return problem;
     Node **leaves = malloc(((size_t)shapeCount + 1) * sizeof *leaves);
     if (!leaves) return CRATEDROP_STATE_MEMORY;
+    uint64_t ids = 0xcbf29ce484222325ULL;
     for (int i = 0; i < shapeCount; i++) {
         leaves[i] = leaf_of(shapes[i]);
+        ids = shape_ids_digest(ids, shapes[i]);
         if (!leaves[i]) { free(leaves); return fail(message, messageSize, "a shape of the world is not in its broadphase"); }
     }
     Saved s;
     problem = parse(bytes, count, shapes, shapeCount, bodyCount, &s, message, messageSize);
+    if (!problem && s.shapeIDs != ids) {
+        problem = fail(message, messageSize, "the world's shapes were added in another order than those of the world the state was saved from "
+                       "(their Chipmunk ids differ, and contacts are known by them): build the world as that one was built");
+    }
     if (problem) { saved_free(&s); free(leaves); return problem; }
 
     // Everything checks: from here on nothing can fail but memory, which Chipmunk aborts on.

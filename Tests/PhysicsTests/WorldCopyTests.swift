@@ -71,3 +71,27 @@ import Testing
         }
     }
 }
+
+/// Contacts are known by the shapes' Chipmunk ids, which follow the order shapes were added: a
+/// state fits only a world built in the same order, and says so rather than going on wrongly.
+@Suite struct StateShapeOrderTests {
+    @Test func aWorldBuiltInAnotherOrderIsRefusedAndLeftAsItWas() throws {
+        guard World.canSaveState else { return }
+        let scene = try Repository.scene("book")
+        let saved = try SavedStateTests.stepped("book", steps: 200)
+        let state = try saved.saveState()
+        // The same make-up, crates added before the walls.
+        let reordered = try World(gravity: scene.gravity, stepRate: scene.stepRate, iterations: scene.iterations, space: scene.space)
+        for crate in scene.allCrates() { try reordered.addCrate(crate) }
+        for wall in scene.allWalls() { try reordered.addWall(wall) }
+        #expect(reordered.fingerprint == saved.fingerprint)
+        let before = reordered.stateHash
+        #expect {
+            try reordered.restore(state)
+        } throws: { error in
+            guard case let .malformed(reason) = error as? StateError else { return false }
+            return reason.contains("added in another order")
+        }
+        #expect(reordered.stateHash == before && reordered.stepCount == 0)
+    }
+}
