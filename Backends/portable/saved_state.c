@@ -773,6 +773,28 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     return CRATEDROP_STATE_OK;
 }
 
+/* cpSpaceStep.c's contact buffer header, private to that file: its layout in Chipmunk 7.0.3's
+   source, which the portable backend builds. The buffers form a ring. */
+typedef struct ContactRing {
+    cpTimestamp stamp;
+    struct ContactRing *next;
+    unsigned int numContacts;
+} ContactRing;
+
+/* Marks every contact buffer free, once no arbiter points into them (all discarded): the step
+   that fills a buffer reuses the ring's oldest when it is older than the contacts' persistence,
+   so with their stamps put that far behind `stamp` the restored contacts go into the buffers the
+   space has, instead of new ones each restore (which would grow the space by the contacts' size,
+   about 0.6 MB for pile-1000, at every restore). */
+static void free_contact_buffers(cpSpace *space, cpTimestamp stamp) {
+    ContactRing *head = (ContactRing *)space->contactBuffersHead, *buffer = head;
+    if (!head) return;
+    do {
+        buffer->stamp = stamp - (cpTimestamp)space->collisionPersistence - 1;
+        buffer = buffer->next;
+    } while (buffer && buffer != head);
+}
+
 static cpBool discard_arbiter(cpArbiter *arb, cpSpace *space) {
     arb->contacts = NULL;
     arb->count = 0;
@@ -897,8 +919,9 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
     // moving shape's again from its body before anything reads them (cpSpaceStep), and nothing
     // of CrateDrop's API reads them between steps.
 
-    // The restored contacts live in a buffer stamped with the restored stamp, which the space
-    // keeps as long as it keeps the arbiters pointing into it.
+    // The restored contacts live in buffers stamped with the restored stamp, which the space
+    // keeps as long as it keeps the arbiters pointing into them.
+    free_contact_buffers(space, s.stamp);
     cpSpacePushFreshContactBuffer(space);
     for (uint32_t i = 0; i < s.arbiterCount; i++) {
         SavedArbiter *saved = &s.arbiters[i];
