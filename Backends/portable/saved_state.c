@@ -21,7 +21,8 @@
    Layout (after the header's body count): per body p, v, a, w, v_bias, w_bias (f64); the space's
    stamp (u32) and last time step (f64); the tree's stamp (u32); the index width (u8); the width
    of contact hashes on the CPU that saved it (u8: 32 or 64); a digest of the shapes' Chipmunk
-   ids (u64, FNV-1a over each as u64, in the world's order); the node
+   ids (u64: from FNV-1a's offset, each id as a u64 in the world's order xored in and multiplied
+   by FNV's prime); the node
    count (u32) and the tree in preorder (a kind byte: 0 inner, 2 inner with its own box, 1 leaf;
    a leaf's shape index, stamp and box); each static shape's leaf stamp (u32); the pair count
    (u32); per shape, in order, its pair list: a length, then per pair either the other shape's
@@ -280,13 +281,11 @@ static int check_space(cpSpace *space) {
 /* Indices are 2 bytes wide (with a side bit to spare) while shapes and pairs are few enough. */
 static int index_width(int shapeCount, size_t pairCount) { return shapeCount < 0x8000 && pairCount < 0x8000 ? 2 : 4; }
 
-/* FNV-1a 64 of the shapes' Chipmunk ids in the world's order. Contact hashes are made from these
+/* The shapes' Chipmunk ids in the world's order, mixed FNV-1a style a 64-bit word at a time. Contact hashes are made from these
    ids (assigned as shapes are added), so a state's contacts fit only a world whose shapes got the
    same ids: one built in the same order. */
 static uint64_t shape_ids_digest(uint64_t digest, cpShape *shape) {
-    uint64_t id = (uint64_t)shape->hashid;
-    for (int i = 0; i < 8; i++) digest = (digest ^ ((id >> (8 * i)) & 0xff)) * 0x100000001b3ULL;
-    return digest;
+    return (digest ^ (uint64_t)shape->hashid) * 0x100000001b3ULL;
 }
 
 static int same_bb(cpBB a, cpBB b) {
