@@ -8,7 +8,7 @@ extension SweepSpecLoader {
 
     /// One axis, its values checked against the scene (each alone): a value the scene refuses is
     /// reported at the value's line in the spec, with the scene's message.
-    static func readAxis(_ value: JSONValue, path: String, base: SweepSpec.Base?, sampling: SweepSpec.Sampling, file: String,
+    static func readAxis(_ value: JSONValue, path: String, base: SweepSpec.Base?, branches: Bool, sampling: SweepSpec.Sampling, file: String,
                          reader: inout SpecReader, scripts: inout [String: [UInt8]],
                          fingerprint: inout FNV1a64) throws(SweepSpecError) -> SweepAxis? {
         guard let fields = reader.object(value, path: path) else { return nil }
@@ -24,7 +24,7 @@ extension SweepSpecLoader {
                               "must be seconds, gravity_script or a path in the scene such as generator.seed or crates[0].mass, got \(JSONText.string(name))")
                 return nil
             }
-            if case .state = base {
+            if branches {
                 reader.report("\(path).field", line: fieldValue.line,
                               "a sweep from a saved state varies only what happens next (seconds, gravity_script): the state fixes the scene")
                 return nil

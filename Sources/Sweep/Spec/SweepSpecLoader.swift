@@ -49,7 +49,7 @@ public enum SweepSpecLoader {
         var axes: [SweepAxis] = []
         if let value = fields.value("axes"), let elements = reader.array(value, path: "axes") {
             for (index, element) in elements.enumerated() {
-                if let axis = try readAxis(element, path: "axes[\(index)]", base: base, sampling: sampling, file: file,
+                if let axis = try readAxis(element, path: "axes[\(index)]", base: base, branches: fields.value("start_state") != nil, sampling: sampling, file: file,
                                            reader: &reader, scripts: &scripts, fingerprint: &fingerprint) {
                     axes.append(axis)
                 }
