@@ -24,6 +24,8 @@ public struct DoneMarker: Sendable, Equatable {
     /// Files in the folder besides this one.
     public var files: [String]
     public var wallSeconds: Double
+    /// CPU time of the thread that ran it (setup and steps), seconds.
+    public var cpuSeconds: Double
     /// Summary figures of the final state.
     public var summary: Summary
     /// Warnings the run gave (a body that left the world).
@@ -70,7 +72,7 @@ public struct DoneMarker: Sendable, Equatable {
             ("backend", JSONText.string(backend)), ("architecture", JSONText.string(architecture)),
             ("cratedrop", JSONText.string(version)), ("sweep", JSONText.string(sweep)),
             ("files", JSONText.array(files.map { JSONText.string($0) })),
-            ("wall_seconds", JSONText.number(wallSeconds)),
+            ("wall_seconds", JSONText.number(wallSeconds)), ("cpu_seconds", JSONText.number(cpuSeconds)),
             ("summary", JSONText.object([("bodies", String(summary.bodies)), ("mean_y", JSONText.number(summary.meanY)),
                                          ("max_speed", JSONText.number(summary.maxSpeed)), ("moving", String(summary.moving))])),
             ("warnings", JSONText.array(warnings.map { JSONText.string($0) })),
@@ -93,7 +95,7 @@ public struct DoneMarker: Sendable, Equatable {
               let hash = string("hash").flatMap(StateHash.init(hex:)), let determinismClass = string("determinism_class"),
               let backend = string("backend"), let architecture = string("architecture"), let version = string("cratedrop"),
               let sweep = string("sweep"), case let .array(files)? = value("files"),
-              case let .number(wallSeconds, _)? = value("wall_seconds"),
+              case let .number(wallSeconds, _)? = value("wall_seconds"), case let .number(cpuSeconds, _)? = value("cpu_seconds"),
               let summaryKind = value("summary"), case let .object(summaryFields) = summaryKind,
               case let .array(warnings)? = value("warnings")
         else { return nil }
@@ -115,13 +117,15 @@ public struct DoneMarker: Sendable, Equatable {
         self.sweep = sweep
         self.files = files.compactMap { if case let .string(name) = $0.kind { name } else { nil } }
         self.wallSeconds = wallSeconds
+        self.cpuSeconds = cpuSeconds
         self.summary = Summary(bodies: bodies, meanY: meanY, maxSpeed: maxSpeed, moving: moving)
         self.warnings = warnings.compactMap { if case let .string(text) = $0.kind { text } else { nil } }
     }
 
     public init(sample: Int, parametersJSON: String, startStep: Int, steps: Int, hash: StateHash, hashEvery: Int?,
                 determinismClass: String, backend: String, architecture: String, version: String, sweep: String,
-                files: [String], wallSeconds: Double, summary: Summary, warnings: [String]) {
+                files: [String], wallSeconds: Double, cpuSeconds: Double, summary: Summary, warnings: [String]) {
+        self.cpuSeconds = cpuSeconds
         self.sample = sample
         self.parametersJSON = parametersJSON
         self.startStep = startStep

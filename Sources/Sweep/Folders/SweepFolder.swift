@@ -147,10 +147,9 @@ public struct SweepFolder: Sendable {
         return DoneMarker(json: bytes)
     }
 
-    /// A fresh temporary folder for sample `index`, after removing the temporaries of it that
-    /// processes on this machine left when they died.
+    /// A fresh temporary folder for sample `index` (`removeStaleTemporaries` first clears what
+    /// dead processes left).
     public func beginSample(_ index: Int) throws(FolderError) -> String {
-        removeStaleTemporaries(of: index)
         let temporary = "\(samplesPath)/.\(name(index)).tmp-\(FolderIO.hostName)-\(getpid())"
         // Ours from an earlier attempt in this process (an abandoned run) goes too.
         FolderIO.removeFolder(temporary)
@@ -201,13 +200,22 @@ public struct SweepFolder: Sendable {
         try? FileDescriptorIO.writeWhole([Array(line.utf8)], to: failurePath(index))
     }
 
-    /// Removes temporaries of sample `index` made on this machine by processes that are gone.
-    private func removeStaleTemporaries(of index: Int) {
-        let prefix = ".\(name(index)).tmp-\(FolderIO.hostName)-"
-        for entry in FolderIO.names(in: samplesPath) where entry.hasPrefix(prefix) {
-            guard let pid = Int32(entry.dropFirst(prefix.count)), pid > 0, pid != getpid(), FolderIO.processIsGone(pid) else { continue }
+    /// Removes the temporaries of `indices` made on this machine by processes that are gone (a
+    /// killed shard's samples in flight), in one pass over `samples/`. Temporaries of other
+    /// machines are left: whether their process lives cannot be told from here.
+    /// - Returns: the names removed.
+    @discardableResult
+    public func removeStaleTemporaries(of indices: Set<Int>) -> [String] {
+        let marker = ".tmp-\(FolderIO.hostName)-"
+        var removed: [String] = []
+        for entry in FolderIO.names(in: samplesPath) where entry.hasPrefix(".") {
+            guard let range = entry.range(of: marker), let index = Int(entry[entry.index(after: entry.startIndex)..<range.lowerBound]),
+                  indices.contains(index), let pid = Int32(entry[range.upperBound...]), pid > 0, pid != getpid(),
+                  FolderIO.processIsGone(pid) else { continue }
             FolderIO.removeFolder("\(samplesPath)/\(entry)")
+            removed.append(entry)
         }
+        return removed
     }
 
     /// Every temporary folder left in `samples/` (by any machine): what merge reports.

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Driver
 import Outputs
 import Physics
@@ -46,6 +49,8 @@ public enum SampleRun {
         public var finalSnapshot: WorldSnapshot
         public var warnings: [String]
         public var wallSeconds: Double
+        /// CPU time of the calling thread for the run.
+        public var cpuSeconds: Double
     }
 
     /// Why a run gave no result.
@@ -68,7 +73,7 @@ public enum SampleRun {
     /// Runs `request` to its end, or until `shouldStop` (checked every step) says so.
     public static func run(_ request: Request, shouldStop: @escaping @Sendable () -> Bool) -> Swift.Result<Result, Failure> {
         let stopwatch = MonotonicStopwatch()
-        let started = stopwatch.nanoseconds()
+        let started = stopwatch.nanoseconds(), cpuStarted = threadCPUSeconds()
         let start: RunStart = request.state.map { .state($0, scene: request.scene) }
             ?? .scene(request.scene, file: "scene.json", text: request.sceneText)
         var plan = RunPlan(start: start, length: .steps(request.steps), clock: request.outputs.image ? .virtual(fps: 60) : .everyStep)
@@ -107,7 +112,14 @@ public enum SampleRun {
         let seconds = Double(stopwatch.nanoseconds() - started) / 1e9
         return .success(Result(hash: outcome.result.stateHash, startStep: plan.start.step, steps: outcome.result.counters.stepsTaken,
                                trail: trail.withLock { $0 }, finalSnapshot: outcome.result.finalSnapshot,
-                               warnings: warnings.all, wallSeconds: seconds))
+                               warnings: warnings.all, wallSeconds: seconds, cpuSeconds: threadCPUSeconds() - cpuStarted))
+    }
+
+    /// CPU time this thread has used, seconds (`CLOCK_THREAD_CPUTIME_ID`).
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// The first thing that went wrong in a run that reached its end, if any.

@@ -26,7 +26,7 @@ public final class SweepRunner: Sendable {
         /// Run only these samples (of the shard's); nil: all.
         public var only: Set<Int>?
 
-        public init(shard: Shard = .all, jobs: Int = 1, sync: Bool = true, version: String, only: Set<Int>? = nil) {
+        public init(shard: Shard = .all, jobs: Int = 1, sync: Bool = false, version: String, only: Set<Int>? = nil) {
             self.only = only
             precondition(jobs >= 1, "a sweep runs at least one sample at a time")
             self.shard = shard
@@ -90,6 +90,9 @@ public final class SweepRunner: Sendable {
                     onFailure: @escaping @Sendable (Int, String) -> Void = { _, _ in }) -> Report {
         let started = Date()
         let indices = configuration.shard.samples(of: spec.sampleCount).filter { configuration.only?.contains($0) ?? true }
+        // Once, not per sample: what processes of this machine left of this shard's samples when
+        // they died (this run makes temporaries under its own pid only).
+        folder.removeStaleTemporaries(of: Set(indices))
         let next = Atomic<Int>(0)
         let report = Mutex(Report(shard: configuration.shard))
         report.withLock { $0.samples = indices.count }
@@ -187,7 +190,7 @@ public final class SweepRunner: Sendable {
         let marker = DoneMarker(sample: index, parametersJSON: sample.parametersJSON, startStep: result.startStep, steps: result.steps,
                                 hash: result.hash, hashEvery: spec.outputs.hashEvery, determinismClass: DeterminismClass.current.id,
                                 backend: backend.kind.rawValue, architecture: backend.architecture, version: configuration.version,
-                                sweep: spec.fingerprint, files: files, wallSeconds: result.wallSeconds,
+                                sweep: spec.fingerprint, files: files, wallSeconds: result.wallSeconds, cpuSeconds: result.cpuSeconds,
                                 summary: DoneMarker.Summary(result.finalSnapshot), warnings: result.warnings)
         do {
             if spec.outputs.hashEvery != nil {

@@ -37,8 +37,8 @@ struct SweepRunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Run only these samples of the shard, e.g. 3-5,17 (as merge lists missing ones).", valueName: "LIST"))
     var samples: String?
 
-    @Flag(help: "Do not flush each sample to the disk before it is renamed (faster; a killed process still leaves only whole samples, a power cut may not).")
-    var noSync = false
+    @Flag(help: "Flush each sample's files to the disk before it is renamed, so a power cut too leaves only whole samples (a killed process always does); costs milliseconds per sample.")
+    var sync = false
 
     func validate() throws {
         if jobs < 1 || jobs > 1024 { throw ValidationError("--jobs must be in 1...1024, got \(jobs)") }
@@ -72,7 +72,7 @@ struct SweepRunCommand: ParsableCommand {
             only = Set(list)
         }
         let runner = SweepRunner(spec: spec, folder: SweepFolder(path: out, sampleCount: spec.sampleCount),
-                                 configuration: .init(shard: shard, jobs: jobs, sync: !noSync, version: CrateDrop.version, only: only))
+                                 configuration: .init(shard: shard, jobs: jobs, sync: sync, version: CrateDrop.version, only: only))
         do {
             try runner.prepare()
         } catch {
