@@ -100,19 +100,30 @@ public enum SampleRun {
         }
         if let gravityPath = request.gravityPath { plan.gravity = RunPlan.GravityInputPlan(.stream(path: gravityPath)) }
         let warnings = WarningList()
-        let engine: RunEngine
-        do {
-            engine = try RunEngine(plan: plan, shouldStop: shouldStop, onWarning: warnings.add)
-        } catch {
-            return .failure(.setup(error.description))
+        let outcome: RunOutcome
+        switch execute(plan, shouldStop: shouldStop, onWarning: warnings.add) {
+        case let .success(done): outcome = done
+        case let .failure(failure): return .failure(failure)
         }
-        let outcome = engine.run(shouldStop: shouldStop)
         if outcome.result.stoppedEarly || outcome.stop != nil { return .failure(.stopped) }
         if let reason = problem(in: outcome) { return .failure(.run(reason)) }
         let seconds = Double(stopwatch.nanoseconds() - started) / 1e9
         return .success(Result(hash: outcome.result.stateHash, startStep: plan.start.step, steps: outcome.result.counters.stepsTaken,
                                trail: trail.withLock { $0 }, finalSnapshot: outcome.result.finalSnapshot,
                                warnings: warnings.all, wallSeconds: seconds, cpuSeconds: threadCPUSeconds() - cpuStarted))
+    }
+
+    /// Sets up and runs the engine; returns once the engine and its world are gone, so that a
+    /// sample's time includes taking its world down.
+    private static func execute(_ plan: RunPlan, shouldStop: @escaping @Sendable () -> Bool,
+                                onWarning: @escaping (String) -> Void) -> Swift.Result<RunOutcome, Failure> {
+        let engine: RunEngine
+        do {
+            engine = try RunEngine(plan: plan, shouldStop: shouldStop, onWarning: onWarning)
+        } catch {
+            return .failure(.setup(error.description))
+        }
+        return .success(engine.run(shouldStop: shouldStop))
     }
 
     /// CPU time this thread has used, seconds (`CLOCK_THREAD_CPUTIME_ID`).
