@@ -9,16 +9,38 @@
    its place, with that file included, when Backends/portable/build makes the library. Debian's
    shared library has no such access: there, saving is refused (the symbols below are absent).
 
-   Bytes are little-endian and fixed-width whatever the CPU; every double keeps its bits. Only
-   what the next step reads is kept: a contact's impulses and feature hash (its offsets, masses
-   and bias are computed again when its pair collides), an arbiter's shapes, stamp, state and
-   contacts. The state of the arbiters that were active in the last step is written as the next
-   step's start makes it (normal), so no active list or contact graph needs restoring.
+   Bytes are little-endian and fixed-width whatever the CPU (indices are 2 bytes wide, or 4 in a
+   world of 32,768 shapes or broadphase pairs or more, as the state's own width byte says); every
+   double keeps its bits. Only what the next step reads is kept: a contact's impulses and feature hash (its
+   offsets, masses and bias are computed again when its pair collides), an arbiter's shapes,
+   stamp, state and contacts. The state of the arbiters that were active in the last step is
+   written as the next step's start makes it (normal), so no active list or contact graph needs
+   restoring. An inner node's box is the union of its children's (the tree keeps it so, and
+   the save checks it), so only boxes that are not get written.
+
+   Layout (after the header's body count): per body p, v, a, w, v_bias, w_bias (f64); the space's
+   stamp (u32) and last time step (f64); the tree's stamp (u32); the index width (u8); the width
+   of contact hashes on the CPU that saved it (u8: 32 or 64); a digest of the shapes' Chipmunk
+   ids (u64: from FNV-1a's offset, each id as a u64 in the world's order xored in and multiplied
+   by FNV's prime); the node
+   count (u32) and the tree in preorder (a kind byte: 0 inner, 2 inner with its own box, 1 leaf;
+   a leaf's shape index, stamp and box); each static shape's leaf stamp (u32); the pair count
+   (u32); per shape, in order, its pair list: a length, then per pair either the other shape's
+   index times two and the pair's collision id (u32), where this shape is the pair's first leaf,
+   or the pair's number times two plus one, where it is the second (pairs are numbered in the
+   order their first leaves' entries come);
+   the cached arbiters in order of their shapes' indices: both indices, stamp (u32), state and
+   contact count (u8), and per contact its feature hash (u64), normal and tangent impulses (f64).
+
+   Saving walks the space with a pointer-to-index table for shapes and, for pairs, their numbers
+   held in their id fields while it writes (put back before it returns): no search and no sort
+   of the whole, so its cost grows linearly with the world (docs/determinism.md has the figures).
 
    Restoring parses and checks every byte first, and changes the space only when all of it is
    sound: a corrupt or foreign state leaves the space as it was. */
 #include "cpBBTree.c"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -35,45 +57,88 @@ enum {
     CRATEDROP_STATE_UNKNOWN_SHAPE = -7,
 };
 
-/* MARK: Little-endian bytes */
+/* MARK: Writing */
 
+/* Writes into the caller's buffer while it has room, and counts every byte all the same, so a
+   buffer too small costs one more call with the size the first one returned. */
 typedef struct {
     unsigned char *bytes;
     size_t count, capacity;
-    int failed;
 } Writer;
 
-static void put(Writer *w, const unsigned char *data, size_t count) {
-    if (w->failed) return;
-    if (w->count + count > w->capacity) {
-        size_t capacity = w->capacity ? w->capacity * 2 : 4096;
-        while (capacity < w->count + count) capacity *= 2;
-        unsigned char *grown = realloc(w->bytes, capacity);
-        if (!grown) { w->failed = 1; return; }
-        w->bytes = grown;
-        w->capacity = capacity;
-    }
-    memcpy(w->bytes + w->count, data, count);
+static inline unsigned char *at_room(Writer *w, size_t count) {
+    unsigned char *at = w->count + count <= w->capacity ? w->bytes + w->count : NULL;
     w->count += count;
+    return at;
 }
 
-static void put_u8(Writer *w, uint8_t v) { put(w, &v, 1); }
-
-static void put_u32(Writer *w, uint32_t v) {
-    unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
-    put(w, b, 4);
+static inline void store_u32(unsigned char *at, uint32_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(at, &v, 4);
+#else
+    at[0] = (unsigned char)v;
+    at[1] = (unsigned char)(v >> 8);
+    at[2] = (unsigned char)(v >> 16);
+    at[3] = (unsigned char)(v >> 24);
+#endif
 }
 
-static void put_u64(Writer *w, uint64_t v) {
-    put_u32(w, (uint32_t)v);
-    put_u32(w, (uint32_t)(v >> 32));
+static inline void store_u64(unsigned char *at, uint64_t v) {
+    store_u32(at, (uint32_t)v);
+    store_u32(at + 4, (uint32_t)(v >> 32));
 }
 
-static void put_f64(Writer *w, double v) {
+static inline void store_f64(unsigned char *at, double v) {
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
-    put_u64(w, bits);
+    store_u64(at, bits);
 }
+
+static inline void put_u8(Writer *w, uint8_t v) {
+    unsigned char *at = at_room(w, 1);
+    if (at) at[0] = v;
+}
+
+static inline void put_u32(Writer *w, uint32_t v) {
+    unsigned char *at = at_room(w, 4);
+    if (at) store_u32(at, v);
+}
+
+static inline void put_u64(Writer *w, uint64_t v) {
+    unsigned char *at = at_room(w, 8);
+    if (at) store_u64(at, v);
+}
+
+static inline void put_f64(Writer *w, double v) {
+    unsigned char *at = at_room(w, 8);
+    if (at) store_f64(at, v);
+}
+
+/* An index in the state's width (2 or 4 bytes). */
+static inline void store_index(unsigned char *at, int width, uint32_t v) {
+    at[0] = (unsigned char)v;
+    at[1] = (unsigned char)(v >> 8);
+    if (width == 4) {
+        at[2] = (unsigned char)(v >> 16);
+        at[3] = (unsigned char)(v >> 24);
+    }
+}
+
+static inline void put_index(Writer *w, int width, uint32_t v) {
+    unsigned char *at = at_room(w, (size_t)width);
+    if (at) store_index(at, width, v);
+}
+
+static void put_bb(Writer *w, cpBB bb) {
+    unsigned char *at = at_room(w, 32);
+    if (!at) return;
+    store_f64(at, bb.l);
+    store_f64(at + 8, bb.b);
+    store_f64(at + 16, bb.r);
+    store_f64(at + 24, bb.t);
+}
+
+/* MARK: Reading */
 
 typedef struct {
     const unsigned char *bytes;
@@ -81,69 +146,129 @@ typedef struct {
     int failed;
 } Reader;
 
-static const unsigned char *take(Reader *r, size_t count) {
+static inline const unsigned char *take(Reader *r, size_t count) {
     if (r->failed || r->count - r->at < count) { r->failed = 1; return NULL; }
     const unsigned char *at = r->bytes + r->at;
     r->at += count;
     return at;
 }
 
-static uint8_t get_u8(Reader *r) {
-    const unsigned char *b = take(r, 1);
-    return b ? b[0] : 0;
+static inline uint16_t load_u16(const unsigned char *at) { return (uint16_t)(at[0] | at[1] << 8); }
+
+static inline uint32_t load_u32(const unsigned char *at) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t v;
+    memcpy(&v, at, 4);
+    return v;
+#else
+    return (uint32_t)at[0] | (uint32_t)at[1] << 8 | (uint32_t)at[2] << 16 | (uint32_t)at[3] << 24;
+#endif
 }
 
-static uint32_t get_u32(Reader *r) {
-    const unsigned char *b = take(r, 4);
-    return b ? (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24 : 0;
-}
+static inline uint64_t load_u64(const unsigned char *at) { return (uint64_t)load_u32(at) | (uint64_t)load_u32(at + 4) << 32; }
 
-static uint64_t get_u64(Reader *r) {
-    uint64_t low = get_u32(r);
-    return low | (uint64_t)get_u32(r) << 32;
-}
+static inline uint32_t load_index(const unsigned char *at, int width) { return width == 2 ? load_u16(at) : load_u32(at); }
 
-static double get_f64(Reader *r) {
-    uint64_t bits = get_u64(r);
+/* A double from its bits; a non-finite one (corruption in a state) clears `*finite`. */
+static inline double load_finite(const unsigned char *at, int *finite) {
+    uint64_t bits = load_u64(at);
+    if ((bits & 0x7FF0000000000000ull) == 0x7FF0000000000000ull) *finite = 0;
     double v;
     memcpy(&v, &bits, sizeof v);
     return v;
 }
 
+static inline uint8_t get_u8(Reader *r) {
+    const unsigned char *b = take(r, 1);
+    return b ? b[0] : 0;
+}
+
+static inline uint32_t get_u32(Reader *r) {
+    const unsigned char *b = take(r, 4);
+    return b ? load_u32(b) : 0;
+}
+
+static inline uint64_t get_u64(Reader *r) {
+    const unsigned char *b = take(r, 8);
+    return b ? load_u64(b) : 0;
+}
+
 /* A finite double (a non-finite one in a state is corruption). */
-static double get_finite(Reader *r) {
-    double v = get_f64(r);
-    if (!isfinite(v)) r->failed = 1;
+static inline double get_finite(Reader *r) {
+    const unsigned char *b = take(r, 8);
+    int finite = 1;
+    double v = b ? load_finite(b, &finite) : 0;
+    if (!finite) r->failed = 1;
     return v;
 }
 
-/* MARK: Indices */
+static inline uint32_t get_index(Reader *r, int width) {
+    const unsigned char *b = take(r, (size_t)width);
+    return b ? load_index(b, width) : 0;
+}
 
-/* Pointers of one kind (shapes, pairs, arbiters) numbered in a fixed order, found again by
-   binary search over their sorted addresses. */
+/* MARK: Pointer tables */
+
+/* Pointers numbered in a fixed order (shapes), found again in constant time: open addressing
+   with linear probing, at most half full. */
 typedef struct {
-    const void *pointer;
-    uint32_t index;
-} Entry;
+    uintptr_t *keys;
+    uint32_t *values;
+    size_t mask;
+} PointerTable;
 
-static int compare_entries(const void *a, const void *b) {
-    uintptr_t x = (uintptr_t)((const Entry *)a)->pointer, y = (uintptr_t)((const Entry *)b)->pointer;
-    return x < y ? -1 : x > y;
+static inline size_t slot_of(uintptr_t key, size_t mask) {
+    return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
 }
 
-static long find_entry(const Entry *entries, size_t count, const void *pointer) {
-    size_t low = 0, high = count;
-    while (low < high) {
-        size_t mid = (low + high) / 2;
-        if ((uintptr_t)entries[mid].pointer < (uintptr_t)pointer) low = mid + 1; else high = mid;
+static int table_init(PointerTable *t, size_t count) {
+    size_t capacity = 16;
+    while (capacity < 2 * count) capacity *= 2;
+    t->keys = calloc(capacity, sizeof *t->keys);
+    t->values = malloc(capacity * sizeof *t->values);
+    t->mask = capacity - 1;
+    return t->keys && t->values;
+}
+
+static void table_free(PointerTable *t) {
+    free(t->keys);
+    free(t->values);
+}
+
+static void table_put(PointerTable *t, const void *pointer, uint32_t value) {
+    uintptr_t key = (uintptr_t)pointer;
+    size_t slot = slot_of(key, t->mask);
+    while (t->keys[slot] && t->keys[slot] != key) slot = (slot + 1) & t->mask;
+    t->keys[slot] = key;
+    t->values[slot] = value;
+}
+
+/* The pointer's number, or -1 when it has none. */
+static inline long table_get(const PointerTable *t, const void *pointer) {
+    uintptr_t key = (uintptr_t)pointer;
+    for (size_t slot = slot_of(key, t->mask); t->keys[slot]; slot = (slot + 1) & t->mask) {
+        if (t->keys[slot] == key) return t->values[slot];
     }
-    return low < count && entries[low].pointer == pointer ? (long)entries[low].index : -1;
+    return -1;
 }
+
+/* MARK: The space */
 
 static Node *leaf_of(cpShape *shape) {
     cpSpace *space = shape->space;
     cpBBTree *tree = GetTree(cpBodyGetType(shape->body) == CP_BODY_TYPE_STATIC ? space->staticShapes : space->dynamicShapes);
     return tree ? (Node *)cpHashSetFind(tree->leaves, shape->hashid, shape) : NULL;
+}
+
+static int is_static(cpShape *shape) { return cpBodyGetType(shape->body) == CP_BODY_TYPE_STATIC; }
+
+/* How many shapes at the front of the world's list are static. The world lists its walls
+   (static) first and then only moving shapes (a tumbler's, crates), so only the front is read:
+   reading every shape's body costs two cache misses a shape in a big world. */
+static int static_prefix(cpShape **shapes, int shapeCount) {
+    int count = 0;
+    while (count < shapeCount && is_static(shapes[count])) count++;
+    return count;
 }
 
 static int check_space(cpSpace *space) {
@@ -153,13 +278,27 @@ static int check_space(cpSpace *space) {
     return CRATEDROP_STATE_OK;
 }
 
+/* Indices are 2 bytes wide (with a side bit to spare) while shapes and pairs are few enough. */
+static int index_width(int shapeCount, size_t pairCount) { return shapeCount < 0x8000 && pairCount < 0x8000 ? 2 : 4; }
+
+/* The shapes' Chipmunk ids in the world's order, mixed FNV-1a style a 64-bit word at a time. Contact hashes are made from these
+   ids (assigned as shapes are added), so a state's contacts fit only a world whose shapes got the
+   same ids: one built in the same order. */
+static uint64_t shape_ids_digest(uint64_t digest, cpShape *shape) {
+    return (digest ^ (uint64_t)shape->hashid) * 0x100000001b3ULL;
+}
+
+static int same_bb(cpBB a, cpBB b) {
+    return memcmp(&a.l, &b.l, sizeof a.l) == 0 && memcmp(&a.b, &b.b, sizeof a.b) == 0
+        && memcmp(&a.r, &b.r, sizeof a.r) == 0 && memcmp(&a.t, &b.t, sizeof a.t) == 0;
+}
+
 /* MARK: Saving */
 
 typedef struct {
     Writer *w;
-    const Entry *shapes;
-    size_t shapeCount;
-    uint32_t nodes;
+    const PointerTable *shapes;
+    int width;
     int unknown;
 } TreeWalk;
 
@@ -172,25 +311,20 @@ static void count_nodes(Node *node, uint32_t *count) {
     }
 }
 
-static void put_bb(Writer *w, cpBB bb) {
-    put_f64(w, bb.l);
-    put_f64(w, bb.b);
-    put_f64(w, bb.r);
-    put_f64(w, bb.t);
-}
-
-/* Preorder: a kind byte (1 leaf, 0 inner), a leaf's shape index and stamp, then the node's box. */
+/* Preorder: a kind byte, a leaf's shape index, stamp and box, an inner node's box only when it
+   is not its children's union. */
 static void put_subtree(TreeWalk *walk, Node *node) {
     if (NodeIsLeaf(node)) {
-        long index = find_entry(walk->shapes, walk->shapeCount, node->obj);
+        long index = table_get(walk->shapes, node->obj);
         if (index < 0) walk->unknown = 1;
         put_u8(walk->w, 1);
-        put_u32(walk->w, (uint32_t)index);
+        put_index(walk->w, walk->width, (uint32_t)index);
         put_u32(walk->w, node->STAMP);
         put_bb(walk->w, node->bb);
     } else {
-        put_u8(walk->w, 0);
-        put_bb(walk->w, node->bb);
+        int derived = same_bb(node->bb, cpBBMerge(node->A->bb, node->B->bb));
+        put_u8(walk->w, derived ? 0 : 2);
+        if (!derived) put_bb(walk->w, node->bb);
         put_subtree(walk, node->A);
         put_subtree(walk, node->B);
     }
@@ -198,41 +332,96 @@ static void put_subtree(TreeWalk *walk, Node *node) {
 
 static Pair *next_in_list(Pair *pair, Node *leaf) { return pair->a.leaf == leaf ? pair->a.next : pair->b.next; }
 
+/* The pairs, numbered, with their own collision ids while their id fields hold their numbers. */
 typedef struct {
-    cpArbiter **items;
+    Pair **pairs;
+    cpCollisionID *ids;
     size_t count, capacity;
     int failed;
-} ArbiterList;
+} PairNumbers;
 
-static void collect_arbiter(cpArbiter *arb, ArbiterList *list) {
-    if (list->failed) return;
-    if (list->count == list->capacity) {
-        size_t capacity = list->capacity ? list->capacity * 2 : 256;
-        cpArbiter **grown = realloc(list->items, capacity * sizeof *grown);
-        if (!grown) { list->failed = 1; return; }
-        list->items = grown;
-        list->capacity = capacity;
+static void number_pair(PairNumbers *n, Pair *pair) {
+    if (n->failed) return;
+    if (n->count == n->capacity) {
+        size_t capacity = n->capacity ? n->capacity * 2 : 4096;
+        Pair **pairs = realloc(n->pairs, capacity * sizeof *pairs);
+        if (pairs) n->pairs = pairs;
+        cpCollisionID *ids = pairs ? realloc(n->ids, capacity * sizeof *ids) : NULL;
+        if (!ids) { n->failed = 1; return; }
+        n->ids = ids;
+        n->capacity = capacity;
     }
-    list->items[list->count++] = arb;
+    n->pairs[n->count] = pair;
+    n->ids[n->count] = pair->id;
+    pair->id = (cpCollisionID)n->count++;
 }
 
-/* Arbiters in the order of their shapes' indices, so one state always gives the same bytes
-   (the arbiter set itself is keyed by addresses). */
+/* Puts every pair's own id back. */
+static void unnumber_pairs(PairNumbers *n) {
+    for (size_t p = 0; p < n->count; p++) n->pairs[p]->id = n->ids[p];
+    free(n->pairs);
+    free(n->ids);
+}
+
+/* An arbiter with its shapes' indices, for ordering. */
 typedef struct {
     uint32_t a, b;
     cpArbiter *arb;
 } OrderedArbiter;
 
-static int compare_arbiters(const void *x, const void *y) {
-    const OrderedArbiter *p = x, *q = y;
-    if (p->a != q->a) return p->a < q->a ? -1 : 1;
-    return p->b < q->b ? -1 : p->b > q->b;
+typedef struct {
+    OrderedArbiter *items;
+    size_t count, capacity;
+    const PointerTable *shapes;
+    int failed, unknown;
+} ArbiterList;
+
+static void collect_arbiter(cpArbiter *arb, ArbiterList *list) {
+    if (list->failed) return;
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? list->capacity * 2 : 1024;
+        OrderedArbiter *grown = realloc(list->items, capacity * sizeof *grown);
+        if (!grown) { list->failed = 1; return; }
+        list->items = grown;
+        list->capacity = capacity;
+    }
+    long a = table_get(list->shapes, arb->a), b = table_get(list->shapes, arb->b);
+    if (a < 0 || b < 0) { list->unknown = 1; return; }
+    list->items[list->count++] = (OrderedArbiter){(uint32_t)a, (uint32_t)b, arb};
 }
 
-/* Writes the space's state; `shapes` and `bodies` name every shape and non-static body in the
-   world's own order (walls, tumbler, crates). Returns the byte count, the bytes in `*out`
-   (release with cratedrop_state_free), or a negative CRATEDROP_STATE_ code. */
-long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount, unsigned char **out) {
+static int arbiter_before(const OrderedArbiter *p, const OrderedArbiter *q) {
+    return p->a != q->a ? p->a < q->a : p->b < q->b;
+}
+
+/* Orders the arbiters by their shapes' indices (the set itself is keyed by addresses, so one
+   state always gives the same bytes): counted into buckets by the first index, each bucket
+   (a shape's few contacts) then sorted by the second. */
+static int order_arbiters(ArbiterList *list, int shapeCount) {
+    size_t *starts = calloc((size_t)shapeCount + 1, sizeof *starts);
+    OrderedArbiter *sorted = malloc((list->count + 1) * sizeof *sorted);
+    if (!starts || !sorted) { free(starts); free(sorted); return 0; }
+    for (size_t i = 0; i < list->count; i++) starts[list->items[i].a + 1]++;
+    for (int s = 0; s < shapeCount; s++) starts[s + 1] += starts[s];
+    for (size_t i = 0; i < list->count; i++) sorted[starts[list->items[i].a]++] = list->items[i];
+    for (size_t i = 1; i < list->count; i++) {
+        OrderedArbiter item = sorted[i];
+        size_t k = i;
+        while (k > 0 && arbiter_before(&item, &sorted[k - 1])) { sorted[k] = sorted[k - 1]; k--; }
+        sorted[k] = item;
+    }
+    free(starts);
+    free(list->items);
+    list->items = sorted;
+    return 1;
+}
+
+/* Writes the space's state into `buffer`; `shapes` and `bodies` name every shape and non-static
+   body in the world's own order (walls, tumbler, crates). Returns the state's size in bytes (when
+   it is more than `capacity`, the buffer holds only its beginning: call again with room for it),
+   or a negative CRATEDROP_STATE_ code. */
+long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount,
+                          unsigned char *buffer, long capacity) {
     int problem = check_space(space);
     if (problem) return problem;
     for (int i = 0; i < bodyCount; i++) {
@@ -240,140 +429,116 @@ long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
         // Chipmunk clears forces after every step; a pending force is not part of this format.
         if (body->f.x != 0 || body->f.y != 0 || body->t != 0) return CRATEDROP_STATE_FORCES;
     }
-    Entry *index = malloc(((size_t)shapeCount + 1) * sizeof *index);
-    if (!index) return CRATEDROP_STATE_MEMORY;
-    for (int i = 0; i < shapeCount; i++) index[i] = (Entry){shapes[i], (uint32_t)i};
-    qsort(index, (size_t)shapeCount, sizeof *index, compare_entries);
+    PointerTable index;
+    Node **leaves = malloc(((size_t)shapeCount + 1) * sizeof *leaves);
+    if (!table_init(&index, (size_t)shapeCount) || !leaves) { table_free(&index); free(leaves); return CRATEDROP_STATE_MEMORY; }
+    int unknown = 0;
+    uint64_t ids = 0xcbf29ce484222325ULL;
+    for (int i = 0; i < shapeCount; i++) {
+        table_put(&index, shapes[i], (uint32_t)i);
+        leaves[i] = leaf_of(shapes[i]);
+        ids = shape_ids_digest(ids, shapes[i]);
+        if (!leaves[i]) unknown = 1;
+    }
+    // Pairs are numbered in the order their first leaves' lists meet them. While the lists are
+    // written, a pair's number stands in its collision id field (the ids are kept aside and put
+    // back before returning), so a second leaf's entry finds it without a search.
+    PairNumbers numbers = {0};
+    for (int i = 0; i < shapeCount && !unknown && !numbers.failed; i++) {
+        for (Pair *pair = leaves[i]->PAIRS; pair; pair = next_in_list(pair, leaves[i])) {
+            if (pair->a.leaf == leaves[i]) number_pair(&numbers, pair);
+        }
+    }
+    int width = index_width(shapeCount, numbers.count);
 
-    Writer w = {0};
+    Writer w = {buffer, 0, capacity > 0 ? (size_t)capacity : 0};
     put_u32(&w, (uint32_t)bodyCount);
     for (int i = 0; i < bodyCount; i++) {
         cpBody *body = bodies[i];
-        put_f64(&w, body->p.x);
-        put_f64(&w, body->p.y);
-        put_f64(&w, body->v.x);
-        put_f64(&w, body->v.y);
-        put_f64(&w, body->a);
-        put_f64(&w, body->w);
-        put_f64(&w, body->v_bias.x);
-        put_f64(&w, body->v_bias.y);
-        put_f64(&w, body->w_bias);
+        unsigned char *at = at_room(&w, 72);
+        if (!at) continue;
+        store_f64(at, body->p.x);
+        store_f64(at + 8, body->p.y);
+        store_f64(at + 16, body->v.x);
+        store_f64(at + 24, body->v.y);
+        store_f64(at + 32, body->a);
+        store_f64(at + 40, body->w);
+        store_f64(at + 48, body->v_bias.x);
+        store_f64(at + 56, body->v_bias.y);
+        store_f64(at + 64, body->w_bias);
     }
     put_u32(&w, space->stamp);
     put_f64(&w, space->curr_dt);
 
     cpBBTree *tree = GetTree(space->dynamicShapes);
-    TreeWalk walk = {&w, index, (size_t)shapeCount, 0, 0};
     put_u32(&w, tree->stamp);
+    put_u8(&w, (uint8_t)width);
+    put_u8(&w, (uint8_t)(8 * sizeof(cpHashValue)));
+    put_u64(&w, ids);
     uint32_t nodes = 0;
     count_nodes(tree->root, &nodes);
     put_u32(&w, nodes);
-    if (tree->root) put_subtree(&walk, tree->root);
+    TreeWalk walk = {&w, &index, width, 0};
+    if (tree->root && !unknown) put_subtree(&walk, tree->root);
+    unknown |= walk.unknown;
+    int staticCount = static_prefix(shapes, shapeCount);
+    for (int i = 0; i < staticCount && !unknown; i++) put_u32(&w, leaves[i]->STAMP);
 
-    // Per shape, in index order: its leaf's stamp (static leaves; dynamic ones are in the tree).
-    Node **leaves = malloc(((size_t)shapeCount + 1) * sizeof *leaves);
-    if (!leaves) { free(index); free(w.bytes); return CRATEDROP_STATE_MEMORY; }
-    for (int i = 0; i < shapeCount; i++) {
-        leaves[i] = leaf_of(shapes[i]);
-        if (!leaves[i]) walk.unknown = 1;
-        else if (cpBodyGetType(shapes[i]->body) == CP_BODY_TYPE_STATIC) put_u32(&w, leaves[i]->STAMP);
-    }
-
-    // Pairs, numbered in the order the leaves' lists meet them; then each leaf's list.
-    size_t pairCount = 0, pairCapacity = 0;
-    Entry *pairs = NULL;
-    Pair **pairOrder = NULL;
-    for (int i = 0; i < shapeCount && !walk.unknown; i++) {
-        for (Pair *pair = leaves[i]->PAIRS; pair; pair = next_in_list(pair, leaves[i])) {
-            // Each pair is numbered once, when its a-leaf's list is walked.
-            if (pair->a.leaf != leaves[i]) continue;
-            if (pairCount == pairCapacity) {
-                pairCapacity = pairCapacity ? pairCapacity * 2 : 1024;
-                Entry *grownPairs = realloc(pairs, pairCapacity * sizeof *grownPairs);
-                Pair **grownOrder = grownPairs ? realloc(pairOrder, pairCapacity * sizeof *grownOrder) : NULL;
-                if (grownPairs) pairs = grownPairs;
-                if (!grownPairs || !grownOrder) { w.failed = 1; break; }
-                pairOrder = grownOrder;
-            }
-            pairs[pairCount] = (Entry){pair, (uint32_t)pairCount};
-            pairOrder[pairCount] = pair;
-            pairCount++;
-        }
-    }
-    qsort(pairs, pairCount, sizeof *pairs, compare_entries);
-    Entry *leafIndex = malloc(((size_t)shapeCount + 1) * sizeof *leafIndex);
-    if (!leafIndex) w.failed = 1;
-    for (int i = 0; i < shapeCount && leafIndex; i++) leafIndex[i] = (Entry){leaves[i], (uint32_t)i};
-    if (leafIndex) qsort(leafIndex, (size_t)shapeCount, sizeof *leafIndex, compare_entries);
-    put_u32(&w, (uint32_t)pairCount);
-    for (size_t p = 0; p < pairCount && leafIndex; p++) {
-        long a = find_entry(leafIndex, (size_t)shapeCount, pairOrder[p]->a.leaf);
-        long b = find_entry(leafIndex, (size_t)shapeCount, pairOrder[p]->b.leaf);
-        if (a < 0 || b < 0) walk.unknown = 1;
-        put_u32(&w, (uint32_t)a);
-        put_u32(&w, (uint32_t)b);
-        put_u32(&w, pairOrder[p]->id);
-    }
-    for (int i = 0; i < shapeCount && !walk.unknown; i++) {
+    // Each leaf's pair list, in its order: a first leaf's entry names the other shape and the
+    // pair's id, a second leaf's entry the pair's number.
+    put_u32(&w, (uint32_t)numbers.count);
+    for (int i = 0; i < shapeCount && !unknown && !numbers.failed; i++) {
+        Node *leaf = leaves[i];
+        unsigned char *lengthAt = at_room(&w, (size_t)width);
         uint32_t length = 0;
-        for (Pair *pair = leaves[i]->PAIRS; pair; pair = next_in_list(pair, leaves[i])) length++;
-        put_u32(&w, length);
-        for (Pair *pair = leaves[i]->PAIRS; pair; pair = next_in_list(pair, leaves[i])) {
-            long p = find_entry(pairs, pairCount, pair);
-            if (p < 0) walk.unknown = 1;
-            put_u32(&w, (uint32_t)p);
+        for (Pair *pair = leaf->PAIRS; pair; pair = next_in_list(pair, leaf)) {
+            if (pair->a.leaf == leaf) {
+                long other = table_get(&index, pair->b.leaf->obj);
+                if (other < 0) { unknown = 1; break; }
+                put_index(&w, width, (uint32_t)other << 1);
+                put_u32(&w, numbers.ids[pair->id]);
+            } else {
+                put_index(&w, width, pair->id << 1 | 1);
+            }
+            length++;
+        }
+        if (width == 2 && length > 0xFFFF) unknown = 1;
+        if (lengthAt) store_index(lengthAt, width, length);
+    }
+    unnumber_pairs(&numbers);
+
+    // Arbiters: those of the last step's collisions get the state the next step's start gives them.
+    ArbiterList arbiters = {.shapes = &index};
+    cpHashSetEach(space->cachedArbiters, (cpHashSetIteratorFunc)collect_arbiter, &arbiters);
+    unknown |= arbiters.unknown;
+    int failed = arbiters.failed || !order_arbiters(&arbiters, shapeCount);
+    put_u32(&w, (uint32_t)arbiters.count);
+    for (size_t i = 0; i < arbiters.count && !failed && !unknown; i++) {
+        cpArbiter *arb = arbiters.items[i].arb;
+        int collided = arb->stamp == space->stamp && arb->state == CP_ARBITER_STATE_FIRST_COLLISION;
+        unsigned char *at = at_room(&w, 2 * (size_t)width + 6 + (size_t)arb->count * 24);
+        if (!at) continue;
+        store_index(at, width, arbiters.items[i].a);
+        store_index(at + width, width, arbiters.items[i].b);
+        at += 2 * width;
+        store_u32(at, arb->stamp);
+        at[4] = (uint8_t)(collided ? CP_ARBITER_STATE_NORMAL : arb->state);
+        at[5] = (uint8_t)arb->count;
+        at += 6;
+        for (int c = 0; c < arb->count; c++, at += 24) {
+            store_u64(at, (uint64_t)arb->contacts[c].hash);
+            store_f64(at + 8, arb->contacts[c].jnAcc);
+            store_f64(at + 16, arb->contacts[c].jtAcc);
         }
     }
 
-    // Arbiters: those active in the last step get the state the next step's start gives them.
-    ArbiterList cached = {0}, active = {0};
-    cpHashSetEach(space->cachedArbiters, (cpHashSetIteratorFunc)collect_arbiter, &cached);
-    for (int i = 0; i < space->arbiters->num; i++) collect_arbiter((cpArbiter *)space->arbiters->arr[i], &active);
-    Entry *activeIndex = malloc((active.count + 1) * sizeof *activeIndex);
-    OrderedArbiter *ordered = malloc((cached.count + 1) * sizeof *ordered);
-    if (!activeIndex || !ordered || cached.failed || active.failed) w.failed = 1;
-    for (size_t i = 0; i < active.count && activeIndex; i++) activeIndex[i] = (Entry){active.items[i], (uint32_t)i};
-    if (activeIndex) qsort(activeIndex, active.count, sizeof *activeIndex, compare_entries);
-    size_t arbiterCount = 0;
-    for (size_t i = 0; i < cached.count && ordered; i++) {
-        cpArbiter *arb = cached.items[i];
-        long a = find_entry(index, (size_t)shapeCount, arb->a), b = find_entry(index, (size_t)shapeCount, arb->b);
-        if (a < 0 || b < 0) { walk.unknown = 1; continue; }
-        ordered[arbiterCount++] = (OrderedArbiter){(uint32_t)a, (uint32_t)b, arb};
-    }
-    if (ordered) qsort(ordered, arbiterCount, sizeof *ordered, compare_arbiters);
-    put_u32(&w, (uint32_t)arbiterCount);
-    for (size_t i = 0; i < arbiterCount && ordered && activeIndex; i++) {
-        cpArbiter *arb = ordered[i].arb;
-        int wasActive = find_entry(activeIndex, active.count, arb) >= 0;
-        put_u32(&w, ordered[i].a);
-        put_u32(&w, ordered[i].b);
-        put_u32(&w, arb->stamp);
-        put_u8(&w, (uint8_t)(wasActive ? CP_ARBITER_STATE_NORMAL : arb->state));
-        put_u8(&w, (uint8_t)arb->count);
-        for (int c = 0; c < arb->count; c++) {
-            put_u64(&w, (uint64_t)arb->contacts[c].hash);
-            put_f64(&w, arb->contacts[c].jnAcc);
-            put_f64(&w, arb->contacts[c].jtAcc);
-        }
-    }
-
-    free(index);
+    table_free(&index);
     free(leaves);
-    free(pairs);
-    free(pairOrder);
-    free(leafIndex);
-    free(cached.items);
-    free(active.items);
-    free(activeIndex);
-    free(ordered);
-    if (walk.unknown) { free(w.bytes); return CRATEDROP_STATE_UNKNOWN_SHAPE; }
-    if (w.failed) { free(w.bytes); return CRATEDROP_STATE_MEMORY; }
-    *out = w.bytes;
+    free(arbiters.items);
+    if (unknown) return CRATEDROP_STATE_UNKNOWN_SHAPE;
+    if (failed || numbers.failed || w.count > (size_t)LONG_MAX) return CRATEDROP_STATE_MEMORY;
     return (long)w.count;
 }
-
-void cratedrop_state_free(unsigned char *bytes) { free(bytes); }
 
 /* MARK: Restoring */
 
@@ -387,6 +552,13 @@ typedef struct {
     cpBB bb;
     int32_t a, b; /* an inner node's children, as indices into the node array */
 } SavedNode;
+
+/* One entry of a leaf's pair list: the pair it names (an index into the pairs, numbered in the
+   order of their first leaves' entries) and whether this leaf is the pair's first. */
+typedef struct {
+    uint32_t pair;
+    uint8_t first;
+} SavedEntry;
 
 typedef struct {
     uint32_t a, b, id;
@@ -402,13 +574,14 @@ typedef struct {
 typedef struct {
     SavedBody *bodies;
     uint32_t stamp, treeStamp, nodeCount;
+    uint64_t shapeIDs;
     double currDt;
     SavedNode *nodes;
     uint32_t *staticStamps;
     uint32_t pairCount;
     SavedPair *pairs;
-    uint32_t *listStarts; /* per shape, where its list begins in `lists`; one more at the end */
-    uint32_t *lists;
+    uint32_t *listStarts; /* per shape, where its list begins in `entries`; one more at the end */
+    SavedEntry *entries;
     uint32_t arbiterCount;
     SavedArbiter *arbiters;
 } Saved;
@@ -419,43 +592,110 @@ static void saved_free(Saved *s) {
     free(s->staticStamps);
     free(s->pairs);
     free(s->listStarts);
-    free(s->lists);
+    free(s->entries);
     free(s->arbiters);
 }
 
-static int read_bb(Reader *r, cpBB *bb) {
-    bb->l = get_finite(r);
-    bb->b = get_finite(r);
-    bb->r = get_finite(r);
-    bb->t = get_finite(r);
-    return !r->failed && bb->l <= bb->r && bb->b <= bb->t;
+static inline int read_bb(Reader *r, cpBB *bb) {
+    const unsigned char *at = take(r, 32);
+    if (!at) return 0;
+    int finite = 1;
+    bb->l = load_finite(at, &finite);
+    bb->b = load_finite(at + 8, &finite);
+    bb->r = load_finite(at + 16, &finite);
+    bb->t = load_finite(at + 24, &finite);
+    return finite && bb->l <= bb->r && bb->b <= bb->t;
 }
 
-/* Reads the preorder tree; returns the node's index, or -1 when malformed. */
-static int32_t read_subtree(Reader *r, Saved *s, uint32_t *used, int depth) {
+/* Reads the preorder tree; returns the node's index, or -1 when malformed. An inner node's box
+   not written is its children's union. */
+static int32_t read_subtree(Reader *r, Saved *s, int width, uint32_t *used, int depth) {
     if (*used >= s->nodeCount || depth > 4096) { r->failed = 1; return -1; }
     int32_t at = (int32_t)(*used)++;
-    SavedNode *node = &s->nodes[at];
-    node->leaf = get_u8(r);
-    if (node->leaf > 1) { r->failed = 1; return -1; }
-    if (node->leaf) {
-        node->shape = get_u32(r);
-        node->stamp = get_u32(r);
-        if (!read_bb(r, &node->bb)) { r->failed = 1; return -1; }
+    uint8_t kind = get_u8(r);
+    s->nodes[at].leaf = kind == 1;
+    if (kind == 1) {
+        const unsigned char *leaf = take(r, (size_t)width + 4);
+        if (!leaf) return -1;
+        s->nodes[at].shape = load_index(leaf, width);
+        s->nodes[at].stamp = load_u32(leaf + width);
+        if (!read_bb(r, &s->nodes[at].bb)) { r->failed = 1; return -1; }
         return at;
     }
-    if (!read_bb(r, &node->bb)) { r->failed = 1; return -1; }
-    int32_t a = read_subtree(r, s, used, depth + 1);
-    int32_t b = a < 0 ? -1 : read_subtree(r, s, used, depth + 1);
+    if (kind != 0 && kind != 2) { r->failed = 1; return -1; }
+    if (kind == 2 && !read_bb(r, &s->nodes[at].bb)) { r->failed = 1; return -1; }
+    int32_t a = read_subtree(r, s, width, used, depth + 1);
+    int32_t b = a < 0 ? -1 : read_subtree(r, s, width, used, depth + 1);
     if (b < 0) return -1;
     s->nodes[at].a = a;
     s->nodes[at].b = b;
+    if (kind == 0) s->nodes[at].bb = cpBBMerge(s->nodes[a].bb, s->nodes[b].bb);
     return at;
 }
 
 static int fail(char *message, int size, const char *text) {
     if (message && size > 0) snprintf(message, (size_t)size, "%s", text);
     return CRATEDROP_STATE_MALFORMED;
+}
+
+/* Reads every leaf's pair list and checks that the lists make pairs: each pair is named by its
+   first leaf's entry (with its id) and by exactly one entry of its second leaf, by number, and
+   no shape is in another's list twice. */
+static int read_pairs(Reader *r, Saved *s, uint32_t staticShapes, int shapeCount, int width, char *message, int size) {
+    s->pairCount = get_u32(r);
+    // Each pair takes two entries of at least `width` bytes and an id.
+    if (r->failed || (size_t)s->pairCount > (r->count - r->at) / (2 * (size_t)width + 4)) return fail(message, size, "the state is cut short in its pairs");
+    s->listStarts = calloc((size_t)shapeCount + 1, sizeof *s->listStarts);
+    s->entries = malloc((2 * (size_t)s->pairCount + 1) * sizeof *s->entries);
+    s->pairs = malloc(((size_t)s->pairCount + 1) * sizeof *s->pairs);
+    uint32_t *seen = calloc((size_t)shapeCount + 1, sizeof *seen);
+    if (!s->listStarts || !s->entries || !s->pairs || !seen) { free(seen); return CRATEDROP_STATE_MEMORY; }
+    uint32_t count = 0, pairs = 0;
+    int problem = CRATEDROP_STATE_OK;
+    for (int i = 0; i < shapeCount && !problem; i++) {
+        s->listStarts[i] = count;
+        uint32_t length = get_index(r, width);
+        if (r->failed || length > 2 * s->pairCount - count) { problem = fail(message, size, "a broadphase pair list is malformed or cut short"); break; }
+        for (uint32_t k = 0; k < length; k++) {
+            uint32_t entry = get_index(r, width);
+            SavedEntry *saved = &s->entries[count++];
+            saved->first = !(entry & 1);
+            if (saved->first) {
+                uint32_t other = entry >> 1;
+                if (other >= (uint32_t)shapeCount || other == (uint32_t)i || ((uint32_t)i < staticShapes && other < staticShapes) || pairs == s->pairCount) {
+                    problem = fail(message, size, "a broadphase pair names shapes that cannot pair");
+                    break;
+                }
+                s->pairs[pairs] = (SavedPair){(uint32_t)i, other, get_u32(r)};
+                saved->pair = pairs++;
+            } else {
+                saved->pair = entry >> 1;
+            }
+        }
+        if (r->failed && !problem) problem = fail(message, size, "a broadphase pair list is cut short");
+    }
+    s->listStarts[shapeCount] = count;
+    if (!problem && (pairs != s->pairCount || count != 2 * s->pairCount)) problem = fail(message, size, "the broadphase pair lists do not hold each pair twice");
+    // Each second leaf's entry names a pair of that leaf, and no pair is named twice.
+    for (int j = 0; j < shapeCount && !problem; j++) {
+        for (uint32_t e = s->listStarts[j]; e < s->listStarts[j + 1]; e++) {
+            uint32_t pair = s->entries[e].pair;
+            uint32_t other;
+            if (s->entries[e].first) {
+                other = s->pairs[pair].b;
+            } else {
+                if (pair >= pairs || s->pairs[pair].b != (uint32_t)j) {
+                    problem = fail(message, size, "a broadphase pair list names a pair of other shapes, or one shape twice");
+                    break;
+                }
+                other = s->pairs[pair].a;
+            }
+            if (seen[other] == (uint32_t)j + 1) { problem = fail(message, size, "a broadphase pair list names one shape twice"); break; }
+            seen[other] = (uint32_t)j + 1;
+        }
+    }
+    free(seen);
+    return problem;
 }
 
 /* Parses and checks the whole state against the world's shapes and bodies. */
@@ -466,41 +706,51 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     uint32_t bodies = get_u32(&r);
     if (r.failed || bodies != (uint32_t)bodyCount) return fail(message, size, "the state holds another number of bodies than the scene");
     if ((size_t)bodies > (r.count - r.at) / 72) return fail(message, size, "the state is cut short in its bodies");
-    s->bodies = calloc((size_t)bodies + 1, sizeof *s->bodies);
+    s->bodies = malloc(((size_t)bodies + 1) * sizeof *s->bodies);
     if (!s->bodies) return CRATEDROP_STATE_MEMORY;
+    int finite = 1;
     for (uint32_t i = 0; i < bodies; i++) {
         SavedBody *b = &s->bodies[i];
-        b->p[0] = get_finite(&r); b->p[1] = get_finite(&r);
-        b->v[0] = get_finite(&r); b->v[1] = get_finite(&r);
-        b->a = get_finite(&r); b->w = get_finite(&r);
-        b->v_bias[0] = get_finite(&r); b->v_bias[1] = get_finite(&r);
-        b->w_bias = get_finite(&r);
+        const unsigned char *at = take(&r, 72);
+        if (!at) break;
+        b->p[0] = load_finite(at, &finite); b->p[1] = load_finite(at + 8, &finite);
+        b->v[0] = load_finite(at + 16, &finite); b->v[1] = load_finite(at + 24, &finite);
+        b->a = load_finite(at + 32, &finite); b->w = load_finite(at + 40, &finite);
+        b->v_bias[0] = load_finite(at + 48, &finite); b->v_bias[1] = load_finite(at + 56, &finite);
+        b->w_bias = load_finite(at + 64, &finite);
     }
-    if (r.failed) return fail(message, size, "a body's value is not a finite number, or the state is cut short");
+    if (r.failed || !finite) return fail(message, size, "a body's value is not a finite number, or the state is cut short");
     s->stamp = get_u32(&r);
     s->currDt = get_finite(&r);
     s->treeStamp = get_u32(&r);
+    int width = get_u8(&r);
+    int hashBits = get_u8(&r);
+    s->shapeIDs = get_u64(&r);
     s->nodeCount = get_u32(&r);
     if (r.failed || s->currDt < 0) return fail(message, size, "the space's stamp or time step is malformed");
-
-    int dynamicShapes = 0, staticShapes = 0;
-    for (int i = 0; i < shapeCount; i++) {
-        if (cpBodyGetType(shapes[i]->body) == CP_BODY_TYPE_STATIC) staticShapes++; else dynamicShapes++;
+    if (width != 2 && width != 4) return fail(message, size, "the state's index width is neither 2 nor 4");
+    if (hashBits != 32 && hashBits != 64) return fail(message, size, "the state's contact hash width is neither 32 nor 64 bits");
+    // A 32-bit CPU keeps the low half of the hashes a 64-bit one computes: a state goes from
+    // 64 bits to 32, not back, since the solver finds a contact's warm start by its full hash.
+    if ((size_t)hashBits < 8 * sizeof(cpHashValue)) {
+        return fail(message, size, "the state was saved on a 32-bit CPU, whose contact hashes are 32 bits wide: continue it on a 32-bit CPU (i386)");
     }
+
+    int staticShapes = static_prefix(shapes, shapeCount), dynamicShapes = shapeCount - staticShapes;
     uint32_t expectedNodes = dynamicShapes ? 2 * (uint32_t)dynamicShapes - 1 : 0;
     if (s->nodeCount != expectedNodes) return fail(message, size, "the broadphase tree has another number of nodes than the scene's shapes need");
-    s->nodes = calloc((size_t)s->nodeCount + 1, sizeof *s->nodes);
+    s->nodes = malloc(((size_t)s->nodeCount + 1) * sizeof *s->nodes);
     unsigned char *placed = calloc((size_t)shapeCount + 1, 1);
     if (!s->nodes || !placed) { free(placed); return CRATEDROP_STATE_MEMORY; }
     uint32_t used = 0;
-    if (s->nodeCount && (read_subtree(&r, s, &used, 0) != 0 || used != s->nodeCount)) {
+    if (s->nodeCount && (read_subtree(&r, s, width, &used, 0) != 0 || used != s->nodeCount)) {
         free(placed);
         return fail(message, size, "the broadphase tree is malformed");
     }
     for (uint32_t i = 0; i < s->nodeCount; i++) {
         SavedNode *node = &s->nodes[i];
         if (!node->leaf) continue;
-        if (node->shape >= (uint32_t)shapeCount || cpBodyGetType(shapes[node->shape]->body) == CP_BODY_TYPE_STATIC || placed[node->shape]) {
+        if (node->shape >= (uint32_t)shapeCount || node->shape < (uint32_t)staticShapes || placed[node->shape]) {
             free(placed);
             return fail(message, size, "the broadphase tree names a shape that is not one of the scene's moving shapes, or names one twice");
         }
@@ -511,71 +761,65 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     s->staticStamps = calloc((size_t)staticShapes + 1, sizeof *s->staticStamps);
     if (!s->staticStamps) return CRATEDROP_STATE_MEMORY;
     for (int i = 0; i < staticShapes; i++) s->staticStamps[i] = get_u32(&r);
+    if (r.failed) return fail(message, size, "the state is cut short in its walls' stamps");
 
-    s->pairCount = get_u32(&r);
-    if (r.failed || (size_t)s->pairCount > (r.count - r.at) / 12) return fail(message, size, "the state is cut short in its pairs");
-    s->pairs = calloc((size_t)s->pairCount + 1, sizeof *s->pairs);
-    if (!s->pairs) return CRATEDROP_STATE_MEMORY;
-    for (uint32_t p = 0; p < s->pairCount; p++) {
-        SavedPair *pair = &s->pairs[p];
-        pair->a = get_u32(&r);
-        pair->b = get_u32(&r);
-        pair->id = get_u32(&r);
-        if (r.failed || pair->a >= (uint32_t)shapeCount || pair->b >= (uint32_t)shapeCount || pair->a == pair->b
-            || (cpBodyGetType(shapes[pair->a]->body) == CP_BODY_TYPE_STATIC && cpBodyGetType(shapes[pair->b]->body) == CP_BODY_TYPE_STATIC)) {
-            return fail(message, size, "a broadphase pair names shapes that cannot pair");
-        }
-    }
-    // Each leaf's list: every pair in exactly the lists of its two leaves, once each.
-    s->listStarts = calloc((size_t)shapeCount + 1, sizeof *s->listStarts);
-    s->lists = calloc(2 * (size_t)s->pairCount + 1, sizeof *s->lists);
-    unsigned char *listed = calloc(2 * (size_t)s->pairCount + 1, 1);
-    if (!s->listStarts || !s->lists || !listed) { free(listed); return CRATEDROP_STATE_MEMORY; }
-    uint32_t entries = 0;
-    for (int i = 0; i < shapeCount; i++) {
-        s->listStarts[i] = entries;
-        uint32_t length = get_u32(&r);
-        if (r.failed || length > 2 * s->pairCount - entries) { free(listed); return fail(message, size, "a broadphase pair list is malformed"); }
-        for (uint32_t k = 0; k < length; k++) {
-            uint32_t p = get_u32(&r);
-            if (r.failed || p >= s->pairCount) { free(listed); return fail(message, size, "a broadphase pair list is malformed"); }
-            int side = s->pairs[p].a == (uint32_t)i ? 0 : s->pairs[p].b == (uint32_t)i ? 1 : -1;
-            if (side < 0 || listed[2 * p + side]) { free(listed); return fail(message, size, "a broadphase pair list names a pair of other shapes, or one pair twice"); }
-            listed[2 * p + side] = 1;
-            s->lists[entries++] = p;
-        }
-    }
-    s->listStarts[shapeCount] = entries;
-    free(listed);
-    if (entries != 2 * s->pairCount) return fail(message, size, "a broadphase pair is missing from its shapes' lists");
+    int problem = read_pairs(&r, s, (uint32_t)staticShapes, shapeCount, width, message, size);
+    if (problem) return problem;
 
     s->arbiterCount = get_u32(&r);
-    if (r.failed || (size_t)s->arbiterCount > (r.count - r.at) / 14) return fail(message, size, "the state is cut short in its contacts");
-    s->arbiters = calloc((size_t)s->arbiterCount + 1, sizeof *s->arbiters);
+    size_t smallest = 2 * (size_t)width + 6;
+    if (r.failed || (size_t)s->arbiterCount > (r.count - r.at) / smallest) return fail(message, size, "the state is cut short in its contacts");
+    s->arbiters = malloc(((size_t)s->arbiterCount + 1) * sizeof *s->arbiters);
     if (!s->arbiters) return CRATEDROP_STATE_MEMORY;
     for (uint32_t i = 0; i < s->arbiterCount; i++) {
         SavedArbiter *arb = &s->arbiters[i];
-        arb->a = get_u32(&r);
-        arb->b = get_u32(&r);
-        arb->stamp = get_u32(&r);
-        arb->state = get_u8(&r);
-        arb->count = get_u8(&r);
-        if (r.failed || arb->a >= (uint32_t)shapeCount || arb->b >= (uint32_t)shapeCount || arb->a == arb->b
+        const unsigned char *at = take(&r, 2 * (size_t)width + 6);
+        if (!at) return fail(message, size, "the state is cut short in its contacts");
+        arb->a = load_index(at, width);
+        arb->b = load_index(at + width, width);
+        arb->stamp = load_u32(at + 2 * width);
+        arb->state = at[2 * width + 4];
+        arb->count = at[2 * width + 5];
+        if ( arb->a >= (uint32_t)shapeCount || arb->b >= (uint32_t)shapeCount || arb->a == arb->b
             || arb->count > CP_MAX_CONTACTS_PER_ARBITER
             || !(arb->state == CP_ARBITER_STATE_FIRST_COLLISION || arb->state == CP_ARBITER_STATE_NORMAL
                  || arb->state == CP_ARBITER_STATE_CACHED)
-            || (i > 0 && compare_arbiters(&(OrderedArbiter){arb[-1].a, arb[-1].b, NULL}, &(OrderedArbiter){arb->a, arb->b, NULL}) >= 0)) {
+            || (i > 0 && !arbiter_before(&(OrderedArbiter){arb[-1].a, arb[-1].b, NULL}, &(OrderedArbiter){arb->a, arb->b, NULL}))) {
             return fail(message, size, "a contact pair is malformed, out of order or repeated");
         }
-        for (int c = 0; c < arb->count; c++) {
-            arb->hash[c] = get_u64(&r);
-            arb->jnAcc[c] = get_finite(&r);
-            arb->jtAcc[c] = get_finite(&r);
+        const unsigned char *contacts = take(&r, 24 * (size_t)arb->count);
+        int finite = 1;
+        for (int c = 0; contacts && c < arb->count; c++) {
+            arb->hash[c] = load_u64(contacts + 24 * c);
+            arb->jnAcc[c] = load_finite(contacts + 24 * c + 8, &finite);
+            arb->jtAcc[c] = load_finite(contacts + 24 * c + 16, &finite);
         }
-        if (r.failed) return fail(message, size, "a contact's impulse is not a finite number, or the state is cut short");
+        if (!contacts || !finite) return fail(message, size, "a contact's impulse is not a finite number, or the state is cut short");
     }
     if (r.at != r.count) return fail(message, size, "the state has bytes after its end");
     return CRATEDROP_STATE_OK;
+}
+
+/* cpSpaceStep.c's contact buffer header, private to that file: its layout in Chipmunk 7.0.3's
+   source, which the portable backend builds. The buffers form a ring. */
+typedef struct ContactRing {
+    cpTimestamp stamp;
+    struct ContactRing *next;
+    unsigned int numContacts;
+} ContactRing;
+
+/* Marks every contact buffer free, once no arbiter points into them (all discarded): the step
+   that fills a buffer reuses the ring's oldest when it is older than the contacts' persistence,
+   so with their stamps put that far behind `stamp` the restored contacts go into the buffers the
+   space has, instead of new ones each restore (which would grow the space by the contacts' size,
+   about 0.6 MB for pile-1000, at every restore). */
+static void free_contact_buffers(cpSpace *space, cpTimestamp stamp) {
+    ContactRing *head = (ContactRing *)space->contactBuffersHead, *buffer = head;
+    if (!head) return;
+    do {
+        buffer->stamp = stamp - (cpTimestamp)space->collisionPersistence - 1;
+        buffer = buffer->next;
+    } while (buffer && buffer != head);
 }
 
 static cpBool discard_arbiter(cpArbiter *arb, cpSpace *space) {
@@ -596,10 +840,10 @@ static void *arbiter_from_pool(cpShape **pair, cpSpace *space) {
     return cpArbiterInit((cpArbiter *)cpArrayPop(space->pooledArbiters), pair[0], pair[1]);
 }
 
-static Node *build_subtree(cpBBTree *tree, Saved *s, int32_t at, cpShape **shapes) {
+static Node *build_subtree(cpBBTree *tree, Saved *s, int32_t at, Node **leaves) {
     SavedNode *saved = &s->nodes[at];
     if (saved->leaf) {
-        Node *leaf = leaf_of(shapes[saved->shape]);
+        Node *leaf = leaves[saved->shape];
         leaf->bb = saved->bb;
         leaf->STAMP = saved->stamp;
         leaf->parent = NULL;
@@ -609,8 +853,8 @@ static Node *build_subtree(cpBBTree *tree, Saved *s, int32_t at, cpShape **shape
     node->obj = NULL;
     node->bb = saved->bb;
     node->parent = NULL;
-    NodeSetA(node, build_subtree(tree, s, saved->a, shapes));
-    NodeSetB(node, build_subtree(tree, s, saved->b, shapes));
+    NodeSetA(node, build_subtree(tree, s, saved->a, leaves));
+    NodeSetB(node, build_subtree(tree, s, saved->b, leaves));
     return node;
 }
 
@@ -621,12 +865,21 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
                             const unsigned char *bytes, long count, char *message, int messageSize) {
     int problem = check_space(space);
     if (problem) return problem;
+    Node **leaves = malloc(((size_t)shapeCount + 1) * sizeof *leaves);
+    if (!leaves) return CRATEDROP_STATE_MEMORY;
+    uint64_t ids = 0xcbf29ce484222325ULL;
     for (int i = 0; i < shapeCount; i++) {
-        if (!leaf_of(shapes[i])) return fail(message, messageSize, "a shape of the world is not in its broadphase");
+        leaves[i] = leaf_of(shapes[i]);
+        ids = shape_ids_digest(ids, shapes[i]);
+        if (!leaves[i]) { free(leaves); return fail(message, messageSize, "a shape of the world is not in its broadphase"); }
     }
     Saved s;
     problem = parse(bytes, count, shapes, shapeCount, bodyCount, &s, message, messageSize);
-    if (problem) { saved_free(&s); return problem; }
+    if (!problem && s.shapeIDs != ids) {
+        problem = fail(message, messageSize, "the world's shapes were added in another order than those of the world the state was saved from "
+                       "(their Chipmunk ids differ, and contacts are known by them): build the world as that one was built");
+    }
+    if (problem) { saved_free(&s); free(leaves); return problem; }
 
     // Everything checks: from here on nothing can fail but memory, which Chipmunk aborts on.
     cpHashSetFilter(space->cachedArbiters, (cpHashSetFilterFunc)discard_arbiter, space);
@@ -635,34 +888,41 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
     for (int i = 0; i < space->staticBodies->num; i++) ((cpBody *)space->staticBodies->arr[i])->arbiterList = NULL;
     space->staticBody->arbiterList = NULL;
 
+    // Every pair goes back to the pool at once (each from its first leaf's list): the lists are
+    // all rebuilt below, so none needs unlinking first.
     cpBBTree *tree = GetTree(space->dynamicShapes);
-    for (int i = 0; i < shapeCount; i++) PairsClear(leaf_of(shapes[i]), tree);
-    if (tree->root) SubtreeRecycle(tree, tree->root);
-    tree->root = s.nodeCount ? build_subtree(tree, &s, 0, shapes) : NULL;
-    tree->stamp = s.treeStamp;
-    int staticIndex = 0;
     for (int i = 0; i < shapeCount; i++) {
-        if (cpBodyGetType(shapes[i]->body) == CP_BODY_TYPE_STATIC) leaf_of(shapes[i])->STAMP = s.staticStamps[staticIndex++];
+        Pair *pair = leaves[i]->PAIRS;
+        while (pair) {
+            Pair *next = next_in_list(pair, leaves[i]);
+            if (pair->a.leaf == leaves[i]) PairRecycle(tree, pair);
+            pair = next;
+        }
     }
+    for (int i = 0; i < shapeCount; i++) leaves[i]->PAIRS = NULL;
+    if (tree->root) SubtreeRecycle(tree, tree->root);
+    tree->root = s.nodeCount ? build_subtree(tree, &s, 0, leaves) : NULL;
+    tree->stamp = s.treeStamp;
+    int staticCount = static_prefix(shapes, shapeCount);
+    for (int i = 0; i < staticCount; i++) leaves[i]->STAMP = s.staticStamps[i];
 
     Pair **pairs = malloc(((size_t)s.pairCount + 1) * sizeof *pairs);
     for (uint32_t p = 0; p < s.pairCount; p++) {
         Pair *pair = PairFromPool(tree);
         memset(pair, 0, sizeof *pair);
-        pair->a.leaf = leaf_of(shapes[s.pairs[p].a]);
-        pair->b.leaf = leaf_of(shapes[s.pairs[p].b]);
+        pair->a.leaf = leaves[s.pairs[p].a];
+        pair->b.leaf = leaves[s.pairs[p].b];
         pair->id = s.pairs[p].id;
         pairs[p] = pair;
     }
     for (int i = 0; i < shapeCount; i++) {
-        Node *leaf = leaf_of(shapes[i]);
         uint32_t first = s.listStarts[i], end = s.listStarts[i + 1];
-        leaf->PAIRS = first < end ? pairs[s.lists[first]] : NULL;
+        leaves[i]->PAIRS = first < end ? pairs[s.entries[first].pair] : NULL;
         for (uint32_t k = first; k < end; k++) {
-            Pair *pair = pairs[s.lists[k]];
-            Thread *thread = pair->a.leaf == leaf ? &pair->a : &pair->b;
-            thread->prev = k > first ? pairs[s.lists[k - 1]] : NULL;
-            thread->next = k + 1 < end ? pairs[s.lists[k + 1]] : NULL;
+            Pair *pair = pairs[s.entries[k].pair];
+            Thread *thread = s.entries[k].first ? &pair->a : &pair->b;
+            thread->prev = k > first ? pairs[s.entries[k - 1].pair] : NULL;
+            thread->next = k + 1 < end ? pairs[s.entries[k + 1].pair] : NULL;
         }
     }
     free(pairs);
@@ -682,12 +942,13 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
         // Sets the angle and the transform exactly as a step's position update does.
         cpBodySetAngle(body, saved->a);
     }
-    for (int i = 0; i < shapeCount; i++) {
-        if (cpBodyGetType(shapes[i]->body) != CP_BODY_TYPE_STATIC) cpShapeCacheBB(shapes[i]);
-    }
+    // Shapes' own cached boxes and vertices are left as they are: the next step computes every
+    // moving shape's again from its body before anything reads them (cpSpaceStep), and nothing
+    // of CrateDrop's API reads them between steps.
 
-    // The restored contacts live in a buffer stamped with the restored stamp, which the space
-    // keeps as long as it keeps the arbiters pointing into it.
+    // The restored contacts live in buffers stamped with the restored stamp, which the space
+    // keeps as long as it keeps the arbiters pointing into them.
+    free_contact_buffers(space, s.stamp);
     cpSpacePushFreshContactBuffer(space);
     for (uint32_t i = 0; i < s.arbiterCount; i++) {
         SavedArbiter *saved = &s.arbiters[i];
@@ -713,5 +974,6 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
         }
     }
     saved_free(&s);
+    free(leaves);
     return CRATEDROP_STATE_OK;
 }

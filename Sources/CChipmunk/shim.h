@@ -83,8 +83,7 @@ static inline double CChipmunk_SpaceKineticEnergy(cpSpace *space) {
 /// Saved states (Backends/portable/saved_state.c): present only in the portable backend's
 /// library, so they are looked up at run time (dlsym) rather than linked.
 typedef long (*CChipmunk_StateSave)(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount,
-                                    unsigned char **out);
-typedef void (*CChipmunk_StateFree)(unsigned char *bytes);
+                                    unsigned char *buffer, long capacity);
 typedef int (*CChipmunk_StateRestore)(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount,
                                       const unsigned char *bytes, long count, char *message, int messageSize);
 

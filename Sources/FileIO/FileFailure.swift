@@ -19,6 +19,12 @@ public enum FileFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case notRegularFile(FileKind)
     /// An input larger than `limit` bytes.
     case tooLarge(limit: Int)
+    /// An output folder that `mkdir` could not create.
+    case folderNotCreated(Errno)
+    /// An output folder's path that names something other than a folder.
+    case notAFolder
+    /// An output folder this process may not write into.
+    case notWritable(Errno)
 
     /// The failure the last system call reported in `errno`.
     public static func fromErrno() -> FileFailure { .system(Errno(rawValue: errno)) }
@@ -36,6 +42,11 @@ public enum FileFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .notRegularFile(.pipe): "is a named pipe, expected a regular file (scene and record files are read whole)"
         case .notRegularFile: "is a device, expected a regular file"
         case let .tooLarge(limit): "larger than \(limit >> 20) MiB"
+        case .folderNotCreated(.noSuchFileOrDirectory): "cannot create it: its parent folder does not exist"
+        case .folderNotCreated(.notDirectory): "cannot create it: a part of its path is a file, not a folder"
+        case let .folderNotCreated(errno): "cannot create it: \(errno)"
+        case .notAFolder: "exists and is not a folder"
+        case let .notWritable(errno): "is not writable: \(errno)"
         }
     }
 }

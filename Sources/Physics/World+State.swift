@@ -30,16 +30,21 @@ extension World {
     public static var canSaveState: Bool { SavedStateCalls.available }
 
     /// Every shape in the world's own order (walls, tumblers' walls, crates), and every moving body
-    /// (tumblers, crates): the order both sides of a saved state name them by.
-    private var stateShapes: [OpaquePointer] {
-        walls.map(\.shape) + tumblers.flatMap(\.shapes) + crates.map(\.collisionShape)
+    /// (tumblers, crates): the order both sides of a saved state name them by; with the world's
+    /// fingerprint. Made once, until a crate, wall or tumbler is added or removed.
+    private var stateMakeup: StateMakeup {
+        if let stateMakeupCache { return stateMakeupCache }
+        let makeup = StateMakeup(shapes: walls.map(\.shape) + tumblers.flatMap(\.shapes) + crates.map(\.collisionShape),
+                                 bodies: tumblers.map(\.body) + crates.map(\.body), fingerprint: computeFingerprint())
+        stateMakeupCache = makeup
+        return makeup
     }
-
-    private var stateBodies: [OpaquePointer] { tumblers.map(\.body) + crates.map(\.body) }
 
     /// The world's make-up, which a state must match: step rate, walls, tumblers, and each crate's
     /// shape, mass and surface, hashed with FNV-1a 64 over their IEEE-754 bits.
-    public var fingerprint: UInt64 {
+    public var fingerprint: UInt64 { stateMakeup.fingerprint }
+
+    private func computeFingerprint() -> UInt64 {
         var hasher = FNV1a64()
         hasher.combine(Double(stepRate))
         for wall in walls {
@@ -69,8 +74,9 @@ extension World {
     ///   world with sleeping or Chipmunk's spatial hash, which this format does not cover.
     public func saveState() throws(StateError) -> WorldState {
         do {
-            let bytes = try SavedStateCalls.save(space: space, shapes: stateShapes, bodies: stateBodies)
-            return WorldState(step: stepCount, gravity: gravity, fingerprint: fingerprint, physics: bytes)
+            let makeup = stateMakeup
+            let bytes = try SavedStateCalls.save(space: space, makeup: makeup)
+            return WorldState(step: stepCount, gravity: gravity, fingerprint: makeup.fingerprint, physics: bytes)
         } catch {
             throw StateError(error)
         }
@@ -87,13 +93,42 @@ extension World {
         guard state.gravity.x.isFinite, state.gravity.y.isFinite, abs(state.gravity.x) <= Limits.gravity,
               abs(state.gravity.y) <= Limits.gravity else { throw .malformed("the state's gravity is out of range") }
         do {
-            try SavedStateCalls.restore(space: space, shapes: stateShapes, bodies: stateBodies, bytes: state.physics)
+            try SavedStateCalls.restore(space: space, makeup: stateMakeup, bytes: state.physics)
         } catch {
             throw StateError(error)
         }
         // Checked above: cannot fail.
         try? setGravity(state.gravity)
         stepCount = state.step
+    }
+}
+
+extension World {
+    /// A second world, independent of this one, in this one's state now: stepped alike, it goes on
+    /// exactly as this one would (for planners and search: try what happens next on a copy).
+    /// The copy has this world's walls, tumblers and crates (with their ids), step count and gravity.
+    /// - Throws: what `saveState()` throws (`StateError.unsupportedBackend` on Debian's library).
+    public func copy() throws(StateError) -> World {
+        let state = try saveState()
+        let twin: World
+        do {
+            twin = try World(gravity: gravity, stepRate: stepRate, iterations: iterations, space: spaceOptions)
+            for wall in walls { try twin.addWall(wall.spec) }
+            for tumbler in tumblers { try twin.addTumbler(tumbler.spec) }
+            for crate in crates {
+                let now = crate.state
+                let spec = CrateSpec(center: now.position, shape: crate.shape, angle: now.angle, velocity: now.velocity,
+                                     angularVelocity: now.angularVelocity, mass: crate.mass, friction: crate.friction, elasticity: crate.elasticity)
+                try twin.add(Crate(spec), id: crate.id ?? BodyID(twin.nextBodyID))
+            }
+        } catch {
+            // This world's own values, checked when it was made: not reached.
+            throw .unsupportedWorld("cannot make a copy of this world: \(error)")
+        }
+        twin.nextBodyID = nextBodyID
+        twin.snapshotsIncludeContacts = snapshotsIncludeContacts
+        try twin.restore(state)
+        return twin
     }
 }
 

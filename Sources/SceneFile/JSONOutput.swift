@@ -12,6 +12,9 @@ package enum JSONOutput: Sendable {
     /// An unsigned integer that may not fit in `Int`.
     case unsigned(UInt64)
     case number(Double)
+    /// A number exactly as an input file wrote it (a parsed value's literal: `3` stays `3`, not
+    /// `3.0`), which reads back to the same double.
+    case numberLiteral(String)
     case string(String)
     case array([JSONOutput])
     case object([(key: String, value: JSONOutput)])
@@ -22,6 +25,18 @@ package enum JSONOutput: Sendable {
     /// An array of numbers.
     package static func numbers(_ values: [Double]) -> JSONOutput { .array(values.map { .number($0) }) }
 
+    /// A parsed value as it was written: fields in their order, numbers by their literal.
+    package init(_ value: JSONValue) {
+        switch value.kind {
+        case .null: self = .null
+        case let .bool(flag): self = .bool(flag)
+        case let .number(_, literal): self = .numberLiteral(literal)
+        case let .string(text): self = .string(text)
+        case let .array(items): self = .array(items.map(JSONOutput.init))
+        case let .object(fields): self = .object(fields.map { (key: $0.key, value: JSONOutput($0.value)) })
+        }
+    }
+
     /// The JSON text: one line, no spaces.
     package var text: String {
         var out = ""
@@ -29,8 +44,33 @@ package enum JSONOutput: Sendable {
         return out
     }
 
+    /// The JSON text on one line with a space after every `,` and `:`, as a person writes it
+    /// (a sweep's parameters, the lines of a gravity script).
+    package var spacedText: String {
+        var out = ""
+        write(to: &out, spaced: true)
+        return out
+    }
+
+    /// An object's fields one per line, indented by two spaces, each value spaced: a scene file
+    /// as a sweep writes it. Anything else: `spacedText`.
+    package var documentText: String {
+        guard case let .object(fields) = self, !fields.isEmpty else { return spacedText }
+        var out = "{\n"
+        for (index, field) in fields.enumerated() {
+            if index > 0 { out += ",\n" }
+            out += "  "
+            Self.write(string: field.key, to: &out)
+            out += ": "
+            field.value.write(to: &out, spaced: true)
+        }
+        return out + "\n}"
+    }
+
     /// Appends the JSON text to `out`.
-    package func write(to out: inout String) {
+    /// - Parameter spaced: a space after every `,` and `:` (`spacedText`).
+    package func write(to out: inout String, spaced: Bool = false) {
+        let (comma, colon) = spaced ? (", ", ": ") : (",", ":")
         switch self {
         case .null: out += "null"
         case let .bool(value): out += value ? "true" : "false"
@@ -38,21 +78,22 @@ package enum JSONOutput: Sendable {
         case let .unsigned(value): out += String(value)
         case let .number(value):
             if value.isFinite { value.write(to: &out) } else { out += "null" }
+        case let .numberLiteral(literal): out += literal
         case let .string(text): Self.write(string: text, to: &out)
         case let .array(items):
             out += "["
             for (index, item) in items.enumerated() {
-                if index > 0 { out += "," }
-                item.write(to: &out)
+                if index > 0 { out += comma }
+                item.write(to: &out, spaced: spaced)
             }
             out += "]"
         case let .object(fields):
             out += "{"
             for (index, field) in fields.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out += comma }
                 Self.write(string: field.key, to: &out)
-                out += ":"
-                field.value.write(to: &out)
+                out += colon
+                field.value.write(to: &out, spaced: spaced)
             }
             out += "}"
         }
@@ -110,6 +151,11 @@ package enum JSONOutput: Sendable {
         }
         out += "\""
     }
+}
+
+extension JSONOutput: Equatable {
+    /// Two values are equal when they write the same text.
+    package static func == (a: JSONOutput, b: JSONOutput) -> Bool { a.text == b.text }
 }
 
 extension JSONOutput: ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral, ExpressibleByStringLiteral,

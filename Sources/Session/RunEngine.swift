@@ -23,6 +23,9 @@ public final class RunEngine {
     private let gravity: GravityInput?
     private let record: RecordStage?
     private let check: CheckStage?
+    private let synctest: SyncTestStage?
+    private let periodicStates: PeriodicStateStage?
+    private let stateWriter: StateFileWriter
     private let data: DataStage?
     private let hashTrail: HashTrailStage?
     private let leftWorld: LeftWorldStage?
@@ -47,7 +50,9 @@ public final class RunEngine {
             throw .world(error)
         }
         // Refused before any step: a run that cannot save its state at the end is not started.
-        if plan.saveStatePath != nil, !World.canSaveState { throw .state(.unsupportedBackend) }
+        if plan.saveStatePath != nil || plan.synctest != nil || plan.periodicStates != nil, !World.canSaveState {
+            throw .state(.unsupportedBackend)
+        }
         if let state = plan.start.state {
             // A record names its steps from 0: it starts from a scene, not from the middle of a run.
             if plan.recordPath != nil {
@@ -81,36 +86,29 @@ public final class RunEngine {
         }
         record = recorder.map(RecordStage.init)
         check = plan.checkpoints.map(CheckStage.init)
+        synctest = plan.synctest.map(SyncTestStage.init)
+        stateWriter = StateFileWriter(sceneFile: plan.start.sceneFile, sceneText: plan.start.sceneText)
+        if let periodic = plan.periodicStates {
+            do {
+                try FileDescriptorIO.makeDirectory(periodic.directory)
+            } catch {
+                throw .statesFolder(path: periodic.directory, error)
+            }
+        }
+        periodicStates = plan.periodicStates.map { [stateWriter] in PeriodicStateStage($0, writer: stateWriter) }
         let startStep = plan.start.step
         hashTrail = plan.hashTrail.map { HashTrailStage($0, lastStep: plan.end.stepLimit(atRate: scene.stepRate).map { startStep + $0 }) }
         leftWorld = plan.watchesBodiesLeaving ? LeftWorldStage(worldSize: scene.worldSize, stepRate: scene.stepRate, onWarning: onWarning) : nil
         var stages: [(StepPipeline.Position, StepStage)] = []
         if let gravity { stages.append((.input, gravity)) }
+        if let synctest { stages.append((.synctest, synctest)) }
         if let record { stages.append((.record, record)) }
         if let check { stages.append((.check, check)) }
         if let leftWorld { stages.append((.watch, leftWorld)) }
         if let data { stages.append((.data, data)) }
         if let hashTrail { stages.append((.hashTrail, hashTrail)) }
+        if let periodicStates { stages.append((.savedStates, periodicStates)) }
         pipeline = StepPipeline(world: world, stages: stages)
-    }
-
-    /// Writes the world's state now to `path`; returns what went wrong, if anything.
-    private func saveState(to path: String) -> SaveStateFailure? {
-        let state: WorldState
-        do {
-            state = try world.saveState()
-        } catch {
-            return .cannotSave(path: path, error)
-        }
-        let header = RunRecord.Header.thisProcess(sceneFile: plan.start.sceneFile)
-        let file = SavedStateFile(determinismClass: header.determinismClass, backend: header.backend, architecture: header.architecture,
-                                  sceneFile: plan.start.sceneFile, sceneText: plan.start.sceneText, state: state)
-        do {
-            try FileDescriptorIO.writeWhole([file.bytes], to: path)
-        } catch {
-            return .notWritten(path: path, reason: error.description)
-        }
-        return nil
     }
 
     /// The plan's gravity input, opened and reading; a record replayed is its own gravity input.
@@ -207,7 +205,13 @@ public final class RunEngine {
                                       failure: $0.failure, readError: $0.readError)
         }
         outcome.check = check.map { RunOutcome.CheckSummary(verified: $0.verified, divergence: $0.divergence) }
-        if let path = plan.saveStatePath { outcome.saveStateFailure = saveState(to: path) }
+        outcome.synctest = synctest.map { RunOutcome.SyncTestSummary(statesCompared: $0.statesCompared, failure: $0.failure) }
+        outcome.statesSaved = periodicStates?.statesSaved ?? 0
+        outcome.saveStateFailure = periodicStates?.failure
+        // The state at the end is saved also after a periodic save failed: it may be another disk.
+        if let path = plan.saveStatePath, let failure = stateWriter.write(world, to: path), outcome.saveStateFailure == nil {
+            outcome.saveStateFailure = failure
+        }
         hashTrail?.finish(result.finalSnapshot)
         return outcome
     }

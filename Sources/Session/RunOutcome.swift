@@ -29,10 +29,14 @@ public struct RunOutcome: Sendable {
     public var gravity: GravitySummary?
     /// The record could not be written whole.
     public var recordFailure: RecordWriteError?
-    /// The saved state at the end could not be made or written.
+    /// A saved state (at the end, or one of `--save-every`'s) could not be made or written.
     public var saveStateFailure: SaveStateFailure?
+    /// States written by `--save-every`.
+    public var statesSaved = 0
     /// What the check against a record found, when the run had one.
     public var check: CheckSummary?
+    /// What the synctest found, when the run had one.
+    public var synctest: SyncTestSummary?
 
     init(result: RunResult) {
         self.result = result
@@ -56,6 +60,16 @@ public struct RunOutcome: Sendable {
         public var verified: Int
         /// Where the run parted from the record, if it did.
         public var divergence: TrailDivergence?
+    }
+}
+
+extension RunOutcome {
+    /// How a synctest ended.
+    public struct SyncTestSummary: Sendable {
+        /// States compared with a look-ahead's.
+        public var statesCompared: Int
+        /// Where a restore was not exact, if it was not.
+        public var failure: SyncTestFailure?
     }
 }
 

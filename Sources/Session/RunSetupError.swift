@@ -1,3 +1,4 @@
+import FileIO
 import Outputs
 import Physics
 import Script
@@ -14,6 +15,8 @@ public enum RunSetupError: Error, Sendable, CustomStringConvertible {
     /// The saved state cannot be continued here: malformed or of another scene (exit 65), or the
     /// backend cannot restore states (exit 69).
     case state(StateError)
+    /// The folder of `--save-every` cannot be made or written into (exit 73).
+    case statesFolder(path: String, FileFailure)
     /// The plan asks for what a run cannot do (exit 64).
     case unsupported(String)
     /// A frame, trace or stats output cannot be set up (exit 64, 69 or 73: see `OutputSetupError`).
@@ -26,6 +29,7 @@ public enum RunSetupError: Error, Sendable, CustomStringConvertible {
         case let .recordNotCreated(error): error.description
         case let .output(error): error.description
         case let .state(error): error.description
+        case let .statesFolder(path, failure): "\(path): \(failure)"
         case let .unsupported(reason): reason
         }
     }

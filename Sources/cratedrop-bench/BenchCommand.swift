@@ -120,8 +120,9 @@ struct CrateDropBench: ParsableCommand {
         }
     }
 
-    /// `--state-cost`: save and restore in memory, each timed alone, median of the repetitions
-    /// (the world restored is the one saved from, as a planner or a rewind does).
+    /// `--state-cost`: save and restore in memory, each timed alone, median of the repetitions.
+    /// Between the two the world takes a step (untimed), so every restore puts back a state the
+    /// world has moved on from, as a planner's or a rewind's does.
     private func runStateCost(_ scene: Scene) throws {
         guard World.canSaveState else {
             printError("cratedrop: bench: --state-cost needs the portable backend (scripts/portable)")
@@ -129,22 +130,36 @@ struct CrateDropBench: ParsableCommand {
         }
         let world = try makeWorld(scene)
         for _ in 0..<(warmup ?? 600) { world.step() }
+        // Wall time, and this thread's CPU time: on a shared machine the second leaves out the
+        // time the thread waited for a core.
+        func threadSeconds() -> Double {
+            var now = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+            return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        }
         let clock = ContinuousClock()
-        var saves: [Duration] = [], restores: [Duration] = []
+        var saves: [Duration] = [], restores: [Duration] = [], saveCPU: [Double] = [], restoreCPU: [Double] = []
         var state = try world.saveState()
         for _ in 0..<(repetitions ?? 51) {
+            var cpu = threadSeconds()
             saves.append(try clock.measure { state = try world.saveState() })
+            saveCPU.append(threadSeconds() - cpu)
+            world.step()
+            cpu = threadSeconds()
             restores.append(try clock.measure { try world.restore(state) })
+            restoreCPU.append(threadSeconds() - cpu)
         }
         func medianMs(_ values: [Duration]) -> Double {
             let sorted = values.sorted()
             let d = sorted[sorted.count / 2].components
             return Double(d.seconds) * 1e3 + Double(d.attoseconds) / 1e15
         }
+        func medianMs(_ values: [Double]) -> Double { values.sorted()[values.count / 2] * 1e3 }
         let bodies = max(1, world.crates.count)
         let report: JSONOutput = [
             "scene": .string(scene.name), "step": .integer(world.stepCount), "bodies": .integer(world.crates.count),
             "save_ms": .number(medianMs(saves)), "restore_ms": .number(medianMs(restores)),
+            "save_cpu_ms": .number(medianMs(saveCPU)), "restore_cpu_ms": .number(medianMs(restoreCPU)),
             "physics_bytes": .integer(state.physics.count), "bytes_per_body": .number(Double(state.physics.count) / Double(bodies)),
         ]
         try StandardOutput.print(report.text)

@@ -61,3 +61,71 @@ import Testing
         #expect(continued.stdout.split(separator: "\n") == Array(straight.stdout.split(separator: "\n").dropFirst(8)))
     }
 }
+
+/// `--save-every STEPS DIR`, `run STATE` and `validate STATE`.
+@Suite struct SavedStateOutputsTests {
+    @Test func saveEveryWritesAStateAtEachMultipleThatContinuesTheStraightRun() throws {
+        let folder = SavedStateCommandTests.temporary("states")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let saved = try CLI.run(["hash", "Scenes/tumbler.json", "--steps", "250", "--every", "50", "--save-every", "100", folder])
+        guard SavedStateCommandTests.portable else {
+            #expect(saved.status == 69 && saved.stdout.isEmpty && !FileManager.default.fileExists(atPath: folder))
+            return
+        }
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["step-000000100.state", "step-000000200.state"])
+        // The state at 100 continued to 250 ends where the straight run did, and saves the same state at 200.
+        let again = SavedStateCommandTests.temporary("again")
+        defer { try? FileManager.default.removeItem(atPath: again) }
+        let continued = try CLI.run(["hash", "\(folder)/step-000000100.state", "--steps", "150", "--every", "50", "--save-every", "100", again])
+        #expect(continued.status == 0)
+        #expect(continued.stdout.split(separator: "\n") == Array(saved.stdout.split(separator: "\n").dropFirst(2)))
+        #expect(FileManager.default.contents(atPath: "\(again)/step-000000200.state") == FileManager.default.contents(atPath: "\(folder)/step-000000200.state"))
+    }
+
+    @Test func saveEveryRefusesAFolderItCannotMakeBeforeAnyStep() throws {
+        guard SavedStateCommandTests.portable else { return }
+        let file = SavedStateCommandTests.temporary("file")
+        FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        for (folder, message) in [("\(file)/sub", "a part of its path is a file"), ("\(file)x/sub", "parent folder does not exist"), (file, "exists and is not a folder")] {
+            let result = try CLI.run(["hash", "Scenes/book.json", "--save-every", "10", folder])
+            #expect(result.status == 73 && result.stdout.isEmpty && result.stderr.contains(message), "\(result.stderr)")
+        }
+        for arguments in [["--save-every", "10"], ["--save-every", "0", "x"], ["--save-every", "ten", "x"]] {
+            #expect(try CLI.run(["hash", "Scenes/book.json"] + arguments).status == 64)
+        }
+    }
+
+    /// A run from a state saved at 2.5 s draws what the straight run draws from 2.5 s on: the same
+    /// last frame and state hash (frames fall on whole steps at 60 fps and 120 steps/s).
+    @Test func runFromAStateDrawsTheStraightRunsFrames() throws {
+        guard SavedStateCommandTests.portable else { return }
+        let folder = SavedStateCommandTests.temporary("run")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try CLI.run(["hash", "Scenes/book.json", "--steps", "300", "--save-state", "\(folder)/s.state"]).status == 0)
+        let continued = try CLI.run(["run", "\(folder)/s.state", "--seconds", "1", "--out", "\(folder)/continued.png"])
+        let straight = try CLI.run(["run", "Scenes/book.json", "--seconds", "3.5", "--out", "\(folder)/straight.png"])
+        #expect(continued.status == 0 && straight.status == 0, "\(continued.stderr)")
+        func hash(_ summary: String) -> String? { summary.firstMatch(of: /"state_hash":"([0-9a-f]{16})"/).map { String($0.1) } }
+        #expect(hash(continued.stdout) != nil && hash(continued.stdout) == hash(straight.stdout))
+        let continuedImage = FileManager.default.contents(atPath: "\(folder)/continued.png")
+        #expect(continuedImage != nil && continuedImage == FileManager.default.contents(atPath: "\(folder)/straight.png"))
+    }
+
+    @Test func validateChecksAStateWholeAndRefusesACorruptOne() throws {
+        guard SavedStateCommandTests.portable else { return }
+        let state = SavedStateCommandTests.temporary("v.state")
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        #expect(try CLI.run(["hash", "Scenes/pile-100.json", "--steps", "200", "--save-state", state]).status == 0)
+        let good = try CLI.run(["validate", state, "Scenes/book.json"])
+        #expect(good.status == 0)
+        #expect(good.stdout.contains("\(state): ok (saved state: step 200 of Scenes/pile-100.json") && good.stdout.contains("100 bodies; restores into its scene"))
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: state)))
+        bytes[bytes.count / 2] ^= 1
+        try Data(bytes).write(to: URL(fileURLWithPath: state))
+        let bad = try CLI.run(["validate", state, "Scenes/book.json"])
+        #expect(bad.status == 65 && bad.stdout.contains("checksum does not match") && bad.stdout.contains("Scenes/book.json: ok"))
+    }
+}

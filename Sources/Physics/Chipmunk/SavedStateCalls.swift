@@ -30,49 +30,68 @@ enum SavedStateCallError: Error {
     }
 }
 
+/// The shapes and bodies a saved state names, in the world's own order, as the C side takes them.
+final class StateMakeup {
+    var shapes: [OpaquePointer?]
+    var bodies: [OpaquePointer?]
+    let fingerprint: UInt64
+    /// The size of the last state saved, the first guess at the next one's.
+    var lastSize = 0
+
+    init(shapes: [OpaquePointer], bodies: [OpaquePointer], fingerprint: UInt64) {
+        self.shapes = shapes
+        self.bodies = bodies
+        self.fingerprint = fingerprint
+    }
+}
+
 enum SavedStateCalls {
     private struct Functions {
         let save: CChipmunk_StateSave
-        let free: CChipmunk_StateFree
         let restore: CChipmunk_StateRestore
     }
 
     private static let functions: Functions? = {
-        guard let save = dlsym(nil, "cratedrop_state_save"), let free = dlsym(nil, "cratedrop_state_free"),
-              let restore = dlsym(nil, "cratedrop_state_restore") else { return nil }
-        return Functions(save: unsafeBitCast(save, to: CChipmunk_StateSave.self), free: unsafeBitCast(free, to: CChipmunk_StateFree.self),
-                         restore: unsafeBitCast(restore, to: CChipmunk_StateRestore.self))
+        guard let save = dlsym(nil, "cratedrop_state_save"), let restore = dlsym(nil, "cratedrop_state_restore") else { return nil }
+        return Functions(save: unsafeBitCast(save, to: CChipmunk_StateSave.self), restore: unsafeBitCast(restore, to: CChipmunk_StateRestore.self))
     }()
 
     static var available: Bool { functions != nil }
 
-    /// The space's state as bytes; `shapes` and `bodies` in the world's own order.
-    static func save(space: OpaquePointer, shapes: [OpaquePointer], bodies: [OpaquePointer]) throws(SavedStateCallError) -> [UInt8] {
+    /// The space's state as bytes, written straight into the array (a second call when the
+    /// first guess at its size, the last state's plus an eighth, was short).
+    static func save(space: OpaquePointer, makeup: StateMakeup) throws(SavedStateCallError) -> [UInt8] {
         guard let functions else { throw .unavailable }
-        var shapeList: [OpaquePointer?] = shapes
-        var bodyList: [OpaquePointer?] = bodies
-        var out: UnsafeMutablePointer<UInt8>?
-        let count = shapeList.withUnsafeMutableBufferPointer { shapeBuffer in
-            bodyList.withUnsafeMutableBufferPointer { bodyBuffer in
-                functions.save(space, shapeBuffer.baseAddress, Int32(shapes.count), bodyBuffer.baseAddress, Int32(bodies.count), &out)
+        var capacity = makeup.lastSize + makeup.lastSize / 8 + 4096
+        while true {
+            var needed = 0
+            let bytes = makeup.shapes.withUnsafeMutableBufferPointer { shapes in
+                makeup.bodies.withUnsafeMutableBufferPointer { bodies in
+                    [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                        needed = functions.save(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
+                                                buffer.baseAddress, capacity)
+                        initialized = needed >= 0 && needed <= capacity ? needed : 0
+                    }
+                }
             }
+            guard needed >= 0 else { throw SavedStateCallError(code: needed) }
+            if needed <= capacity {
+                makeup.lastSize = needed
+                return bytes
+            }
+            capacity = needed
         }
-        guard count >= 0, let out else { throw SavedStateCallError(code: count) }
-        defer { functions.free(out) }
-        return Array(UnsafeBufferPointer(start: out, count: count))
     }
 
     /// Puts `bytes` into the space; on any error the space is left as it was.
-    static func restore(space: OpaquePointer, shapes: [OpaquePointer], bodies: [OpaquePointer], bytes: [UInt8]) throws(SavedStateCallError) {
+    static func restore(space: OpaquePointer, makeup: StateMakeup, bytes: [UInt8]) throws(SavedStateCallError) {
         guard let functions else { throw .unavailable }
-        var shapeList: [OpaquePointer?] = shapes
-        var bodyList: [OpaquePointer?] = bodies
         var message = [CChar](repeating: 0, count: 256)
-        let code = shapeList.withUnsafeMutableBufferPointer { shapeBuffer in
-            bodyList.withUnsafeMutableBufferPointer { bodyBuffer in
+        let code = makeup.shapes.withUnsafeMutableBufferPointer { shapes in
+            makeup.bodies.withUnsafeMutableBufferPointer { bodies in
                 bytes.withUnsafeBufferPointer { byteBuffer in
                     message.withUnsafeMutableBufferPointer { messageBuffer in
-                        functions.restore(space, shapeBuffer.baseAddress, Int32(shapes.count), bodyBuffer.baseAddress, Int32(bodies.count),
+                        functions.restore(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
                                           byteBuffer.baseAddress, byteBuffer.count, messageBuffer.baseAddress, Int32(messageBuffer.count))
                     }
                 }

@@ -21,6 +21,13 @@ public struct RunPlan: Sendable {
     public var recordPath: String?
     /// Save the world's state here at the end (`--save-state FILE`).
     public var saveStatePath: String?
+    /// Save the world's state every K steps into a folder (`--save-every STEPS DIR`).
+    public var periodicStates: PeriodicStates?
+    /// Check at every step that a saved state continues exactly, looking this many steps ahead
+    /// (`hash --synctest K`, `SyncTestStage`); portable backend only.
+    public var synctest: Int?
+    /// The deepest look-ahead a synctest takes (each look-ahead's states are held in memory).
+    public static let maxSyncTestDepth = 1000
     /// Check the run against these checkpoints as it goes; it halts at the first that differs.
     public var checkpoints: [Checkpoint]?
     /// Trajectories and per-step statistics to write.
@@ -44,6 +51,24 @@ public struct RunPlan: Sendable {
         self.start = start
         self.length = length
         self.clock = clock
+    }
+
+    /// Saved states every `every` steps, in `directory` (created if missing; its parent must exist).
+    public struct PeriodicStates: Sendable, Equatable {
+        public var every: Int
+        public var directory: String
+
+        public init(every: Int, directory: String) {
+            self.every = every
+            self.directory = directory
+        }
+
+        /// The file of the state saved after `step` steps: `DIR/step-000000300.state` (nine
+        /// digits, more when needed, so a listing sorts by step).
+        public func path(atStep step: Int) -> String {
+            let digits = String(step)
+            return "\(directory)/step-\(String(repeating: "0", count: max(0, 9 - digits.count)))\(digits).state"
+        }
     }
 
     /// The frame clock.

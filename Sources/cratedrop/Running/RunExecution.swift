@@ -25,6 +25,7 @@ enum RunExecution {
             case .state(.unsupportedBackend): throw ExitCodes.unavailable
             case .state: throw ExitCodes.dataError
             case .unsupported: throw ExitCodes.usage
+            case .statesFolder: throw ExitCodes.cannotCreate
             }
         }
     }
@@ -80,6 +81,14 @@ enum RunExecution {
         if let divergence = outcome.check?.divergence {
             printError("cratedrop: \(checked) parts from the record: \(divergence)")
             throw ExitCodes.diverged
+        }
+        if let failure = outcome.synctest?.failure {
+            printError("cratedrop: \(failure)")
+            switch failure {
+            case .differs: throw ExitCodes.diverged
+            case .cannotSave(_, .unsupportedBackend), .cannotRestore(_, .unsupportedBackend): throw ExitCodes.unavailable
+            case .cannotSave, .cannotRestore: throw ExitCodes.usage
+            }
         }
         if let render = outcome.render, let failure = render.failure {
             if failure.programFailed {

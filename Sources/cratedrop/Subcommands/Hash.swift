@@ -19,8 +19,8 @@ struct Hash: ParsableCommand {
     @Argument(help: "Scene file (JSON), or a saved state (from --save-state) to continue.", completion: .file())
     var scene: String
 
-    @Option(help: ArgumentHelp("Save the world's state at the end to FILE; `cratedrop hash FILE` continues it exactly (portable backend).", valueName: "FILE"), completion: .file())
-    var saveState: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("At every step save the state, step K ahead, restore, and check the steps after the restore reach the same states bit for bit; exit 3 at the first that differs (portable backend).", valueName: "K"))
+    var synctest: Int?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Simulated seconds to run (decimal, e.g. 2.5).", valueName: "S"))
     var seconds: String?
@@ -38,15 +38,20 @@ struct Hash: ParsableCommand {
 
     @OptionGroup var data: DataOptions
 
+    @OptionGroup var states: StateOptions
+
     func validate() throws {
         try OutputChecks.check(inputs: [("the scene file", scene)] + gravityInput.inputs,
-                               outputs: gravityInput.outputs + data.outputs + (saveState.map { [("--save-state", $0)] } ?? []))
+                               outputs: gravityInput.outputs + data.outputs + states.outputs)
         if seconds != nil, steps != nil { throw ValidationError("give --seconds or --steps, not both") }
         if let seconds, DecimalSeconds(seconds) == nil {
             throw ValidationError("--seconds must be a decimal number of seconds such as 10 or 2.5 (at most 9 decimals, at most 1000000000 s), got '\(seconds)'")
         }
         if let steps, steps < 0 { throw ValidationError("--steps must be >= 0, got \(steps)") }
         if let every, every < 1 { throw ValidationError("--every must be >= 1, got \(every)") }
+        if let synctest, !(1...RunPlan.maxSyncTestDepth).contains(synctest) {
+            throw ValidationError("--synctest must be from 1 to \(RunPlan.maxSyncTestDepth) steps, got \(synctest)")
+        }
     }
 
     func run() throws {
@@ -54,7 +59,8 @@ struct Hash: ParsableCommand {
         let start = try RunSource.sceneOrState(self.scene)
         let total = steps ?? DecimalSeconds(seconds ?? "10")!.steps(atRate: start.scene.stepRate)
         var plan = RunPlan(start: start, length: .steps(total), clock: .everyStep)
-        plan.saveStatePath = saveState
+        try states.apply(to: &plan)
+        plan.synctest = synctest
         let trail = HashTrailOutput(dump: dump)
         plan.hashTrail = RunPlan.HashTrail(every: every ?? max(total, 1), emit: trail.emit)
         plan.data = data.settings

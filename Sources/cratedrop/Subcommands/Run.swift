@@ -60,10 +60,12 @@ struct Run: ParsableCommand {
 
     @OptionGroup var data: DataOptions
 
+    @OptionGroup var states: StateOptions
+
     func validate() throws {
         let frames = OutputChecks.frameOutputs(output.out)
         try OutputChecks.check(inputs: [("the scene file", scene)] + gravityInput.inputs,
-                               outputs: frames.files + gravityInput.outputs + data.outputs + (output.summary.map { [("--summary", $0)] } ?? []),
+                               outputs: frames.files + gravityInput.outputs + data.outputs + states.outputs + (output.summary.map { [("--summary", $0)] } ?? []),
                                framesFolder: frames.framesFolder)
         if let seconds {
             guard let duration = DecimalSeconds(seconds), duration.scaled > 0 else {
@@ -95,6 +97,7 @@ struct Run: ParsableCommand {
         plan.interpolate = !noInterpolation
         plan.frames = output.frames(for: start.scene)
         plan.data = data.settings
+        try states.apply(to: &plan)
         gravityInput.apply(to: &plan)
         if verify { plan.checkpoints = start.recordedCheckpoints }
         // The executable's choice: for an offline video the step loop and the drawing thread

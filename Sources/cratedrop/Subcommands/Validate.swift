@@ -7,14 +7,15 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Checks scene files and prints one line per problem.",
         discussion: """
-            Prints `FILE: ok (...)` for a good scene, and `FILE:LINE: PATH: PROBLEM` for each problem, every problem of a file in one pass. Warnings (a crate placed overlapping a wall) go to stderr as `cratedrop: FILE:LINE: warning: PATH: ...` and do not fail the check. Exits 65 if any scene has problems, 66 if any file cannot be read.
+            Prints `FILE: ok (...)` for a good scene, and `FILE:LINE: PATH: PROBLEM` for each problem, every problem of a file in one pass. Warnings (a crate placed overlapping a wall) go to stderr as `cratedrop: FILE:LINE: warning: PATH: ...` and do not fail the check. A saved state (from --save-state) is checked whole: its header and checksum, its embedded scene, and (on the portable backend) that it restores into a world of that scene. Exits 65 if any file has problems, 66 if any file cannot be read.
 
             Example:
               cratedrop validate Scenes/*.json
+              cratedrop validate out/pile.state
             """
     )
 
-    @Argument(help: "Scene files (JSON).", completion: .file())
+    @Argument(help: "Scene files (JSON) or saved states.", completion: .file())
     var scenes: [String] = []
 
     @Flag(help: "Print the scene format as a JSON Schema (what Scenes/schema/scene.schema.json holds) and exit.")
@@ -28,6 +29,11 @@ struct Validate: ParsableCommand {
         if schema { return try StandardOutput.print(String(SceneSchema.text.dropLast())) }
         var worst: ExitCode = .success
         for path in scenes {
+            if let result = try StateValidation.check(path) {
+                try StandardOutput.print(result.line)
+                if let code = result.exitCode, worst == .success || code == ExitCodes.noInput { worst = code }
+                continue
+            }
             let scene: Scene
             do {
                 let checked = try SceneLoader.check(path: path)

@@ -1,0 +1,61 @@
+import ArgumentParser
+import CLISupport
+import FileIO
+import Physics
+import SceneFile
+import SceneModel
+import Script
+
+/// `validate STATE`: a saved state checked whole, as far as this backend can: the file's header,
+/// lengths and checksum, its embedded scene, and (on the portable backend) a restore into a world
+/// built from that scene, which checks every byte of the physics part.
+enum StateValidation {
+    /// The check's line for stdout and its exit code (nil: ok).
+    struct Result {
+        var line: String
+        var exitCode: ExitCode?
+    }
+
+    /// Checks `path` if it is a saved state; nil when it is not one (a scene, checked as such).
+    static func check(_ path: String) throws -> Result? {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path: path, limit: SavedStateFile.maxFileSize)
+        } catch {
+            return nil
+        }
+        guard SavedStateFile.startsWithMagic(bytes) else { return nil }
+        let name = TerminalText.escaped(path)
+        let file: SavedStateFile
+        do {
+            file = try SavedStateFile.parse(bytes)
+        } catch {
+            return Result(line: "\(name): \(error)", exitCode: ExitCodes.dataError)
+        }
+        let scene: Scene
+        do {
+            scene = try SceneLoader.parse(file.sceneText, file: "\(path): embedded scene \(file.sceneFile)")
+        } catch {
+            return Result(line: "\(error)", exitCode: ExitCodes.dataError)
+        }
+        let made = "step \(file.state.step) of \(TerminalText.escaped(file.sceneFile)), class \(TerminalText.escaped(file.determinismClass)), "
+            + "\(TerminalText.escaped(file.backend)) backend, \(TerminalText.escaped(file.architecture))"
+        if file.determinismClass != DeterminismClass.current.id {
+            printError("cratedrop: warning: \(name) was saved in determinism class \(TerminalText.escaped(file.determinismClass)); this machine is class "
+                       + "\(DeterminismClass.current.id): a continuation here will not match one made there")
+        }
+        guard World.canSaveState else {
+            return Result(line: "\(name): ok (saved state: \(made); its physics part is checked only where it can be restored: the portable backend)",
+                          exitCode: nil)
+        }
+        do {
+            let world = try World(scene: scene)
+            try world.restore(file.state)
+            return Result(line: "\(name): ok (saved state: \(made); \(world.crates.count) bodies; restores into its scene)", exitCode: nil)
+        } catch let error as StateError {
+            return Result(line: "\(name): the state does not restore into its scene: \(error)", exitCode: ExitCodes.dataError)
+        } catch {
+            return Result(line: "\(name): embedded scene \(TerminalText.escaped(file.sceneFile)): \(error)", exitCode: ExitCodes.dataError)
+        }
+    }
+}
