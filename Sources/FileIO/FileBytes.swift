@@ -48,8 +48,8 @@ package enum FileBytes {
         return fd
     }
 
-    /// Opens `path` for reading as a stream: a regular file, a device, or a named pipe (waiting
-    /// for its writer), retrying EINTR.
+    /// Opens `path` for reading as a stream: a regular file, a device, a named pipe (waiting
+    /// for its writer) or a folder (to flush it), retrying EINTR.
     /// - Returns: the descriptor, which the caller closes.
     package static func openStream(path: String) throws(FileFailure) -> Int32 {
         var fd: Int32

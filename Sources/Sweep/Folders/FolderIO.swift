@@ -8,6 +8,7 @@ enum FolderIO {
     struct Failure: Error, Sendable, CustomStringConvertible {
         var description: String
         init(_ path: String, _ what: String) { description = "\(path): \(what): \(errnoText())" }
+        init(_ path: String, _ what: String, _ failure: FileFailure) { description = "\(path): \(what): \(failure)" }
         init(description: String) { self.description = description }
     }
 
@@ -23,8 +24,12 @@ enum FolderIO {
 
     /// Writes `bytes` as the new file `path` (created exclusively), flushed to the disk when `sync`.
     static func writeNew(_ path: String, _ bytes: [UInt8], sync: Bool) throws(Failure) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw Failure(path, "cannot create") }
+        let fd: Int32
+        do {
+            fd = try FileDescriptorIO.createExclusive(path, mode: 0o644)
+        } catch {
+            throw Failure(path, "cannot create", error)
+        }
         var failure: Failure?
         do {
             try FileDescriptorIO.writeAll(fd, bytes)
@@ -41,8 +46,12 @@ enum FolderIO {
 
     /// Flushes the file or folder `path` to the disk.
     static func sync(_ path: String) throws(Failure) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(path, "cannot open to flush") }
+        let fd: Int32
+        do {
+            fd = try FileBytes.openStream(path: path)
+        } catch {
+            throw Failure(path, "cannot open to flush", error)
+        }
         defer { close(fd) }
         if fsync(fd) != 0 { throw Failure(path, "cannot flush to disk") }
     }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Physics
+import SceneFile
 import Synchronization
 
 /// Runs a shard of a sweep into its folder: `jobs` samples at once, one world per thread, each
@@ -55,8 +56,11 @@ public final class SweepRunner: Sendable {
 
         /// The JSON line `cratedrop sweep run` prints.
         public var json: String {
-            "{\"shard\": \"\(shard)\", \"samples\": \(samples), \"ran\": \(ran), \"skipped\": \(skipped), \"failed\": \(failed.count), "
-                + "\"not_run\": \(notRun), \"wall_seconds\": \(wallSeconds)}"
+            let report: JSONOutput = [
+                "shard": .string(shard.description), "samples": .integer(samples), "ran": .integer(ran), "skipped": .integer(skipped),
+                "failed": .integer(failed.count), "not_run": .integer(notRun), "wall_seconds": .number(wallSeconds),
+            ]
+            return report.spacedText
         }
     }
 
