@@ -13,6 +13,8 @@ import SceneModel
 /// same double. The first write error is kept and thrown by `close()`.
 public final class RunRecorder {
     public let path: String
+    /// The record's first line; `keyframeEvery` says whether checkpoints carry keyframes.
+    public let header: RunRecord.Header
     public let schedule: TrailSchedule
     private let file: UnsafeMutablePointer<FILE>
     private var failure: FileDescriptorIO.OutputFailure?
@@ -32,6 +34,7 @@ public final class RunRecorder {
             throw GravityOpenError(path: path, reason: FileBytes.errnoText())
         }
         self.path = path
+        self.header = header
         self.file = file
         self.schedule = schedule
         write(header.jsonLine(stateRows: schedule.stateRows))
@@ -45,10 +48,12 @@ public final class RunRecorder {
         write("{\"step\":\(step),\"gravity\":[\(gravity.x),\(gravity.y)]}")
     }
 
-    /// Appends the checkpoint after `snapshot.step` steps, if the schedule wants one.
-    public func checkpoint(_ snapshot: WorldSnapshot) {
+    /// Appends the checkpoint after `snapshot.step` steps, if the schedule wants one or a
+    /// keyframe is given (which goes on the same line: `RecordKeyframe`).
+    /// - Parameter keyframe: the world's saved state after those steps, if the record keeps one there.
+    public func checkpoint(_ snapshot: WorldSnapshot, keyframe: SavedStateFile? = nil) {
         let step = snapshot.step
-        guard schedule.wantsHash(afterStep: step) else { return }
+        guard keyframe != nil || schedule.wantsHash(afterStep: step) else { return }
         var line = "{\"step\":\(step),\"hash\":\"\(StateHash(snapshot))\""
         if schedule.wantsState(afterStep: step) {
             line += ",\"state\":["
@@ -59,6 +64,8 @@ public final class RunRecorder {
             }
             line += "]"
         }
+        // Base64 needs no JSON escaping.
+        if let keyframe { line += ",\"keyframe\":\"" + RecordKeyframe.text(of: keyframe) + "\"" }
         write(line + "}")
     }
 

@@ -20,6 +20,8 @@ public final class RunEngine {
     /// The world the run steps.
     public let world: World
     private let pipeline: StepPipeline
+    /// Steps the world to `RunStart.catchUpTo` before the run proper: inputs and check only.
+    private let catchUpPipeline: StepPipeline?
     private let gravity: GravityInput?
     private let record: RecordStage?
     private let check: CheckStage?
@@ -53,16 +55,13 @@ public final class RunEngine {
         if plan.saveStatePath != nil || plan.synctest != nil || plan.periodicStates != nil, !World.canSaveState {
             throw .state(.unsupportedBackend)
         }
+        try Self.checkKeyframes(plan, world: world)
         if let state = plan.start.state {
             // A record names its steps from 0: it starts from a scene, not from the middle of a run.
             if plan.recordPath != nil {
                 throw .unsupported("a run record starts from a scene: record the run that made the state, or save states with --save-state")
             }
-            do {
-                try world.restore(state)
-            } catch {
-                throw .state(error)
-            }
+            try Self.restore(state, of: plan.start, into: world)
         }
         let events = try Self.openGravity(plan, onWarning: onWarning)
         do {
@@ -74,7 +73,9 @@ public final class RunEngine {
         var recorder: RunRecorder?
         if let path = plan.recordPath {
             do {
-                recorder = try RunRecorder(path: path, header: .thisProcess(sceneFile: plan.start.sceneFile), sceneText: plan.start.sceneText,
+                var header = RunRecord.Header.thisProcess(sceneFile: plan.start.sceneFile)
+                header.keyframeEvery = plan.keyframeEvery
+                recorder = try RunRecorder(path: path, header: header, sceneText: plan.start.sceneText,
                                            schedule: TrailSchedule(bodies: world.crates.count, stepRate: scene.stepRate))
             } catch {
                 throw .recordNotCreated(error)
@@ -96,7 +97,7 @@ public final class RunEngine {
             }
         }
         periodicStates = plan.periodicStates.map { [stateWriter] in PeriodicStateStage($0, writer: stateWriter) }
-        let startStep = plan.start.step
+        let startStep = plan.start.outputStep
         hashTrail = plan.hashTrail.map { HashTrailStage($0, lastStep: plan.end.stepLimit(atRate: scene.stepRate).map { startStep + $0 }) }
         leftWorld = plan.watchesBodiesLeaving ? LeftWorldStage(worldSize: scene.worldSize, stepRate: scene.stepRate, onWarning: onWarning) : nil
         var stages: [(StepPipeline.Position, StepStage)] = []
@@ -109,6 +110,42 @@ public final class RunEngine {
         if let hashTrail { stages.append((.hashTrail, hashTrail)) }
         if let periodicStates { stages.append((.savedStates, periodicStates)) }
         pipeline = StepPipeline(world: world, stages: stages)
+        let catchUpStages = stages.filter { [.input, .check].contains($0.0) }
+        catchUpPipeline = plan.start.catchUpTo == nil ? nil : StepPipeline(world: world, stages: catchUpStages)
+    }
+
+    /// Keyframes (`RunPlan.keyframeEvery`) are refused before any step and any output unless the
+    /// run writes a record and this world can be saved: 69 on Debian's library, as `--save-state`.
+    private static func checkKeyframes(_ plan: RunPlan, world: World) throws(RunSetupError) {
+        guard let every = plan.keyframeEvery else { return }
+        guard every >= 1 else { throw .unsupported("keyframes are at least 1 step apart, got \(every)") }
+        guard plan.recordPath != nil else { throw .unsupported("keyframes go into a run record: give --record FILE") }
+        guard World.canSaveState else { throw .state(.unsupportedBackend) }
+        do {
+            // A trial save: a world this format does not cover (sleeping bodies, the spatial
+            // hash) is refused now rather than at the first keyframe.
+            _ = try world.saveState()
+        } catch {
+            throw .unsupported("keyframes: \(error)")
+        }
+    }
+
+    /// Puts the start's saved state into `world`. A keyframe that does not restore, or whose
+    /// bodies do not hash to the checkpoint written beside it, is bad data naming its line.
+    private static func restore(_ state: WorldState, of start: RunStart, into world: World) throws(RunSetupError) {
+        do {
+            try world.restore(state)
+        } catch {
+            guard let origin = start.stateOrigin, error != .unsupportedBackend else { throw .state(error) }
+            throw .state(.malformed("\(origin): \(error)"))
+        }
+        if let expected = start.stateHash, let origin = start.stateOrigin {
+            let found = StateHash(world.snapshot())
+            if found != expected {
+                throw .state(.malformed("\(origin): its bodies hash to \(found), not to the hash \(expected) written beside it: "
+                    + "the record contradicts itself"))
+            }
+        }
     }
 
     /// The plan's gravity input, opened and reading; a record replayed is its own gravity input.
@@ -134,6 +171,18 @@ public final class RunEngine {
         }
     }
 
+    /// Steps the world to `RunStart.catchUpTo` through the catch-up pipeline, on a virtual clock
+    /// at the step rate: the same loop as any run, with no outputs. A stop request, a failed
+    /// input or a check that parts ends it early, and the run proper then takes no step.
+    private func stepToOutputStart(shouldStop: () -> Bool) {
+        guard let catchUpPipeline, let target = plan.start.catchUpTo, target > world.stepCount else { return }
+        let stepRate = plan.start.scene.stepRate
+        let loop = RunLoop(simulation: catchUpPipeline, configuration: DriverConfiguration(stepRate: stepRate, fps: stepRate, guardEnabled: false),
+                           clock: VirtualFrameClock(fps: stepRate), stopwatch: MonotonicStopwatch(), end: .steps(target - world.stepCount),
+                           capturesSnapshots: false)
+        _ = loop.run(shouldStop: shouldStop)
+    }
+
     /// Runs to the plan's end, or to the first frame boundary after `shouldStop` says so, a live
     /// restart is asked for, an input or check halts the run, or the render stage fails. Then
     /// finishes every output (the frames in flight, the record's end line, the data files, the
@@ -144,6 +193,7 @@ public final class RunEngine {
     ///     frames done so far.
     public func run(shouldStop: @escaping () -> Bool,
                     onFrame: (_ loadWarning: LoadWarning?, _ framesDone: Int) -> Void = { _, _ in }) -> RunOutcome {
+        stepToOutputStart(shouldStop: shouldStop)
         let scene = plan.start.scene
         var configuration = DriverConfiguration(stepRate: scene.stepRate, fps: plan.clock.fps ?? scene.stepRate,
                                                 guardEnabled: plan.clock.isRealTime)
