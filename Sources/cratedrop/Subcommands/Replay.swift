@@ -14,7 +14,7 @@ struct Replay: ParsableCommand {
             Examples:
               cratedrop replay out/tilt.rec --verify
               cratedrop replay out/tilt.rec --out out/replay.mp4 --force
-              cratedrop replay out/tilt.rec --from 600 --hash-every 1
+              cratedrop replay out/tilt.rec --from 60 --hash-every 30
             """
     )
 
