@@ -133,6 +133,23 @@ import Testing
         }
     }
 
+    /// Keyframes are saved states: a world they do not cover (sleeping bodies) is refused before
+    /// any step and before the record exists (64), and Debian's library refuses them first (69).
+    @Test func aWorldSavedStatesDoNotCoverIsRefusedBeforeAnyStep() throws {
+        let (scene, record) = (Self.temporary("sleepy.json"), Self.temporary("sleepy.rec"))
+        defer { for path in [scene, record] { try? FileManager.default.removeItem(atPath: path) } }
+        let book = try String(contentsOfFile: Repository.path("Scenes/book.json"), encoding: .utf8)
+        try book.replacingOccurrences(of: "{", with: #"{"sleep_time": 0.5, "#, options: [], range: book.range(of: "{"))
+            .write(toFile: scene, atomically: false, encoding: .utf8)
+        let result = try CLI.run(["hash", scene, "--steps", "10", "--record", record, "--keyframes", "5"])
+        if Self.portable {
+            #expect(result.status == 64 && result.stderr.contains("keyframes: saved states do not cover sleeping bodies (sleep_time)"), "\(result.stderr)")
+        } else {
+            #expect(result.status == 69 && result.stderr.contains("portable physics backend"), "\(result.stderr)")
+        }
+        #expect(result.stdout.isEmpty && !FileManager.default.fileExists(atPath: record))
+    }
+
     /// Each way a keyframe can be wrong, refused with the record's file and line (65): by every
     /// reader of the record (`replay --verify` too), or, for a keyframe of another scene, when it is restored.
     @Test func corruptAndForeignKeyframesAreBadData() throws {
