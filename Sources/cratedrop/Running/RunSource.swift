@@ -77,8 +77,9 @@ enum RunSource {
         }
         let start = RunStart.record(record, path: path, from: from)
         if start.state == nil, from > 0 {
-            let why = record.keyframe == nil ? "it holds no keyframe at or before step \(from) (record with --keyframes K)"
-                : "its keyframes need the portable backend"
+            let why = if let first = record.keyframeSteps.first, record.keyframe == nil { "its first keyframe is after step \(first)" }
+                else if record.keyframe == nil { "it holds no keyframes (record with --keyframes K to have them)" }
+                else { "its keyframes need the portable backend" }
             printError("cratedrop: warning: \(path): \(why): stepping from step 0 to step \(from)")
         }
         return start
