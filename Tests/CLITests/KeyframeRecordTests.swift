@@ -52,6 +52,8 @@ import Testing
         // Keyframes only add keys: without them the record is the one made without --keyframes.
         #expect(try Self.tiltRecord(plain, keyframes: nil).status == 0)
         #expect(try Self.withoutKeyframes(record) == String(contentsOfFile: plain, encoding: .utf8))
+        let diff = try CLI.run(["diff", record, plain])
+        #expect(diff.status == 0 && diff.stdout.contains(#""steps_compared":600,"same":true"#), "\(diff.stderr)")
         let replay = try CLI.run(["replay", record, "--verify"])
         #expect(replay.status == 0 && replay.stderr.isEmpty, "\(replay.stderr)")
         let report = try JSONFields(replay.stdout.trimmingCharacters(in: .newlines))
