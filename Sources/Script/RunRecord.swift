@@ -84,7 +84,9 @@ public struct RunRecord: Sendable {
 
     /// Reads the record at `path`, line by line: each line is checked as it is read, so a bad
     /// line stops the read there, and memory holds what the record says, not its bytes.
-    /// - Parameter step: keep the last keyframe at or before this step, if any (`keyframe`).
+    /// - Parameters:
+    ///   - path: the record file.
+    ///   - step: keep the last keyframe at or before this step, if any (`keyframe`).
     /// - Throws: `RecordError` naming the file and line of the first problem.
     public static func load(path: String, keyframeAtOrBefore step: Int? = nil) throws(RecordError) -> RunRecord {
         var reader = Reader(source: path)

@@ -50,7 +50,9 @@ public final class RunRecorder {
 
     /// Appends the checkpoint after `snapshot.step` steps, if the schedule wants one or a
     /// keyframe is given (which goes on the same line: `RecordKeyframe`).
-    /// - Parameter keyframe: the world's saved state after those steps, if the record keeps one there.
+    /// - Parameters:
+    ///   - snapshot: the state after `snapshot.step` steps.
+    ///   - keyframe: the world's saved state after those steps, if the record keeps one there.
     public func checkpoint(_ snapshot: WorldSnapshot, keyframe: SavedStateFile? = nil) {
         let step = snapshot.step
         guard keyframe != nil || schedule.wantsHash(afterStep: step) else { return }
