@@ -82,12 +82,16 @@ public final class LiveControl: GravityEvents, Sendable {
         }
     }
 
-    /// The rewind accepted and not yet taken: its state must stay kept until then.
-    var pendingRewind: Int? { state.withLock { $0.rewindTarget } }
-
     /// The history's span and rewinds so far, for pages and for checking requests; nil: none kept.
     func publish(_ history: RewindState?) {
         state.withLock { $0.history = history }
+    }
+
+    /// Lets the history drop what it no longer needs and publish its new span in one step that no
+    /// rewind request comes between: `update` gets the rewind accepted and not yet taken (whose
+    /// state must stay kept until then) and returns the new span.
+    func updateHistory(_ update: (_ pendingRewind: Int?) -> RewindState) {
+        state.withLock { $0.history = update($0.rewindTarget) }
     }
 
     /// Takes the frame's clock commands: whether paused, and whether one step was asked for.

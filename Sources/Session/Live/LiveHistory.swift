@@ -125,8 +125,10 @@ public final class LiveHistory: StepStage {
                 onWarning("rewind: the state after step \(step) could not be kept: \(error)")
             }
         }
-        forget()
-        publish()
+        control.updateHistory { pending in
+            forget(keepingAtOrBefore: pending ?? Int.max)
+            return rewindState
+        }
     }
 
     /// Puts the world back to its state after `target` steps, at a frame boundary: the newest
@@ -171,9 +173,9 @@ public final class LiveHistory: StepStage {
     }
 
     /// Drops what no rewind can need: states before the span's first (keeping one at or before
-    /// it), past the byte limit the oldest, never the one a rewind asked for and not yet taken needs.
-    private func forget() {
-        let pending = control.pendingRewind ?? Int.max
+    /// it), past the byte limit the oldest, never the one a rewind asked for and not yet taken
+    /// (`pending`) needs.
+    private func forget(keepingAtOrBefore pending: Int) {
         ring.dropOlder(keepingAtOrBefore: min(newestStep - spanSteps, pending))
         ring.fit(bytes: settings.maxBytes, keepingAtOrBefore: pending)
         let oldest = ring.oldestStep
@@ -184,7 +186,9 @@ public final class LiveHistory: StepStage {
         if let first = gravityChanges.first, first.step < oldest { gravityChanges.removeAll { $0.step < oldest } }
     }
 
+    private var rewindState: RewindState { RewindState(earliest: span.lowerBound, latest: span.upperBound, rewinds: rewinds) }
+
     private func publish() {
-        control.publish(RewindState(earliest: span.lowerBound, latest: span.upperBound, rewinds: rewinds))
+        control.publish(rewindState)
     }
 }
