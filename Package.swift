@@ -92,6 +92,10 @@ let package = Package(
             name: "GravityFuzzer", dependencies: ["Script", "SceneModel", "FuzzSupport"], path: "Fuzz/GravityFuzzer",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
+        .executableTarget(
+            name: "StateFuzzer", dependencies: ["Physics", "SceneFile", "SceneModel", "Script", "FuzzSupport"], path: "Fuzz/StateFuzzer",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
         .target(
             name: "TestSupport",
             dependencies: ["SceneModel", "SceneFile"],

@@ -19,7 +19,9 @@
    the save checks it), so only boxes that are not get written.
 
    Layout (after the header's body count): per body p, v, a, w, v_bias, w_bias (f64); the space's
-   stamp (u32) and last time step (f64); the tree's stamp (u32); the index width (u8); the node
+   stamp (u32) and last time step (f64); the tree's stamp (u32); the index width (u8); the width
+   of contact hashes on the CPU that saved it (u8: 32 or 64); a digest of the shapes' Chipmunk
+   ids (u64, FNV-1a over each as u64, in the world's order); the node
    count (u32) and the tree in preorder (a kind byte: 0 inner, 2 inner with its own box, 1 leaf;
    a leaf's shape index, stamp and box); each static shape's leaf stamp (u32); the pair count
    (u32); per shape, in order, its pair list: a length, then per pair either the other shape's
@@ -243,6 +245,15 @@ static Node *leaf_of(cpShape *shape) {
 
 static int is_static(cpShape *shape) { return cpBodyGetType(shape->body) == CP_BODY_TYPE_STATIC; }
 
+/* How many shapes at the front of the world's list are static. The world lists its walls
+   (static) first and then only moving shapes (a tumbler's, crates), so only the front is read:
+   reading every shape's body costs two cache misses a shape in a big world. */
+static int static_prefix(cpShape **shapes, int shapeCount) {
+    int count = 0;
+    while (count < shapeCount && is_static(shapes[count])) count++;
+    return count;
+}
+
 static int check_space(cpSpace *space) {
     if (!GetTree(space->dynamicShapes) || !GetTree(space->staticShapes)) return CRATEDROP_STATE_NOT_A_TREE;
     if (space->sleepTimeThreshold != INFINITY) return CRATEDROP_STATE_SLEEPING;
@@ -252,6 +263,15 @@ static int check_space(cpSpace *space) {
 
 /* Indices are 2 bytes wide (with a side bit to spare) while shapes and pairs are few enough. */
 static int index_width(int shapeCount, size_t pairCount) { return shapeCount < 0x8000 && pairCount < 0x8000 ? 2 : 4; }
+
+/* FNV-1a 64 of the shapes' Chipmunk ids in the world's order. Contact hashes are made from these
+   ids (assigned as shapes are added), so a state's contacts fit only a world whose shapes got the
+   same ids: one built in the same order. */
+static uint64_t shape_ids_digest(uint64_t digest, cpShape *shape) {
+    uint64_t id = (uint64_t)shape->hashid;
+    for (int i = 0; i < 8; i++) digest = (digest ^ ((id >> (8 * i)) & 0xff)) * 0x100000001b3ULL;
+    return digest;
+}
 
 static int same_bb(cpBB a, cpBB b) {
     return memcmp(&a.l, &b.l, sizeof a.l) == 0 && memcmp(&a.b, &b.b, sizeof a.b) == 0
@@ -398,9 +418,11 @@ long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
     Node **leaves = malloc(((size_t)shapeCount + 1) * sizeof *leaves);
     if (!table_init(&index, (size_t)shapeCount) || !leaves) { table_free(&index); free(leaves); return CRATEDROP_STATE_MEMORY; }
     int unknown = 0;
+    uint64_t ids = 0xcbf29ce484222325ULL;
     for (int i = 0; i < shapeCount; i++) {
         table_put(&index, shapes[i], (uint32_t)i);
         leaves[i] = leaf_of(shapes[i]);
+        ids = shape_ids_digest(ids, shapes[i]);
         if (!leaves[i]) unknown = 1;
     }
     // Pairs are numbered in the order their first leaves' lists meet them. While the lists are
@@ -436,15 +458,16 @@ long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
     cpBBTree *tree = GetTree(space->dynamicShapes);
     put_u32(&w, tree->stamp);
     put_u8(&w, (uint8_t)width);
+    put_u8(&w, (uint8_t)(8 * sizeof(cpHashValue)));
+    put_u64(&w, ids);
     uint32_t nodes = 0;
     count_nodes(tree->root, &nodes);
     put_u32(&w, nodes);
     TreeWalk walk = {&w, &index, width, 0};
     if (tree->root && !unknown) put_subtree(&walk, tree->root);
     unknown |= walk.unknown;
-    for (int i = 0; i < shapeCount && !unknown; i++) {
-        if (is_static(shapes[i])) put_u32(&w, leaves[i]->STAMP);
-    }
+    int staticCount = static_prefix(shapes, shapeCount);
+    for (int i = 0; i < staticCount && !unknown; i++) put_u32(&w, leaves[i]->STAMP);
 
     // Each leaf's pair list, in its order: a first leaf's entry names the other shape and the
     // pair's id, a second leaf's entry the pair's number.
@@ -536,6 +559,7 @@ typedef struct {
 typedef struct {
     SavedBody *bodies;
     uint32_t stamp, treeStamp, nodeCount;
+    uint64_t shapeIDs;
     double currDt;
     SavedNode *nodes;
     uint32_t *staticStamps;
@@ -597,7 +621,7 @@ static int fail(char *message, int size, const char *text) {
 /* Reads every leaf's pair list and checks that the lists make pairs: each pair is named by its
    first leaf's entry (with its id) and by exactly one entry of its second leaf, by number, and
    no shape is in another's list twice. */
-static int read_pairs(Reader *r, Saved *s, const unsigned char *fixed, int shapeCount, int width, char *message, int size) {
+static int read_pairs(Reader *r, Saved *s, uint32_t staticShapes, int shapeCount, int width, char *message, int size) {
     s->pairCount = get_u32(r);
     // Each pair takes two entries of at least `width` bytes and an id.
     if (r->failed || (size_t)s->pairCount > (r->count - r->at) / (2 * (size_t)width + 4)) return fail(message, size, "the state is cut short in its pairs");
@@ -618,7 +642,7 @@ static int read_pairs(Reader *r, Saved *s, const unsigned char *fixed, int shape
             saved->first = !(entry & 1);
             if (saved->first) {
                 uint32_t other = entry >> 1;
-                if (other >= (uint32_t)shapeCount || other == (uint32_t)i || (fixed[i] && fixed[other]) || pairs == s->pairCount) {
+                if (other >= (uint32_t)shapeCount || other == (uint32_t)i || ((uint32_t)i < staticShapes && other < staticShapes) || pairs == s->pairCount) {
                     problem = fail(message, size, "a broadphase pair names shapes that cannot pair");
                     break;
                 }
@@ -677,14 +701,19 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     s->currDt = get_finite(&r);
     s->treeStamp = get_u32(&r);
     int width = get_u8(&r);
+    int hashBits = get_u8(&r);
+    s->shapeIDs = get_u64(&r);
     s->nodeCount = get_u32(&r);
     if (r.failed || s->currDt < 0) return fail(message, size, "the space's stamp or time step is malformed");
     if (width != 2 && width != 4) return fail(message, size, "the state's index width is neither 2 nor 4");
-
-    int dynamicShapes = 0, staticShapes = 0;
-    for (int i = 0; i < shapeCount; i++) {
-        if (is_static(shapes[i])) staticShapes++; else dynamicShapes++;
+    if (hashBits != 32 && hashBits != 64) return fail(message, size, "the state's contact hash width is neither 32 nor 64 bits");
+    // A 32-bit CPU keeps the low half of the hashes a 64-bit one computes: a state goes from
+    // 64 bits to 32, not back, since the solver finds a contact's warm start by its full hash.
+    if ((size_t)hashBits < 8 * sizeof(cpHashValue)) {
+        return fail(message, size, "the state was saved on a 32-bit CPU, whose contact hashes are 32 bits wide: continue it on a 32-bit CPU (i386)");
     }
+
+    int staticShapes = static_prefix(shapes, shapeCount), dynamicShapes = shapeCount - staticShapes;
     uint32_t expectedNodes = dynamicShapes ? 2 * (uint32_t)dynamicShapes - 1 : 0;
     if (s->nodeCount != expectedNodes) return fail(message, size, "the broadphase tree has another number of nodes than the scene's shapes need");
     s->nodes = calloc((size_t)s->nodeCount + 1, sizeof *s->nodes);
@@ -698,7 +727,7 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     for (uint32_t i = 0; i < s->nodeCount; i++) {
         SavedNode *node = &s->nodes[i];
         if (!node->leaf) continue;
-        if (node->shape >= (uint32_t)shapeCount || is_static(shapes[node->shape]) || placed[node->shape]) {
+        if (node->shape >= (uint32_t)shapeCount || node->shape < (uint32_t)staticShapes || placed[node->shape]) {
             free(placed);
             return fail(message, size, "the broadphase tree names a shape that is not one of the scene's moving shapes, or names one twice");
         }
@@ -711,11 +740,7 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     for (int i = 0; i < staticShapes; i++) s->staticStamps[i] = get_u32(&r);
     if (r.failed) return fail(message, size, "the state is cut short in its walls' stamps");
 
-    unsigned char *fixed = malloc((size_t)shapeCount + 1);
-    if (!fixed) return CRATEDROP_STATE_MEMORY;
-    for (int i = 0; i < shapeCount; i++) fixed[i] = (unsigned char)is_static(shapes[i]);
-    int problem = read_pairs(&r, s, fixed, shapeCount, width, message, size);
-    free(fixed);
+    int problem = read_pairs(&r, s, (uint32_t)staticShapes, shapeCount, width, message, size);
     if (problem) return problem;
 
     s->arbiterCount = get_u32(&r);
@@ -793,12 +818,18 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
     if (problem) return problem;
     Node **leaves = malloc(((size_t)shapeCount + 1) * sizeof *leaves);
     if (!leaves) return CRATEDROP_STATE_MEMORY;
+    uint64_t ids = 0xcbf29ce484222325ULL;
     for (int i = 0; i < shapeCount; i++) {
         leaves[i] = leaf_of(shapes[i]);
+        ids = shape_ids_digest(ids, shapes[i]);
         if (!leaves[i]) { free(leaves); return fail(message, messageSize, "a shape of the world is not in its broadphase"); }
     }
     Saved s;
     problem = parse(bytes, count, shapes, shapeCount, bodyCount, &s, message, messageSize);
+    if (!problem && s.shapeIDs != ids) {
+        problem = fail(message, messageSize, "the world's shapes were added in another order than those of the world the state was saved from "
+                       "(their Chipmunk ids differ, and contacts are known by them): build the world as that one was built");
+    }
     if (problem) { saved_free(&s); free(leaves); return problem; }
 
     // Everything checks: from here on nothing can fail but memory, which Chipmunk aborts on.
@@ -823,10 +854,8 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
     if (tree->root) SubtreeRecycle(tree, tree->root);
     tree->root = s.nodeCount ? build_subtree(tree, &s, 0, leaves) : NULL;
     tree->stamp = s.treeStamp;
-    int staticIndex = 0;
-    for (int i = 0; i < shapeCount; i++) {
-        if (is_static(shapes[i])) leaves[i]->STAMP = s.staticStamps[staticIndex++];
-    }
+    int staticCount = static_prefix(shapes, shapeCount);
+    for (int i = 0; i < staticCount; i++) leaves[i]->STAMP = s.staticStamps[i];
 
     Pair **pairs = malloc(((size_t)s.pairCount + 1) * sizeof *pairs);
     for (uint32_t p = 0; p < s.pairCount; p++) {
@@ -864,9 +893,9 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
         // Sets the angle and the transform exactly as a step's position update does.
         cpBodySetAngle(body, saved->a);
     }
-    for (int i = 0; i < shapeCount; i++) {
-        if (!is_static(shapes[i])) cpShapeCacheBB(shapes[i]);
-    }
+    // Shapes' own cached boxes and vertices are left as they are: the next step computes every
+    // moving shape's again from its body before anything reads them (cpSpaceStep), and nothing
+    // of CrateDrop's API reads them between steps.
 
     // The restored contacts live in a buffer stamped with the restored stamp, which the space
     // keeps as long as it keeps the arbiters pointing into it.

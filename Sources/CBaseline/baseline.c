@@ -1,6 +1,7 @@
 #include "cbaseline.h"
 
 #include <chipmunk/chipmunk.h>
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,49 @@ void cbaseline_set_gravity(cbaseline_world *world, double gravity_x, double grav
 
 void cbaseline_step(cbaseline_world *world, int steps) {
     for (int i = 0; i < steps; i++) cpSpaceStep(world->space, world->dt);
+}
+
+/* The world's shapes (walls, the tumbler's, crates) and moving bodies (tumbler, crates), in the
+   order CrateDrop's World names them to a saved state; the caller frees both. */
+static int state_lists(cbaseline_world *world, cpShape ***shapes, cpBody ***bodies) {
+    int tumbler = world->tumbler_body ? 1 : 0;
+    int shapeCount = world->wall_count + 4 * tumbler + world->crate_count;
+    *shapes = calloc((size_t)shapeCount + 1, sizeof **shapes);
+    *bodies = calloc((size_t)(tumbler + world->crate_count) + 1, sizeof **bodies);
+    int at = 0;
+    for (int i = 0; i < world->wall_count; i++) (*shapes)[at++] = world->walls[i];
+    for (int i = 0; i < 4 * tumbler; i++) (*shapes)[at++] = world->tumbler_shapes[i];
+    for (int i = 0; i < world->crate_count; i++) (*shapes)[at++] = world->shapes[i];
+    if (tumbler) (*bodies)[0] = world->tumbler_body;
+    for (int i = 0; i < world->crate_count; i++) (*bodies)[tumbler + i] = world->bodies[i];
+    return shapeCount;
+}
+
+typedef long (*state_save_function)(cpSpace *, cpShape **, int, cpBody **, int, unsigned char *, long);
+typedef int (*state_restore_function)(cpSpace *, cpShape **, int, cpBody **, int, const unsigned char *, long, char *, int);
+
+long cbaseline_state_save(cbaseline_world *world, unsigned char *buffer, long capacity) {
+    state_save_function save = (state_save_function)dlsym(RTLD_DEFAULT, "cratedrop_state_save");
+    if (!save) return CBASELINE_STATE_UNAVAILABLE;
+    cpShape **shapes;
+    cpBody **bodies;
+    int shapeCount = state_lists(world, &shapes, &bodies);
+    long size = save(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count, buffer, capacity);
+    free(shapes);
+    free(bodies);
+    return size;
+}
+
+int cbaseline_state_restore(cbaseline_world *world, const unsigned char *bytes, long count, char *message, int size) {
+    state_restore_function restore = (state_restore_function)dlsym(RTLD_DEFAULT, "cratedrop_state_restore");
+    if (!restore) return CBASELINE_STATE_UNAVAILABLE;
+    cpShape **shapes;
+    cpBody **bodies;
+    int shapeCount = state_lists(world, &shapes, &bodies);
+    int result = restore(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count, bytes, count, message, size);
+    free(shapes);
+    free(bodies);
+    return result;
 }
 
 static uint64_t fnv_double(uint64_t hash, double value) {

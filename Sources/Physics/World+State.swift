@@ -103,6 +103,35 @@ extension World {
     }
 }
 
+extension World {
+    /// A second world, independent of this one, in this one's state now: stepped alike, it goes on
+    /// exactly as this one would (for planners and search: try what happens next on a copy).
+    /// The copy has this world's walls, tumblers and crates (with their ids), step count and gravity.
+    /// - Throws: what `saveState()` throws (`StateError.unsupportedBackend` on Debian's library).
+    public func copy() throws(StateError) -> World {
+        let state = try saveState()
+        let twin: World
+        do {
+            twin = try World(gravity: gravity, stepRate: stepRate, iterations: iterations, space: spaceOptions)
+            for wall in walls { try twin.addWall(wall.spec) }
+            for tumbler in tumblers { try twin.addTumbler(tumbler.spec) }
+            for crate in crates {
+                let now = crate.state
+                let spec = CrateSpec(center: now.position, shape: crate.shape, angle: now.angle, velocity: now.velocity,
+                                     angularVelocity: now.angularVelocity, mass: crate.mass, friction: crate.friction, elasticity: crate.elasticity)
+                try twin.add(Crate(spec), id: crate.id ?? BodyID(twin.nextBodyID))
+            }
+        } catch {
+            // This world's own values, checked when it was made: not reached.
+            throw .unsupportedWorld("cannot make a copy of this world: \(error)")
+        }
+        twin.nextBodyID = nextBodyID
+        twin.snapshotsIncludeContacts = snapshotsIncludeContacts
+        try twin.restore(state)
+        return twin
+    }
+}
+
 extension StateError {
     init(_ error: SavedStateCallError) {
         switch error {

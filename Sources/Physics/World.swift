@@ -21,7 +21,10 @@ public final class World {
     var stateMakeupCache: StateMakeup?
     /// Steps taken since the world was made.
     public internal(set) var stepCount = 0
-    private var nextBodyID: UInt64 = 1
+    var nextBodyID: UInt64 = 1
+    /// How the space was made, for `copy()`.
+    let iterations: Int
+    let spaceOptions: SpaceOptions
 
     /// - Parameters:
     ///   - gravity: acceleration in px/s², y up.
@@ -42,6 +45,8 @@ public final class World {
         }
         guard problems.isEmpty else { throw .invalidValue(what: "world", problems: problems) }
         self.stepRate = stepRate
+        self.iterations = iterations
+        spaceOptions = options
         space = Chipmunk.spaceNew(gravity: gravity, iterations: iterations)
         if let hash = options.spatialHash { Chipmunk.spaceUseSpatialHash(space, cellSize: hash.cellSize, cells: hash.cells) }
         if let sleep = options.sleepTimeThreshold { Chipmunk.spaceSetSleepTimeThreshold(space, sleep) }
@@ -67,12 +72,17 @@ public final class World {
     /// Adds `crate` to the world and gives it the next `BodyID`.
     /// - Throws: `PhysicsError.crateAlreadyInWorld` if it is in this or another world.
     public func add(_ crate: Crate) throws(PhysicsError) {
+        try add(crate, id: BodyID(nextBodyID))
+    }
+
+    /// Adds `crate` with `id` (a copy keeps its original's ids); later crates get ids after it.
+    func add(_ crate: Crate, id: BodyID) throws(PhysicsError) {
         guard crate.world == nil else { throw .crateAlreadyInWorld }
         Chipmunk.spaceAddBody(space, crate.body)
         Chipmunk.spaceAddShape(space, crate.collisionShape)
         crate.world = self
-        crate.id = BodyID(nextBodyID)
-        nextBodyID += 1
+        crate.id = id
+        nextBodyID = max(nextBodyID, id.rawValue &+ 1)
         crates.append(crate)
         snapshotRows.append((crate.body, crate.id!, crate.shape))
     }

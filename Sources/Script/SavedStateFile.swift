@@ -4,7 +4,7 @@ import SceneModel
 /// continued anywhere: the scene's text, the step, and where it was made. Little-endian and
 /// fixed-width, with no struct images, so the bytes are the same on every CPU; checksummed.
 ///
-///     "CDSTATE\n"  u32 format version (1)
+///     "CDSTATE\n"  u32 format version (2)
 ///     string determinism class, string backend, string architecture, string scene file
 ///     bytes scene text
 ///     u64 step, f64 gravity x, f64 gravity y, u64 world fingerprint
@@ -14,7 +14,9 @@ import SceneModel
 /// A string or bytes field is a u32 length and that many bytes.
 public struct SavedStateFile: Sendable, Equatable {
     public static let magic = Array("CDSTATE\n".utf8)
-    public static let formatVersion: UInt32 = 1
+    /// 2: the physics part's pairs by number, inner boxes only where needed, its index and hash
+    /// widths (version 1, from the first saved states, is not read: save such a state again).
+    public static let formatVersion: UInt32 = 2
     /// The largest state file read, as for records.
     public static let maxFileSize = 1 << 30
 
@@ -38,22 +40,13 @@ public struct SavedStateFile: Sendable, Equatable {
     public static func startsWithMagic(_ bytes: [UInt8]) -> Bool { bytes.starts(with: magic) }
 
     public var bytes: [UInt8] {
-        var out = Self.magic
-        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
-        func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
-        func field(_ b: [UInt8]) { u32(UInt32(b.count)); out.append(contentsOf: b) }
-        u32(Self.formatVersion)
-        for text in [determinismClass, backend, architecture, sceneFile] { field(Array(text.utf8)) }
-        field(sceneText)
-        u64(UInt64(state.step))
-        u64(state.gravity.x.bitPattern)
-        u64(state.gravity.y.bitPattern)
-        u64(state.fingerprint)
-        field(state.physics)
-        var hasher = FNV1a64()
-        for byte in out { hasher.combine(byte: byte) }
-        u64(hasher.value)
-        return out
+        var writer = LittleEndianWriter(Self.magic)
+        writer.u32(Self.formatVersion)
+        for text in [determinismClass, backend, architecture, sceneFile] { writer.field(Array(text.utf8)) }
+        writer.field(sceneText)
+        state.append(to: &writer)
+        writer.checksum()
+        return writer.bytes
     }
 
     /// Why bytes are not a saved state; `description` names what is wrong.
@@ -65,38 +58,32 @@ public struct SavedStateFile: Sendable, Equatable {
     public static func parse(_ bytes: [UInt8]) throws(FormatError) -> SavedStateFile {
         guard startsWithMagic(bytes) else { throw FormatError(description: "not a CrateDrop saved state (it does not begin with CDSTATE)") }
         guard bytes.count >= magic.count + 4 + 8 else { throw FormatError(description: "the saved state is cut short") }
-        var hasher = FNV1a64()
-        for byte in bytes.dropLast(8) { hasher.combine(byte: byte) }
-        var at = magic.count
-        func take(_ count: Int) throws(FormatError) -> ArraySlice<UInt8> {
-            guard count >= 0, bytes.count - 8 - at >= count else { throw FormatError(description: "the saved state is cut short") }
-            defer { at += count }
-            return bytes[at..<(at + count)]
-        }
-        func u32() throws(FormatError) -> UInt32 { try take(4).reversed().reduce(0) { $0 << 8 | UInt32($1) } }
-        func u64() throws(FormatError) -> UInt64 { try take(8).reversed().reduce(0) { $0 << 8 | UInt64($1) } }
-        func field() throws(FormatError) -> [UInt8] { Array(try take(Int(try u32()))) }
-        func text() throws(FormatError) -> String {
-            let raw = try field()
-            guard let text = String(validating: raw, as: UTF8.self) else { throw FormatError(description: "a text field is not UTF-8") }
+        var reader = LittleEndianReader(bytes, from: magic.count, end: bytes.count - 8)
+        func text() throws -> String {
+            guard let text = String(validating: try reader.field(), as: UTF8.self) else { throw FormatError(description: "a text field is not UTF-8") }
             return text
         }
-        let version = try u32()
-        guard version == formatVersion else {
-            throw FormatError(description: "saved-state format \(version), which this CrateDrop (format \(formatVersion)) cannot read")
+        do {
+            let version = try reader.u32()
+            guard version == formatVersion else {
+                throw FormatError(description: "saved-state format \(version), which this CrateDrop (format \(formatVersion)) cannot read"
+                                  + (version < formatVersion ? ": save the state again with this CrateDrop" : ""))
+            }
+            guard LittleEndianReader.checksumMatches(bytes) else {
+                throw FormatError(description: "the saved state is corrupt or cut short (its checksum does not match)")
+            }
+            let determinismClass = try text(), backend = try text(), architecture = try text(), sceneFile = try text()
+            let sceneText = try reader.field()
+            let state = try WorldState.read(from: &reader)
+            guard reader.isAtEnd else { throw FormatError(description: "the saved state has bytes after its end") }
+            return SavedStateFile(determinismClass: determinismClass, backend: backend, architecture: architecture, sceneFile: sceneFile,
+                                  sceneText: sceneText, state: state)
+        } catch let error as FormatError {
+            throw error
+        } catch let error as WorldState.FormatError {
+            throw FormatError(description: error.description)
+        } catch {
+            throw FormatError(description: "the saved state is cut short")
         }
-        let stored = bytes.suffix(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        guard stored == hasher.value else { throw FormatError(description: "the saved state is corrupt or cut short (its checksum does not match)") }
-        let determinismClass = try text(), backend = try text(), architecture = try text(), sceneFile = try text()
-        let sceneText = try field()
-        let step = try u64()
-        let gravity = Vec2(Double(bitPattern: try u64()), Double(bitPattern: try u64()))
-        let fingerprint = try u64()
-        let physics = try field()
-        guard at == bytes.count - 8 else { throw FormatError(description: "the saved state has bytes after its end") }
-        guard step <= UInt64(Int.max) else { throw FormatError(description: "the saved state's step count is out of range") }
-        return SavedStateFile(determinismClass: determinismClass, backend: backend, architecture: architecture, sceneFile: sceneFile,
-                              sceneText: sceneText,
-                              state: WorldState(step: Int(step), gravity: gravity, fingerprint: fingerprint, physics: physics))
     }
 }

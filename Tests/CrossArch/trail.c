@@ -3,6 +3,13 @@
    every CPU builds the same scene), printing what CrateDrop prints for comparison.
 
      trail SPEC STEPS     "STEP HASH" after every step, as `cratedrop hash --every 1` prints it
+     trail SPEC STEPS --from-state FILE
+                          the same, continuing a saved state (a CrateDrop state file, made by
+                          `cratedrop hash --save-state` or by this harness on any CPU) from its step
+     trail SPEC STEPS --save-at N TEMPLATE OUT
+                          also saves the state after step N as a CrateDrop state file: TEMPLATE's
+                          header (a state file of the same scene) with this CPU's name, the step,
+                          gravity and physics (docs/determinism.md, "Saved states")
      trail --probe SPEC   "CLASS ANGLE_DIGEST CONTACT_DIGEST": the determinism class, computed as
                           Sources/Physics/DeterminismClass.swift computes it
 
@@ -187,6 +194,102 @@ static int probe(spec *s) {
     return 0;
 }
 
+/* MARK: CrateDrop state files (Sources/Script/SavedStateFile.swift) */
+
+#if defined(__x86_64__)
+#define ARCHITECTURE "x86_64"
+#elif defined(__aarch64__)
+#define ARCHITECTURE "arm64"
+#elif defined(__i386__)
+#define ARCHITECTURE "i386"
+#else
+#define ARCHITECTURE "unknown"
+#endif
+
+typedef struct {
+    unsigned char *bytes;
+    size_t count;
+    size_t header_end; /* after the scene text: where step, gravity, fingerprint and physics begin */
+    size_t architecture_at, architecture_length;
+    uint64_t step, fingerprint;
+    double gravity[2];
+    const unsigned char *physics;
+    uint32_t physics_count;
+} state_file;
+
+static uint32_t le32(const unsigned char *at) { return (uint32_t)at[0] | (uint32_t)at[1] << 8 | (uint32_t)at[2] << 16 | (uint32_t)at[3] << 24; }
+static uint64_t le64(const unsigned char *at) { return (uint64_t)le32(at) | (uint64_t)le32(at + 4) << 32; }
+
+static void read_state_file(const char *path, state_file *f) {
+    FILE *file = fopen(path, "rb");
+    if (!file) { perror(path); exit(66); }
+    fseek(file, 0, SEEK_END);
+    long size = ftell(file);
+    fseek(file, 0, SEEK_SET);
+    f->bytes = malloc((size_t)size + 1);
+    f->count = fread(f->bytes, 1, (size_t)size, file);
+    fclose(file);
+    if (f->count < 12 || memcmp(f->bytes, "CDSTATE\n", 8) != 0 || le32(f->bytes + 8) != 2) {
+        fprintf(stderr, "trail: %s is not a version 2 state file\n", path);
+        exit(65);
+    }
+    size_t at = 12;
+    for (int field = 0; field < 5; field++) { /* class, backend, architecture, scene file, scene text */
+        uint32_t length = le32(f->bytes + at);
+        if (field == 2) { f->architecture_at = at; f->architecture_length = 4 + length; }
+        at += 4 + length;
+    }
+    f->header_end = at;
+    f->step = le64(f->bytes + at);
+    uint64_t bits[2] = {le64(f->bytes + at + 8), le64(f->bytes + at + 16)};
+    memcpy(f->gravity, bits, sizeof bits);
+    f->fingerprint = le64(f->bytes + at + 24);
+    f->physics_count = le32(f->bytes + at + 32);
+    f->physics = f->bytes + at + 36;
+}
+
+static void put32(FILE *out, uint32_t v, uint64_t *hash) {
+    for (int i = 0; i < 4; i++) {
+        unsigned char byte = (unsigned char)(v >> (8 * i));
+        fputc(byte, out);
+        *hash = (*hash ^ byte) * 0x100000001b3ULL;
+    }
+}
+
+static void put_bytes(FILE *out, const unsigned char *bytes, size_t count, uint64_t *hash) {
+    fwrite(bytes, 1, count, out);
+    for (size_t i = 0; i < count; i++) *hash = (*hash ^ bytes[i]) * 0x100000001b3ULL;
+}
+
+/* Writes the world's state as a state file with the template's header, this CPU's name, `step` and `gravity`. */
+static void write_state_file(cbaseline_world *world, const state_file *template, uint64_t step, const double gravity[2], const char *path) {
+    long size = cbaseline_state_save(world, NULL, 0);
+    unsigned char *physics = size > 0 ? malloc((size_t)size) : NULL;
+    if (size <= 0 || cbaseline_state_save(world, physics, size) != size) {
+        fprintf(stderr, "trail: cannot save the state (%ld)\n", size);
+        exit(69);
+    }
+    FILE *out = fopen(path, "wb");
+    if (!out) { perror(path); exit(73); }
+    uint64_t hash = 0xcbf29ce484222325ULL;
+    put_bytes(out, template->bytes, template->architecture_at, &hash);
+    put32(out, (uint32_t)strlen(ARCHITECTURE), &hash);
+    put_bytes(out, (const unsigned char *)ARCHITECTURE, strlen(ARCHITECTURE), &hash);
+    size_t after = template->architecture_at + template->architecture_length;
+    put_bytes(out, template->bytes + after, template->header_end - after, &hash);
+    uint64_t bits[2];
+    memcpy(bits, gravity, sizeof bits);
+    uint64_t words[4] = {step, bits[0], bits[1], template->fingerprint};
+    for (int i = 0; i < 4; i++) { put32(out, (uint32_t)words[i], &hash); put32(out, (uint32_t)(words[i] >> 32), &hash); }
+    put32(out, (uint32_t)size, &hash);
+    put_bytes(out, physics, (size_t)size, &hash);
+    uint64_t unused = 0;
+    put32(out, (uint32_t)hash, &unused);
+    put32(out, (uint32_t)(hash >> 32), &unused);
+    fclose(out);
+    free(physics);
+}
+
 int main(int argc, char **argv) {
     /* Debian's debug build prints a banner on stdout at its first cpSpaceNew: keep stdout for results. */
     cpSpaceFree(CChipmunk_SpaceNewQuietly());
@@ -196,21 +299,44 @@ int main(int argc, char **argv) {
         if (!s.has_probe) { fprintf(stderr, "trail: %s has no probe line\n", argv[2]); return 65; }
         return probe(&s);
     }
-    if (argc != 3) {
-        fprintf(stderr, "usage: trail SPEC STEPS | trail --probe SPEC\n");
+    int from_state = argc == 5 && strcmp(argv[3], "--from-state") == 0;
+    int save_at = argc == 7 && strcmp(argv[3], "--save-at") == 0;
+    if (argc != 3 && !from_state && !save_at) {
+        fprintf(stderr, "usage: trail SPEC STEPS [--from-state FILE | --save-at N TEMPLATE OUT] | trail --probe SPEC\n");
         return 64;
     }
     read_spec(argv[1], &s);
     int steps = atoi(argv[2]);
     cbaseline_world *world = build(&s);
-    int next_change = 0;
-    for (int step = 0; step < steps; step++) {
+    int start = 0, next_change = 0;
+    double gravity[2] = {s.config.gravity_x, s.config.gravity_y};
+    state_file state;
+    if (from_state) read_state_file(argv[4], &state);
+    if (save_at) read_state_file(argv[5], &state);
+    int save_step = save_at ? atoi(argv[4]) : -1;
+    if (from_state) {
+        char message[256] = "";
+        if (cbaseline_state_restore(world, state.physics, state.physics_count, message, sizeof message) != 0) {
+            fprintf(stderr, "trail: %s: %s\n", argv[4], message);
+            return 65;
+        }
+        start = (int)state.step;
+        gravity[0] = state.gravity[0];
+        gravity[1] = state.gravity[1];
+        cbaseline_set_gravity(world, gravity[0], gravity[1]);
+        // Changes before the saved step are in the state already.
+        while (next_change < s.change_count && s.change_steps[next_change] < start) next_change++;
+    }
+    for (int step = start; step < steps; step++) {
         while (next_change < s.change_count && s.change_steps[next_change] <= step) {
-            cbaseline_set_gravity(world, s.change_gravity[next_change][0], s.change_gravity[next_change][1]);
+            gravity[0] = s.change_gravity[next_change][0];
+            gravity[1] = s.change_gravity[next_change][1];
+            cbaseline_set_gravity(world, gravity[0], gravity[1]);
             next_change++;
         }
         cbaseline_step(world, 1);
         printf("%d %016llx\n", step + 1, cbaseline_state_hash(world));
+        if (step + 1 == save_step) write_state_file(world, &state, (uint64_t)save_step, gravity, argv[6]);
     }
     cbaseline_destroy(world);
     return 0;

@@ -45,6 +45,14 @@ void cbaseline_step(cbaseline_world *world, int steps);
    order, little-endian IEEE-754 bits), computed independently of the Swift implementation. */
 unsigned long long cbaseline_state_hash(const cbaseline_world *world);
 
+/* Saved states, as CrateDrop's World saves and restores them (Backends/portable/saved_state.c):
+   found in the loaded libchipmunk at run time, so CBASELINE_STATE_UNAVAILABLE on Debian's. Save
+   returns the state's size (the buffer holds it when it is at most `capacity`) or a negative
+   code; restore returns 0 or a negative code with the reason in `message`. */
+#define CBASELINE_STATE_UNAVAILABLE (-100)
+long cbaseline_state_save(cbaseline_world *world, unsigned char *buffer, long capacity);
+int cbaseline_state_restore(cbaseline_world *world, const unsigned char *bytes, long count, char *message, int size);
+
 void cbaseline_destroy(cbaseline_world *world);
 
 #endif

@@ -1,0 +1,59 @@
+/// A world state as bytes, to keep or send anywhere (a file, a socket, another process), and back.
+extension WorldState {
+    public static let magic = Array("CDWORLD\n".utf8)
+    public static let formatVersion: UInt32 = 1
+
+    /// Why bytes are not a world state; `description` names what is wrong.
+    public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The state as bytes: "CDWORLD\n", the format version (u32), the state's fields as a saved
+    /// state file holds them (step, gravity, fingerprint, physics) and an FNV-1a 64 checksum; all
+    /// little-endian and fixed-width, the same bytes on every CPU.
+    public var bytes: [UInt8] {
+        var writer = LittleEndianWriter(Self.magic)
+        writer.u32(Self.formatVersion)
+        append(to: &writer)
+        writer.checksum()
+        return writer.bytes
+    }
+
+    /// Reads a state from `bytes`, checking its magic, version, lengths and checksum.
+    public init(bytes: [UInt8]) throws(FormatError) {
+        guard bytes.starts(with: Self.magic) else { throw FormatError(description: "not a CrateDrop world state (it does not begin with CDWORLD)") }
+        guard LittleEndianReader.checksumMatches(bytes) else {
+            throw FormatError(description: "the world state is corrupt or cut short (its checksum does not match)")
+        }
+        var reader = LittleEndianReader(bytes, from: Self.magic.count, end: bytes.count - 8)
+        do {
+            let version = try reader.u32()
+            guard version == Self.formatVersion else {
+                throw FormatError(description: "world-state format \(version), which this CrateDrop (format \(Self.formatVersion)) cannot read")
+            }
+            self = try Self.read(from: &reader)
+        } catch let error as FormatError {
+            throw error
+        } catch {
+            throw FormatError(description: "the world state is cut short")
+        }
+        guard reader.isAtEnd else { throw FormatError(description: "the world state has bytes after its end") }
+    }
+
+    /// The state's fields: step (u64), gravity (2 × f64), fingerprint (u64), physics (u32 length + bytes).
+    package func append(to writer: inout LittleEndianWriter) {
+        writer.u64(UInt64(step))
+        writer.f64(gravity.x)
+        writer.f64(gravity.y)
+        writer.u64(fingerprint)
+        writer.field(physics)
+    }
+
+    /// Reads the fields `append(to:)` writes.
+    package static func read(from reader: inout LittleEndianReader) throws -> WorldState {
+        let step = try reader.u64()
+        guard step <= UInt64(Int.max) else { throw FormatError(description: "the state's step count is out of range") }
+        let gravity = Vec2(try reader.f64(), try reader.f64())
+        return WorldState(step: Int(step), gravity: gravity, fingerprint: try reader.u64(), physics: try reader.field())
+    }
+}
