@@ -64,8 +64,6 @@ public final class LiveHistory: StepStage {
     public private(set) var newestStep: Int
     /// Rewinds done so far.
     public private(set) var rewinds = 0
-    /// Steps stepped again to reach rewinds' targets from their kept states.
-    public private(set) var stepsReplayed = 0
     private let onWarning: (String) -> Void
 
     /// Keeps the world's state now as the history's first.
@@ -99,10 +97,9 @@ public final class LiveHistory: StepStage {
     public func beforeStep(_ state: StepState) -> Bool {
         let step = world.stepCount
         if step < newestStep { branch(at: step) }
-        if recorder != nil {
+        if let recorder {
             let index = step - recordLengthsFrom
-            let length = recorder?.length ?? 0
-            if index == recordLengths.count { recordLengths.append(length) } else { recordLengths[index] = length }
+            if index == recordLengths.count { recordLengths.append(recorder.length) } else { recordLengths[index] = recorder.length }
         }
         return true
     }
@@ -152,7 +149,6 @@ public final class LiveHistory: StepStage {
             }
             world.step()
         }
-        stepsReplayed += target - base.step
         rewinds += 1
         publish()
     }
