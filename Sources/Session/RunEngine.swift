@@ -57,6 +57,15 @@ public final class RunEngine {
         if plan.saveStatePath != nil || plan.synctest != nil || plan.periodicStates != nil || plan.rewind != nil, !World.canSaveState {
             throw .state(.unsupportedBackend)
         }
+        if plan.rewind != nil {
+            // A trial save: a world saved states do not cover (sleeping bodies, the spatial hash)
+            // is refused now, before any output is created.
+            do {
+                _ = try world.saveState()
+            } catch {
+                throw .state(error)
+            }
+        }
         if let state = plan.start.state {
             // A record names its steps from 0: it starts from a scene, not from the middle of a run.
             if plan.recordPath != nil {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Physics
+import SceneFile
 import SceneModel
 @testable import Serve
 import Session
@@ -37,6 +38,26 @@ import Testing
         // Before the run has begun it keeps nothing yet.
         #expect(live.post(.rewind(step: 0)) == "cannot rewind: this run keeps no history to rewind")
         #expect(live.post(.pause) == nil)
+    }
+
+    /// A world saved states do not cover (sleeping bodies) keeps no history: rewind is off with
+    /// the reason, and a plan asking for one anyway is refused before its record is made.
+    @Test func aSceneWithSleepingBodiesTurnsRewindOff() throws {
+        var text = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Repository.path("Scenes/book.json"))))
+        text.insert(contentsOf: Array(#""sleep_time": 0.5, "#.utf8), at: text.firstIndex(of: UInt8(ascii: "{"))! + 1)
+        let scene = try SceneLoader.parse(text, file: "sleepy.json")
+        let record = Self.temporary("sleepy.rec")
+        let live = LiveRun(scene: scene, sceneText: text, sceneFile: "sleepy.json", recordPath: record)
+        guard case let .unavailable(reason) = live.rewind else {
+            Issue.record("rewind offered for sleeping bodies")
+            return
+        }
+        #expect(reason.contains(World.canSaveState ? "sleeping bodies (sleep_time)" : "portable physics backend"), "\(reason)")
+        var plan = RunPlan(start: .scene(scene, file: "sleepy.json", text: text), length: .never, clock: .live(fps: 60, control: LiveControl()))
+        plan.recordPath = record
+        plan.rewind = LiveHistory.Settings()
+        #expect(throws: RunSetupError.self) { try RunEngine(plan: plan) }
+        #expect(!FileManager.default.fileExists(atPath: record))
     }
 
     /// A record that goes to a named pipe cannot be cut back at a branch: no rewind there.
