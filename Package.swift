@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CrateDropScript", targets: ["Script"]),
         .library(name: "CrateDropRaster", targets: ["Raster"]),
         .library(name: "CrateDropOutputs", targets: ["Outputs"]),
+        .library(name: "CrateDropSweep", targets: ["Sweep"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -43,6 +44,8 @@ let package = Package(
         // One run's wiring: the world driven with gravity streams, records and verification.
         .target(name: "Session", dependencies: ["Driver", "Physics", "SceneModel", "SceneFile", "Script", "Raster", "Outputs", "FileIO"]),
         .target(name: "Queues"),
+        // Sweeps: many runs from one spec, sharded, each sample's folder crash-safe; merge and verify.
+        .target(name: "Sweep", dependencies: ["Session", "Physics", "SceneModel", "SceneFile", "Script", "Driver", "FileIO"]),
         // The live run in a browser: real-time loop, HTTP and WebSocket server, the page.
         .target(
             name: "Serve",
@@ -70,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "cratedrop",
             dependencies: [
-                "SceneModel", "SceneFile", "Physics", "Driver", "Session", "Raster", "Outputs", "Script", "FileIO", "CLISupport", "Serve",
+                "SceneModel", "SceneFile", "Physics", "Driver", "Session", "Raster", "Outputs", "Script", "FileIO", "CLISupport", "Serve", "Sweep",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -120,6 +123,7 @@ let package = Package(
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Raster", "SceneModel", "TestSupport"]),
         .testTarget(name: "DriverTests", dependencies: ["Driver", "Session", "Physics", "SceneModel", "Script", "TestSupport"]),
         .testTarget(name: "ServeTests", dependencies: ["Serve", "Session", "Physics", "SceneFile", "SceneModel", "TestSupport"]),
+        .testTarget(name: "SweepTests", dependencies: ["Sweep", "Session", "SceneFile", "SceneModel", "Physics", "TestSupport"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "Outputs", "Physics", "SceneModel", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["cratedrop", "cratedrop-bench", "TestSupport"], exclude: ["Golden"]),
     ]

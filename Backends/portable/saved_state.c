@@ -21,7 +21,8 @@
    Layout (after the header's body count): per body p, v, a, w, v_bias, w_bias (f64); the space's
    stamp (u32) and last time step (f64); the tree's stamp (u32); the index width (u8); the width
    of contact hashes on the CPU that saved it (u8: 32 or 64); a digest of the shapes' Chipmunk
-   ids (u64, FNV-1a over each as u64, in the world's order); the node
+   ids (u64: from FNV-1a's offset, each id as a u64 in the world's order xored in and multiplied
+   by FNV's prime); the node
    count (u32) and the tree in preorder (a kind byte: 0 inner, 2 inner with its own box, 1 leaf;
    a leaf's shape index, stamp and box); each static shape's leaf stamp (u32); the pair count
    (u32); per shape, in order, its pair list: a length, then per pair either the other shape's
@@ -152,42 +153,58 @@ static inline const unsigned char *take(Reader *r, size_t count) {
     return at;
 }
 
-static inline uint8_t get_u8(Reader *r) {
-    const unsigned char *b = take(r, 1);
-    return b ? b[0] : 0;
+static inline uint16_t load_u16(const unsigned char *at) { return (uint16_t)(at[0] | at[1] << 8); }
+
+static inline uint32_t load_u32(const unsigned char *at) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t v;
+    memcpy(&v, at, 4);
+    return v;
+#else
+    return (uint32_t)at[0] | (uint32_t)at[1] << 8 | (uint32_t)at[2] << 16 | (uint32_t)at[3] << 24;
+#endif
 }
 
-static inline uint16_t get_u16(Reader *r) {
-    const unsigned char *b = take(r, 2);
-    return b ? (uint16_t)(b[0] | b[1] << 8) : 0;
-}
+static inline uint64_t load_u64(const unsigned char *at) { return (uint64_t)load_u32(at) | (uint64_t)load_u32(at + 4) << 32; }
 
-static inline uint32_t get_u32(Reader *r) {
-    const unsigned char *b = take(r, 4);
-    return b ? (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24 : 0;
-}
+static inline uint32_t load_index(const unsigned char *at, int width) { return width == 2 ? load_u16(at) : load_u32(at); }
 
-static inline uint64_t get_u64(Reader *r) {
-    uint64_t low = get_u32(r);
-    return low | (uint64_t)get_u32(r) << 32;
-}
-
-static inline double get_f64(Reader *r) {
-    uint64_t bits = get_u64(r);
+/* A double from its bits; a non-finite one (corruption in a state) clears `*finite`. */
+static inline double load_finite(const unsigned char *at, int *finite) {
+    uint64_t bits = load_u64(at);
+    if ((bits & 0x7FF0000000000000ull) == 0x7FF0000000000000ull) *finite = 0;
     double v;
     memcpy(&v, &bits, sizeof v);
     return v;
 }
 
+static inline uint8_t get_u8(Reader *r) {
+    const unsigned char *b = take(r, 1);
+    return b ? b[0] : 0;
+}
+
+static inline uint32_t get_u32(Reader *r) {
+    const unsigned char *b = take(r, 4);
+    return b ? load_u32(b) : 0;
+}
+
+static inline uint64_t get_u64(Reader *r) {
+    const unsigned char *b = take(r, 8);
+    return b ? load_u64(b) : 0;
+}
+
 /* A finite double (a non-finite one in a state is corruption). */
 static inline double get_finite(Reader *r) {
-    double v = get_f64(r);
-    if (!isfinite(v)) r->failed = 1;
+    const unsigned char *b = take(r, 8);
+    int finite = 1;
+    double v = b ? load_finite(b, &finite) : 0;
+    if (!finite) r->failed = 1;
     return v;
 }
 
 static inline uint32_t get_index(Reader *r, int width) {
-    return width == 2 ? get_u16(r) : get_u32(r);
+    const unsigned char *b = take(r, (size_t)width);
+    return b ? load_index(b, width) : 0;
 }
 
 /* MARK: Pointer tables */
@@ -264,13 +281,11 @@ static int check_space(cpSpace *space) {
 /* Indices are 2 bytes wide (with a side bit to spare) while shapes and pairs are few enough. */
 static int index_width(int shapeCount, size_t pairCount) { return shapeCount < 0x8000 && pairCount < 0x8000 ? 2 : 4; }
 
-/* FNV-1a 64 of the shapes' Chipmunk ids in the world's order. Contact hashes are made from these
+/* The shapes' Chipmunk ids in the world's order, mixed FNV-1a style a 64-bit word at a time. Contact hashes are made from these
    ids (assigned as shapes are added), so a state's contacts fit only a world whose shapes got the
    same ids: one built in the same order. */
 static uint64_t shape_ids_digest(uint64_t digest, cpShape *shape) {
-    uint64_t id = (uint64_t)shape->hashid;
-    for (int i = 0; i < 8; i++) digest = (digest ^ ((id >> (8 * i)) & 0xff)) * 0x100000001b3ULL;
-    return digest;
+    return (digest ^ (uint64_t)shape->hashid) * 0x100000001b3ULL;
 }
 
 static int same_bb(cpBB a, cpBB b) {
@@ -581,12 +596,15 @@ static void saved_free(Saved *s) {
     free(s->arbiters);
 }
 
-static int read_bb(Reader *r, cpBB *bb) {
-    bb->l = get_finite(r);
-    bb->b = get_finite(r);
-    bb->r = get_finite(r);
-    bb->t = get_finite(r);
-    return !r->failed && bb->l <= bb->r && bb->b <= bb->t;
+static inline int read_bb(Reader *r, cpBB *bb) {
+    const unsigned char *at = take(r, 32);
+    if (!at) return 0;
+    int finite = 1;
+    bb->l = load_finite(at, &finite);
+    bb->b = load_finite(at + 8, &finite);
+    bb->r = load_finite(at + 16, &finite);
+    bb->t = load_finite(at + 24, &finite);
+    return finite && bb->l <= bb->r && bb->b <= bb->t;
 }
 
 /* Reads the preorder tree; returns the node's index, or -1 when malformed. An inner node's box
@@ -597,8 +615,10 @@ static int32_t read_subtree(Reader *r, Saved *s, int width, uint32_t *used, int 
     uint8_t kind = get_u8(r);
     s->nodes[at].leaf = kind == 1;
     if (kind == 1) {
-        s->nodes[at].shape = get_index(r, width);
-        s->nodes[at].stamp = get_u32(r);
+        const unsigned char *leaf = take(r, (size_t)width + 4);
+        if (!leaf) return -1;
+        s->nodes[at].shape = load_index(leaf, width);
+        s->nodes[at].stamp = load_u32(leaf + width);
         if (!read_bb(r, &s->nodes[at].bb)) { r->failed = 1; return -1; }
         return at;
     }
@@ -688,15 +708,18 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     if ((size_t)bodies > (r.count - r.at) / 72) return fail(message, size, "the state is cut short in its bodies");
     s->bodies = malloc(((size_t)bodies + 1) * sizeof *s->bodies);
     if (!s->bodies) return CRATEDROP_STATE_MEMORY;
+    int finite = 1;
     for (uint32_t i = 0; i < bodies; i++) {
         SavedBody *b = &s->bodies[i];
-        b->p[0] = get_finite(&r); b->p[1] = get_finite(&r);
-        b->v[0] = get_finite(&r); b->v[1] = get_finite(&r);
-        b->a = get_finite(&r); b->w = get_finite(&r);
-        b->v_bias[0] = get_finite(&r); b->v_bias[1] = get_finite(&r);
-        b->w_bias = get_finite(&r);
+        const unsigned char *at = take(&r, 72);
+        if (!at) break;
+        b->p[0] = load_finite(at, &finite); b->p[1] = load_finite(at + 8, &finite);
+        b->v[0] = load_finite(at + 16, &finite); b->v[1] = load_finite(at + 24, &finite);
+        b->a = load_finite(at + 32, &finite); b->w = load_finite(at + 40, &finite);
+        b->v_bias[0] = load_finite(at + 48, &finite); b->v_bias[1] = load_finite(at + 56, &finite);
+        b->w_bias = load_finite(at + 64, &finite);
     }
-    if (r.failed) return fail(message, size, "a body's value is not a finite number, or the state is cut short");
+    if (r.failed || !finite) return fail(message, size, "a body's value is not a finite number, or the state is cut short");
     s->stamp = get_u32(&r);
     s->currDt = get_finite(&r);
     s->treeStamp = get_u32(&r);
@@ -716,7 +739,7 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     int staticShapes = static_prefix(shapes, shapeCount), dynamicShapes = shapeCount - staticShapes;
     uint32_t expectedNodes = dynamicShapes ? 2 * (uint32_t)dynamicShapes - 1 : 0;
     if (s->nodeCount != expectedNodes) return fail(message, size, "the broadphase tree has another number of nodes than the scene's shapes need");
-    s->nodes = calloc((size_t)s->nodeCount + 1, sizeof *s->nodes);
+    s->nodes = malloc(((size_t)s->nodeCount + 1) * sizeof *s->nodes);
     unsigned char *placed = calloc((size_t)shapeCount + 1, 1);
     if (!s->nodes || !placed) { free(placed); return CRATEDROP_STATE_MEMORY; }
     uint32_t used = 0;
@@ -750,27 +773,53 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
     if (!s->arbiters) return CRATEDROP_STATE_MEMORY;
     for (uint32_t i = 0; i < s->arbiterCount; i++) {
         SavedArbiter *arb = &s->arbiters[i];
-        arb->a = get_index(&r, width);
-        arb->b = get_index(&r, width);
-        arb->stamp = get_u32(&r);
-        arb->state = get_u8(&r);
-        arb->count = get_u8(&r);
-        if (r.failed || arb->a >= (uint32_t)shapeCount || arb->b >= (uint32_t)shapeCount || arb->a == arb->b
+        const unsigned char *at = take(&r, 2 * (size_t)width + 6);
+        if (!at) return fail(message, size, "the state is cut short in its contacts");
+        arb->a = load_index(at, width);
+        arb->b = load_index(at + width, width);
+        arb->stamp = load_u32(at + 2 * width);
+        arb->state = at[2 * width + 4];
+        arb->count = at[2 * width + 5];
+        if ( arb->a >= (uint32_t)shapeCount || arb->b >= (uint32_t)shapeCount || arb->a == arb->b
             || arb->count > CP_MAX_CONTACTS_PER_ARBITER
             || !(arb->state == CP_ARBITER_STATE_FIRST_COLLISION || arb->state == CP_ARBITER_STATE_NORMAL
                  || arb->state == CP_ARBITER_STATE_CACHED)
             || (i > 0 && !arbiter_before(&(OrderedArbiter){arb[-1].a, arb[-1].b, NULL}, &(OrderedArbiter){arb->a, arb->b, NULL}))) {
             return fail(message, size, "a contact pair is malformed, out of order or repeated");
         }
-        for (int c = 0; c < arb->count; c++) {
-            arb->hash[c] = get_u64(&r);
-            arb->jnAcc[c] = get_finite(&r);
-            arb->jtAcc[c] = get_finite(&r);
+        const unsigned char *contacts = take(&r, 24 * (size_t)arb->count);
+        int finite = 1;
+        for (int c = 0; contacts && c < arb->count; c++) {
+            arb->hash[c] = load_u64(contacts + 24 * c);
+            arb->jnAcc[c] = load_finite(contacts + 24 * c + 8, &finite);
+            arb->jtAcc[c] = load_finite(contacts + 24 * c + 16, &finite);
         }
-        if (r.failed) return fail(message, size, "a contact's impulse is not a finite number, or the state is cut short");
+        if (!contacts || !finite) return fail(message, size, "a contact's impulse is not a finite number, or the state is cut short");
     }
     if (r.at != r.count) return fail(message, size, "the state has bytes after its end");
     return CRATEDROP_STATE_OK;
+}
+
+/* cpSpaceStep.c's contact buffer header, private to that file: its layout in Chipmunk 7.0.3's
+   source, which the portable backend builds. The buffers form a ring. */
+typedef struct ContactRing {
+    cpTimestamp stamp;
+    struct ContactRing *next;
+    unsigned int numContacts;
+} ContactRing;
+
+/* Marks every contact buffer free, once no arbiter points into them (all discarded): the step
+   that fills a buffer reuses the ring's oldest when it is older than the contacts' persistence,
+   so with their stamps put that far behind `stamp` the restored contacts go into the buffers the
+   space has, instead of new ones each restore (which would grow the space by the contacts' size,
+   about 0.6 MB for pile-1000, at every restore). */
+static void free_contact_buffers(cpSpace *space, cpTimestamp stamp) {
+    ContactRing *head = (ContactRing *)space->contactBuffersHead, *buffer = head;
+    if (!head) return;
+    do {
+        buffer->stamp = stamp - (cpTimestamp)space->collisionPersistence - 1;
+        buffer = buffer->next;
+    } while (buffer && buffer != head);
 }
 
 static cpBool discard_arbiter(cpArbiter *arb, cpSpace *space) {
@@ -897,8 +946,9 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
     // moving shape's again from its body before anything reads them (cpSpaceStep), and nothing
     // of CrateDrop's API reads them between steps.
 
-    // The restored contacts live in a buffer stamped with the restored stamp, which the space
-    // keeps as long as it keeps the arbiters pointing into it.
+    // The restored contacts live in buffers stamped with the restored stamp, which the space
+    // keeps as long as it keeps the arbiters pointing into them.
+    free_contact_buffers(space, s.stamp);
     cpSpacePushFreshContactBuffer(space);
     for (uint32_t i = 0; i < s.arbiterCount; i++) {
         SavedArbiter *saved = &s.arbiters[i];

@@ -19,6 +19,8 @@ public enum ExitCodes {
     public static let ioError = ExitCode(74)
     /// `replay --verify` and `diff`: the two runs part (like cmp's 1, but distinct from any error).
     public static let diverged = ExitCode(3)
+    /// `sweep merge`: some samples are missing or failed (sysexits' EX_TEMPFAIL: run them again).
+    public static let incomplete = ExitCode(75)
 }
 
 /// Writes a line to stderr, unbuffered, so diagnostics never mix into stdout's results. Control

@@ -67,14 +67,14 @@ import Testing
             #expect(result.status == 0, "\(command): \(result.stderr)")
         }
         let left = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-        #expect(left == ["Scenes", "out"])
+        #expect(left == ["Scenes", "Sweeps", "out"])
     }
 
     @Test(arguments: [
         ("rn", "cratedrop: unknown subcommand 'rn' (did you mean 'run'?)\n"),
         ("hsah", "cratedrop: unknown subcommand 'hsah' (did you mean 'hash'?)\n"),
         ("valdate", "cratedrop: unknown subcommand 'valdate' (did you mean 'validate'?)\n"),
-        ("xyzzy", "cratedrop: unknown subcommand 'xyzzy'; the subcommands are run, hash, replay, diff, validate, platform, serve, bench (cratedrop --help)\n"),
+        ("xyzzy", "cratedrop: unknown subcommand 'xyzzy'; the subcommands are run, hash, replay, diff, validate, platform, serve, bench, sweep (cratedrop --help)\n"),
     ])
     func aMistypedSubcommandGetsASuggestion(typed: String, message: String) throws {
         let result = try CLI.run([typed, "Scenes/book.json"])

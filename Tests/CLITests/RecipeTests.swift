@@ -80,6 +80,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("recipe-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Repository.path("Scenes"), toPath: "\(directory)/Scenes")
+        try FileManager.default.copyItem(atPath: Repository.path("Sweeps"), toPath: "\(directory)/Sweeps")
         if outFolder { try FileManager.default.createDirectory(atPath: "\(directory)/out", withIntermediateDirectories: false) }
         return directory
     }
@@ -183,6 +184,9 @@ import Testing
         ("cratedrop serve ", "serves until Ctrl-C; ServeCommandTests and scripts/browser-test run the server"),
         ("cratedrop run Scenes/pile-100.json --realtime --view", "needs a display; liveViewRecipesPlayToTheEnd plays it with SDL's dummy driver"),
         ("cratedrop run Scenes/book.json --realtime --out - | ffplay ", "needs a display; liveViewRecipesPlayToTheEnd plays it with SDL's dummy driver"),
+        ("SPEC=Sweeps/pile-seeds.json OUT=out/slurm-sweep sbatch ", "needs a Slurm cluster; scripts/slurm-test runs this recipe on a single-node Slurm it starts"),
+        ("kubectl ", "needs a Kubernetes cluster; scripts/sweep-recipes-test checks the manifest and runs its command as each pod would"),
+        ("parallel --joblog ", "scripts/sweep-recipes-test runs it, with a shard killed and resumed, after installing GNU parallel"),
         ("GLIBC_TUNABLES=", "parts (exit 3) only on a CPU whose glibc picks FMA maths; DeterminismClassTests cover the classes"),
     ]
 
@@ -280,7 +284,7 @@ import Testing
             ran += 1
         }
         #expect(ran >= 40)
-        let outside = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0 != "out" && $0 != "Scenes" }
+        let outside = try FileManager.default.contentsOfDirectory(atPath: directory).filter { !["out", "Scenes", "Sweeps"].contains($0) }
         #expect(outside.isEmpty, "files written outside out/: \(outside)")
         #expect(Self.files(under: "\(directory)/Scenes") == scenesBefore)
         for name in scenesBefore where !name.hasSuffix("/") {

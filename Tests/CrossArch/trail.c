@@ -10,6 +10,10 @@
                           also saves the state after step N as a CrateDrop state file: TEMPLATE's
                           header (a state file of the same scene) with this CPU's name, the step,
                           gravity and physics (docs/determinism.md, "Saved states")
+     trail SPEC STEPS --state-cost REPS
+                          after STEPS steps, REPS times: save the state, step once, restore it;
+                          prints the state's size and the mean save and restore times (this
+                          thread's CPU time): scripts/state-cost runs it, also under callgrind
      trail --probe SPEC   "CLASS ANGLE_DIGEST CONTACT_DIGEST": the determinism class, computed as
                           Sources/Physics/DeterminismClass.swift computes it
 
@@ -23,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_CHANGES 4096
 
@@ -290,6 +295,37 @@ static void write_state_file(cbaseline_world *world, const state_file *template,
     free(physics);
 }
 
+static double thread_microseconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return (double)now.tv_sec * 1e6 + (double)now.tv_nsec / 1e3;
+}
+
+/* Save, one step, restore, REPS times, from the state after `steps` steps. The functions are
+   separate (not inlined) so callgrind can count each: --toggle-collect=cratedrop_state_save. */
+static int state_cost(spec *s, int steps, int reps) {
+    cbaseline_world *world = build(s);
+    cbaseline_step(world, steps);
+    long size = cbaseline_state_save(world, NULL, 0);
+    if (size <= 0) { fprintf(stderr, "trail: cannot save states here (%ld): the portable backend saves them\n", size); return 69; }
+    unsigned char *state = malloc((size_t)size);
+    double save = 0, restore = 0;
+    for (int i = 0; i < reps; i++) {
+        double start = thread_microseconds();
+        cbaseline_state_save(world, state, size);
+        save += thread_microseconds() - start;
+        cbaseline_step(world, 1);
+        char message[256];
+        start = thread_microseconds();
+        if (cbaseline_state_restore(world, state, size, message, sizeof message) != 0) { fprintf(stderr, "trail: %s\n", message); return 65; }
+        restore += thread_microseconds() - start;
+    }
+    printf("bytes %ld bodies %d save_us %.1f restore_us %.1f\n", size, s->crate_count, save / reps, restore / reps);
+    free(state);
+    cbaseline_destroy(world);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     /* Debian's debug build prints a banner on stdout at its first cpSpaceNew: keep stdout for results. */
     cpSpaceFree(CChipmunk_SpaceNewQuietly());
@@ -298,6 +334,10 @@ int main(int argc, char **argv) {
         read_spec(argv[2], &s);
         if (!s.has_probe) { fprintf(stderr, "trail: %s has no probe line\n", argv[2]); return 65; }
         return probe(&s);
+    }
+    if (argc == 5 && strcmp(argv[3], "--state-cost") == 0) {
+        read_spec(argv[1], &s);
+        return state_cost(&s, atoi(argv[2]), atoi(argv[4]));
     }
     int from_state = argc == 5 && strcmp(argv[3], "--from-state") == 0;
     int save_at = argc == 7 && strcmp(argv[3], "--save-at") == 0;

@@ -1,0 +1,69 @@
+import Driver
+import SceneFile
+import SceneModel
+import Script
+import Session
+
+/// What one sample runs: its scene's text, its length, its gravity script and where it starts.
+/// Made from the spec and the index alone.
+public struct SampleInputs: Sendable {
+    public var sample: Sample
+    /// The scene file the sample runs, as written into its folder (`scene.json`).
+    public var sceneText: [UInt8]
+    public var scene: Scene
+    /// Steps to run (after the saved state's step, when branching).
+    public var steps: Int
+    /// The gravity script (`gravity.jsonl`), if any.
+    public var gravityScript: [UInt8]?
+    /// The saved state the sample continues, when branching.
+    public var state: SavedStateFile?
+}
+
+/// Why a sample cannot run: a combination of values the scene refuses (each value alone was
+/// checked when the spec was read). Printed as `SPEC: sample N (PARAMETERS): REASON`.
+public struct SampleError: Error, Sendable, CustomStringConvertible {
+    public var index: Int
+    public var reason: String
+    public var description: String { "sample \(index): \(reason)" }
+}
+
+extension SweepSpec {
+    /// The inputs of `sample`.
+    /// - Throws: `SampleError` when the scene refuses the sample's combination of values.
+    public func inputs(for sample: Sample) throws(SampleError) -> SampleInputs {
+        var seconds: DecimalSeconds?
+        var script: [UInt8]?
+        var sceneValues: [(SceneFieldPath, JSONValue)] = []
+        for parameter in sample.parameters {
+            switch (parameter.field, parameter.value.kind) {
+            case let (.scene(path), _): sceneValues.append((path, parameter.value))
+            case let (.seconds, .number(_, literal)): seconds = DecimalSeconds(literal)
+            case let (.gravityScript, .string(relative)): script = scripts[relative]
+            case let (.gravityScript, .array(lines)): script = GravityScript.text(lines)
+            default: break
+            }
+        }
+        switch base {
+        case let .scene(_, _, document, _):
+            let made: (text: [UInt8], scene: Scene)
+            do {
+                made = try SampleScene.make(setting: sceneValues, in: document)
+            } catch {
+                throw SampleError(index: sample.index, reason: "\(sample.parametersJSON): \(error)")
+            }
+            return SampleInputs(sample: sample, sceneText: made.text, scene: made.scene,
+                                steps: steps(seconds, stepRate: made.scene.stepRate), gravityScript: script, state: nil)
+        case let .state(_, file, _, scene):
+            return SampleInputs(sample: sample, sceneText: file.sceneText, scene: scene, steps: steps(seconds, stepRate: scene.stepRate),
+                                gravityScript: script, state: file)
+        }
+    }
+
+    private func steps(_ seconds: DecimalSeconds?, stepRate: Int) -> Int {
+        if let seconds { return seconds.steps(atRate: stepRate) }
+        switch length {
+        case let .seconds(seconds): return seconds.steps(atRate: stepRate)
+        case let .steps(steps): return steps
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import SceneFile
+import SceneModel
+
+/// A sample's `done.json`: written last into its folder, before the folder takes its final name.
+/// It says how the sample was made (parameters, steps, the sweep's fingerprint), what it gave
+/// (the final state hash, summary figures, wall time) and where (determinism class, backend,
+/// architecture, CrateDrop's version), so the sample can be re-run and checked anywhere.
+public struct DoneMarker: Sendable, Equatable {
+    public var sample: Int
+    /// The parameters as a JSON object's text, in the spec's axis order.
+    public var parametersJSON: String
+    /// The step the sample started at (a saved state's, when branching) and the steps it ran.
+    public var startStep: Int
+    public var steps: Int
+    public var hash: StateHash
+    /// `hashes.txt`'s interval, if the sample wrote one.
+    public var hashEvery: Int?
+    public var determinismClass: String
+    public var backend: String
+    public var architecture: String
+    public var version: String
+    /// The sweep's fingerprint (`sweep.json`).
+    public var sweep: String
+    /// Files in the folder besides this one.
+    public var files: [String]
+    public var wallSeconds: Double
+    /// CPU time of the thread that ran it (setup and steps), seconds.
+    public var cpuSeconds: Double
+    /// Summary figures of the final state.
+    public var summary: Summary
+    /// Warnings the run gave (a body that left the world).
+    public var warnings: [String]
+
+    /// Figures of the final state, for a first look at a sweep without opening its files.
+    public struct Summary: Sendable, Equatable {
+        public var bodies: Int
+        /// Mean height of the bodies' centres, px.
+        public var meanY: Double
+        /// The fastest body's speed, px/s.
+        public var maxSpeed: Double
+        /// Bodies faster than 1 px/s.
+        public var moving: Int
+
+        public init(_ snapshot: WorldSnapshot) {
+            bodies = snapshot.bodies.count
+            meanY = snapshot.bodies.isEmpty ? 0 : snapshot.bodies.map(\.position.y).reduce(0, +) / Double(snapshot.bodies.count)
+            let speeds = snapshot.bodies.map { $0.velocity.length }
+            maxSpeed = speeds.max() ?? 0
+            moving = speeds.filter { $0 > 1 }.count
+        }
+
+        init(bodies: Int, meanY: Double, maxSpeed: Double, moving: Int) {
+            self.bodies = bodies
+            self.meanY = meanY
+            self.maxSpeed = maxSpeed
+            self.moving = moving
+        }
+    }
+
+    public static let fileName = "done.json"
+
+    /// One line of JSON; the manifest's rows are these with the folder's path added.
+    public func json(path: String? = nil) -> String {
+        var fields: [(String, String)] = [("sample", String(sample))]
+        if let path { fields.append(("path", JSONText.string(path))) }
+        fields += [
+            ("parameters", parametersJSON),
+            ("start_step", String(startStep)), ("steps", String(steps)),
+            ("hash", JSONText.string(hash.description)),
+            ("hash_every", hashEvery.map(String.init) ?? "null"),
+            ("determinism_class", JSONText.string(determinismClass)),
+            ("backend", JSONText.string(backend)), ("architecture", JSONText.string(architecture)),
+            ("cratedrop", JSONText.string(version)), ("sweep", JSONText.string(sweep)),
+            ("files", JSONText.array(files.map { JSONText.string($0) })),
+            ("wall_seconds", JSONText.number(wallSeconds)), ("cpu_seconds", JSONText.number(cpuSeconds)),
+            ("summary", JSONText.object([("bodies", String(summary.bodies)), ("mean_y", JSONText.number(summary.meanY)),
+                                         ("max_speed", JSONText.number(summary.maxSpeed)), ("moving", String(summary.moving))])),
+            ("warnings", JSONText.array(warnings.map { JSONText.string($0) })),
+        ]
+        return JSONText.object(fields)
+    }
+
+    /// Reads a done marker back; nil when the text is not one (a folder cut short is not done).
+    public init?(json bytes: [UInt8]) {
+        guard let root = try? JSONParser.parse(bytes), case let .object(members) = root.kind else { return nil }
+        func value(_ key: String) -> JSONValue.Kind? { members.first { $0.key == key }?.value.kind }
+        func integer(_ key: String) -> Int? { if case let .number(_, literal)? = value(key) { Int(literal) } else { nil } }
+        func double(_ key: String, in kind: JSONValue.Kind?) -> Double? {
+            guard case let .object(fields)? = kind, case let .number(number, _)? = fields.first(where: { $0.key == key })?.value.kind else { return nil }
+            return number
+        }
+        func string(_ key: String) -> String? { if case let .string(text)? = value(key) { text } else { nil } }
+        guard let sample = integer("sample"), let parameters = members.first(where: { $0.key == "parameters" })?.value,
+              let startStep = integer("start_step"), let steps = integer("steps"),
+              let hash = string("hash").flatMap(StateHash.init(hex:)), let determinismClass = string("determinism_class"),
+              let backend = string("backend"), let architecture = string("architecture"), let version = string("cratedrop"),
+              let sweep = string("sweep"), case let .array(files)? = value("files"),
+              case let .number(wallSeconds, _)? = value("wall_seconds"), case let .number(cpuSeconds, _)? = value("cpu_seconds"),
+              let summaryKind = value("summary"), case let .object(summaryFields) = summaryKind,
+              case let .array(warnings)? = value("warnings")
+        else { return nil }
+        func summaryInteger(_ key: String) -> Int? {
+            if case let .number(_, literal)? = summaryFields.first(where: { $0.key == key })?.value.kind { Int(literal) } else { nil }
+        }
+        guard let bodies = summaryInteger("bodies"), let moving = summaryInteger("moving"),
+              let meanY = double("mean_y", in: summaryKind), let maxSpeed = double("max_speed", in: summaryKind) else { return nil }
+        self.sample = sample
+        self.parametersJSON = JSONWriter.compact(parameters)
+        self.startStep = startStep
+        self.steps = steps
+        self.hash = hash
+        self.hashEvery = integer("hash_every")
+        self.determinismClass = determinismClass
+        self.backend = backend
+        self.architecture = architecture
+        self.version = version
+        self.sweep = sweep
+        self.files = files.compactMap { if case let .string(name) = $0.kind { name } else { nil } }
+        self.wallSeconds = wallSeconds
+        self.cpuSeconds = cpuSeconds
+        self.summary = Summary(bodies: bodies, meanY: meanY, maxSpeed: maxSpeed, moving: moving)
+        self.warnings = warnings.compactMap { if case let .string(text) = $0.kind { text } else { nil } }
+    }
+
+    public init(sample: Int, parametersJSON: String, startStep: Int, steps: Int, hash: StateHash, hashEvery: Int?,
+                determinismClass: String, backend: String, architecture: String, version: String, sweep: String,
+                files: [String], wallSeconds: Double, cpuSeconds: Double, summary: Summary, warnings: [String]) {
+        self.cpuSeconds = cpuSeconds
+        self.sample = sample
+        self.parametersJSON = parametersJSON
+        self.startStep = startStep
+        self.steps = steps
+        self.hash = hash
+        self.hashEvery = hashEvery
+        self.determinismClass = determinismClass
+        self.backend = backend
+        self.architecture = architecture
+        self.version = version
+        self.sweep = sweep
+        self.files = files
+        self.wallSeconds = wallSeconds
+        self.summary = summary
+        self.warnings = warnings
+    }
+}

@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FileIO
+
+/// The few POSIX calls a sweep folder needs, each failure turned into a message naming the path.
+enum FolderIO {
+    struct Failure: Error, Sendable, CustomStringConvertible {
+        var description: String
+        init(_ path: String, _ what: String) { description = "\(path): \(what): \(FileDescriptorIO.errnoText())" }
+        init(description: String) { self.description = description }
+    }
+
+    /// Creates the folder `path` (its parent must exist); an existing folder is fine.
+    static func makeFolder(_ path: String) throws(Failure) {
+        if mkdir(path, 0o755) == 0 { return }
+        let code = errno
+        var info = stat()
+        if code == EEXIST, lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return }
+        errno = code
+        throw Failure(path, code == EEXIST ? "exists and is not a folder" : "cannot create the folder")
+    }
+
+    /// Writes `bytes` as the new file `path` (created exclusively), flushed to the disk when `sync`.
+    static func writeNew(_ path: String, _ bytes: [UInt8], sync: Bool) throws(Failure) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Failure(path, "cannot create") }
+        var failure: Failure?
+        do {
+            try FileDescriptorIO.writeAll(fd, bytes)
+        } catch {
+            failure = Failure(description: "\(path): \(error)")
+        }
+        if failure == nil, sync, fsync(fd) != 0 { failure = Failure(path, "cannot flush to disk") }
+        if close(fd) != 0, failure == nil { failure = Failure(path, "cannot close") }
+        if let failure {
+            unlink(path)
+            throw failure
+        }
+    }
+
+    /// Flushes the file or folder `path` to the disk.
+    static func sync(_ path: String) throws(Failure) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure(path, "cannot open to flush") }
+        defer { close(fd) }
+        if fsync(fd) != 0 { throw Failure(path, "cannot flush to disk") }
+    }
+
+    /// The names in the folder `path` (without `.` and `..`); empty when it cannot be read.
+    static func names(in path: String) -> [String] {
+        guard let folder = opendir(path) else { return [] }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Removes the folder `path` and the files in it (sample folders hold files only).
+    static func removeFolder(_ path: String) {
+        for name in names(in: path) { unlink("\(path)/\(name)") }
+        rmdir(path)
+    }
+
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// This machine's name, for temporary folders' names.
+    static let hostName: String = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "host" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // Only characters that cannot confuse the name's parts.
+        return String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+    }()
+
+    /// Whether the process `pid` on this machine is gone.
+    static func processIsGone(_ pid: Int32) -> Bool {
+        kill(pid, 0) != 0 && errno == ESRCH
+    }
+}

@@ -1,0 +1,110 @@
+import FileIO
+import SceneFile
+
+/// `cratedrop sweep merge DIR`: one manifest row per complete sample, in index order, and the
+/// samples that are missing or failed, by index, so that just those can be run again.
+///
+/// The manifest is JSON Lines (`manifest.jsonl`): each row is the sample's done marker with its
+/// folder's path. (Parquet is not written: no Parquet or Arrow library is packaged for Debian 12
+/// or Swift here; docs/sweeps.md says how to convert the JSONL.)
+public enum SweepMerge {
+    public struct Report: Sendable {
+        public var samples: Int
+        public var complete: Int
+        public var missing: [Int]
+        public var failed: [(index: Int, reason: String)]
+        /// Temporary folders left in `samples/` (in flight, or left by a killed process).
+        public var temporaries: [String]
+        /// Complete samples per determinism class.
+        public var classes: [(id: String, samples: Int)]
+        public var manifest: String
+
+        public var isComplete: Bool { missing.isEmpty && failed.isEmpty }
+
+        /// The JSON line `cratedrop sweep merge` prints.
+        public var json: String {
+            JSONText.object([
+                ("manifest", JSONText.string(manifest)), ("samples", String(samples)), ("complete", String(complete)),
+                ("missing", JSONText.string(IndexRanges.text(missing))),
+                ("failed", JSONText.string(IndexRanges.text(failed.map(\.index)))),
+                ("temporaries", String(temporaries.count)),
+                ("determinism_classes", JSONText.object(classes.map { ($0.id, String($0.samples)) })),
+            ])
+        }
+    }
+
+    /// Reads every sample of the sweep folder at `path` and writes its manifest.
+    /// - Throws: `FolderError` when it is not a sweep folder or the manifest cannot be written.
+    public static func merge(_ path: String) throws(SweepFolder.FolderError) -> Report {
+        let identity = try SweepFolder.identity(at: path)
+        let folder = SweepFolder(path: path, sampleCount: identity.samples)
+        var rows: [[UInt8]] = []
+        var missing: [Int] = []
+        var failed: [(Int, String)] = []
+        var classes: [(id: String, samples: Int)] = []
+        for index in 0..<identity.samples {
+            if let marker = folder.doneMarker(index) {
+                rows.append(Array((marker.json(path: "samples/\(folder.name(index))") + "\n").utf8))
+                if let position = classes.firstIndex(where: { $0.id == marker.determinismClass }) {
+                    classes[position].samples += 1
+                } else {
+                    classes.append((marker.determinismClass, 1))
+                }
+            } else if let reason = failureReason(folder.failurePath(index)) {
+                failed.append((index, reason))
+            } else {
+                missing.append(index)
+            }
+        }
+        do {
+            try FileDescriptorIO.writeWhole(rows, to: folder.manifestPath)
+        } catch {
+            throw .cannotCreate("\(folder.manifestPath): \(error)")
+        }
+        return Report(samples: identity.samples, complete: rows.count, missing: missing, failed: failed,
+                      temporaries: folder.temporaries(), classes: classes, manifest: folder.manifestPath)
+    }
+
+    private static func failureReason(_ path: String) -> String? {
+        guard let bytes = try? FileBytes.read(path: path, limit: 1 << 20) else { return nil }
+        guard let root = try? JSONParser.parse(bytes), case let .object(members) = root.kind,
+              case let .string(reason)? = members.first(where: { $0.key == "reason" })?.value.kind else { return "unreadable failure note" }
+        return reason
+    }
+}
+
+/// Sample indices written as ranges: `0-3, 7, 9-12`.
+public enum IndexRanges {
+    public static func text(_ indices: [Int]) -> String {
+        var parts: [String] = []
+        var position = 0
+        while position < indices.count {
+            var end = position
+            while end + 1 < indices.count, indices[end + 1] == indices[end] + 1 { end += 1 }
+            parts.append(end == position ? "\(indices[position])" : "\(indices[position])-\(indices[end])")
+            position = end + 1
+        }
+        return parts.joined(separator: ", ")
+    }
+
+    /// Parses `0-3,7` (spaces allowed); nil when malformed or outside 0..<count.
+    public static func parse(_ text: String, count: Int) -> [Int]? {
+        var result: [Int] = []
+        for part in text.split(separator: ",") {
+            let bounds = part.trimmingCharacters(in: " ").split(separator: "-", omittingEmptySubsequences: false)
+            guard (1...2).contains(bounds.count), let low = Int(bounds[0]), let high = Int(bounds.last!),
+                  low >= 0, low <= high, high < count else { return nil }
+            result += Array(low...high)
+        }
+        return result.isEmpty ? nil : Array(Set(result)).sorted()
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters(in set: Character) -> Substring {
+        var text = self
+        while text.first == set { text = text.dropFirst() }
+        while text.last == set { text = text.dropLast() }
+        return text
+    }
+}

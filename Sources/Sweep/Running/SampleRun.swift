@@ -1,0 +1,155 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Driver
+import Outputs
+import Physics
+import SceneModel
+import Script
+import Session
+import Synchronization
+
+/// One sample carried out as a `RunPlan` by a `RunEngine`, in this process, on the calling
+/// thread: the same engine as `cratedrop hash`, so a sample's hash is the hash that command
+/// prints for the same scene, length and gravity script.
+public enum SampleRun {
+    /// What to run and where its files go.
+    public struct Request: Sendable {
+        public var scene: Scene
+        /// The scene's text, as a record embeds it.
+        public var sceneText: [UInt8]
+        /// The saved state to continue, when branching.
+        public var state: SavedStateFile?
+        public var steps: Int
+        /// The gravity script's path (read as a stream, as `--gravity` reads it).
+        public var gravityPath: String?
+        public var outputs: SampleOutputs
+        /// The folder the outputs go into; nil: none are written (verify needs only the hashes).
+        public var folder: String?
+
+        public init(scene: Scene, sceneText: [UInt8], state: SavedStateFile?, steps: Int, gravityPath: String?,
+                    outputs: SampleOutputs, folder: String?) {
+            self.scene = scene
+            self.sceneText = sceneText
+            self.state = state
+            self.steps = steps
+            self.gravityPath = gravityPath
+            self.outputs = outputs
+            self.folder = folder
+        }
+    }
+
+    /// What a completed run gave.
+    public struct Result: Sendable {
+        public var hash: StateHash
+        public var startStep: Int
+        public var steps: Int
+        /// `STEP HASH` lines, when `outputs.hashEvery` asked for them.
+        public var trail: [String]
+        public var finalSnapshot: WorldSnapshot
+        public var warnings: [String]
+        public var wallSeconds: Double
+        /// CPU time of the calling thread for the run.
+        public var cpuSeconds: Double
+    }
+
+    /// Why a run gave no result.
+    public enum Failure: Error, Sendable, CustomStringConvertible {
+        /// The run could not be set up (a world the engine refuses, an output it cannot create).
+        case setup(String)
+        /// The run went wrong as it ran (a gravity line refused, an output that failed).
+        case run(String)
+        /// `shouldStop` ended it before its last step.
+        case stopped
+
+        public var description: String {
+            switch self {
+            case let .setup(reason), let .run(reason): reason
+            case .stopped: "stopped before its last step"
+            }
+        }
+    }
+
+    /// Runs `request` to its end, or until `shouldStop` (checked every step) says so.
+    public static func run(_ request: Request, shouldStop: @escaping @Sendable () -> Bool) -> Swift.Result<Result, Failure> {
+        let stopwatch = MonotonicStopwatch()
+        let started = stopwatch.nanoseconds(), cpuStarted = threadCPUSeconds()
+        let start: RunStart = request.state.map { .state($0, scene: request.scene) }
+            ?? .scene(request.scene, file: "scene.json", text: request.sceneText)
+        var plan = RunPlan(start: start, length: .steps(request.steps), clock: request.outputs.image ? .virtual(fps: 60) : .everyStep)
+        let trail = Mutex<[String]>([])
+        if let every = request.outputs.hashEvery {
+            plan.hashTrail = RunPlan.HashTrail(every: every) { snapshot in
+                trail.withLock { $0.append("\(snapshot.step) \(StateHash(snapshot))") }
+                return true
+            }
+        }
+        if let folder = request.folder {
+            let outputs = request.outputs
+            if let trace = outputs.trace {
+                plan.data.tracePath = "\(folder)/trace.\(trace.rawValue)"
+                plan.data.traceEvery = outputs.traceEvery ?? 1
+            }
+            if outputs.stats { plan.data.statsPath = "\(folder)/stats.jsonl" }
+            if outputs.record { plan.recordPath = "\(folder)/run.rec" }
+            if outputs.saveState { plan.saveStatePath = "\(folder)/end.state" }
+            if outputs.image {
+                plan.frames = RunPlan.Frames(destination: .image("\(folder)/end.png"), width: request.scene.render.imageWidth,
+                                             height: request.scene.render.imageHeight)
+            }
+        }
+        if let gravityPath = request.gravityPath { plan.gravity = RunPlan.GravityInputPlan(.stream(path: gravityPath)) }
+        let warnings = WarningList()
+        let outcome: RunOutcome
+        switch execute(plan, shouldStop: shouldStop, onWarning: warnings.add) {
+        case let .success(done): outcome = done
+        case let .failure(failure): return .failure(failure)
+        }
+        if outcome.result.stoppedEarly || outcome.stop != nil { return .failure(.stopped) }
+        if let reason = problem(in: outcome) { return .failure(.run(reason)) }
+        let seconds = Double(stopwatch.nanoseconds() - started) / 1e9
+        return .success(Result(hash: outcome.result.stateHash, startStep: plan.start.step, steps: outcome.result.counters.stepsTaken,
+                               trail: trail.withLock { $0 }, finalSnapshot: outcome.result.finalSnapshot,
+                               warnings: warnings.all, wallSeconds: seconds, cpuSeconds: threadCPUSeconds() - cpuStarted))
+    }
+
+    /// Sets up and runs the engine; returns once the engine and its world are gone, so that a
+    /// sample's time includes taking its world down.
+    private static func execute(_ plan: RunPlan, shouldStop: @escaping @Sendable () -> Bool,
+                                onWarning: @escaping (String) -> Void) -> Swift.Result<RunOutcome, Failure> {
+        let engine: RunEngine
+        do {
+            engine = try RunEngine(plan: plan, shouldStop: shouldStop, onWarning: onWarning)
+        } catch {
+            return .failure(.setup(error.description))
+        }
+        return .success(engine.run(shouldStop: shouldStop))
+    }
+
+    /// CPU time this thread has used, seconds (`CLOCK_THREAD_CPUTIME_ID`).
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// The first thing that went wrong in a run that reached its end, if any.
+    private static func problem(in outcome: RunOutcome) -> String? {
+        if let gravity = outcome.gravity {
+            if let failure = gravity.failure { return failure.description }
+            if let readError = gravity.readError { return "\(gravity.source): \(readError)" }
+        }
+        if let failure = outcome.recordFailure { return failure.description }
+        if let failure = outcome.saveStateFailure { return failure.description }
+        if let failure = outcome.dataFailures.first { return failure.description }
+        if let failure = outcome.render?.failure { return failure.description }
+        return nil
+    }
+}
+
+/// Warnings told by the engine, kept for the done marker.
+private final class WarningList: Sendable {
+    private let list = Mutex<[String]>([])
+    func add(_ warning: String) { list.withLock { $0.append(warning) } }
+    var all: [String] { list.withLock { $0 } }
+}

@@ -1,0 +1,90 @@
+import SceneFile
+import SceneModel
+import Script
+
+/// A sweep: one scene (or one saved state) and the axes along which its samples differ, expanded
+/// as a grid or as a seeded random sample, and what each sample writes (docs/sweeps.md).
+///
+/// Built by `SweepSpecLoader` from a spec file, every input file read once at load, so that each
+/// sample is a pure function of the spec and its index.
+public struct SweepSpec: Sendable {
+    /// The spec file's path, as given.
+    public var file: String
+    /// What every sample starts from.
+    public var base: Base
+    /// How long each sample runs, unless a `seconds` axis says otherwise.
+    public var length: Length
+    /// The axes, in the spec's order: for a grid, the last varies fastest.
+    public var axes: [SweepAxis]
+    /// Grid or random sample.
+    public var sampling: Sampling
+    /// What each sample writes beside its done marker and scene.
+    public var outputs: SampleOutputs
+    /// The gravity scripts that `gravity_script` values name, by the path as written in the spec.
+    public var scripts: [String: [UInt8]]
+    /// How many samples the sweep holds (1 for a grid without axes).
+    public var sampleCount: Int
+    /// FNV-1a 64 over the spec's bytes and every input it names (scene, state, gravity scripts), in
+    /// hex: two shards write into one folder only when they agree on it.
+    public var fingerprint: String
+
+    /// Where samples start.
+    public enum Base: Sendable {
+        /// A scene file: its path, its bytes and the parsed document the axes change.
+        case scene(path: String, text: [UInt8], document: JSONValue, scene: Scene)
+        /// A saved state (branching): every sample continues it; only run axes vary.
+        case state(path: String, file: SavedStateFile, bytes: [UInt8], scene: Scene)
+    }
+
+    /// A sample's length.
+    public enum Length: Sendable, Equatable {
+        case seconds(DecimalSeconds)
+        case steps(Int)
+    }
+
+    /// How samples are drawn from the axes.
+    public enum Sampling: Sendable, Equatable {
+        /// Every combination of the axes' values.
+        case grid
+        /// `count` samples, each axis drawn independently per sample from SplitMix64 seeded by
+        /// `seed` and the sample's index (so sample i does not depend on any other).
+        case random(count: Int, seed: UInt64)
+    }
+}
+
+/// What each sample writes into its folder, beside `done.json` and its inputs.
+public struct SampleOutputs: Sendable, Equatable {
+    /// `hashes.txt`: `STEP HASH` every K steps and after the last.
+    public var hashEvery: Int?
+    /// `trace.csv` or `trace.jsonl`: every body's state.
+    public var trace: TraceKind?
+    /// Trace every K steps; nil: every step.
+    public var traceEvery: Int?
+    /// `stats.jsonl`: per-step figures.
+    public var stats = false
+    /// `run.rec`: a run record (not for a sweep that starts from a saved state).
+    public var record = false
+    /// `end.state`: the world at the end (portable backend).
+    public var saveState = false
+    /// `end.png`: the last frame.
+    public var image = false
+
+    public enum TraceKind: String, Sendable, Equatable, CaseIterable {
+        case csv
+        case jsonl
+    }
+
+    public init() {}
+
+    /// The files a sample writes, by name, in the order the done marker lists them.
+    public var fileNames: [String] {
+        var names: [String] = []
+        if hashEvery != nil { names.append("hashes.txt") }
+        if let trace { names.append("trace.\(trace.rawValue)") }
+        if stats { names.append("stats.jsonl") }
+        if record { names.append("run.rec") }
+        if saveState { names.append("end.state") }
+        if image { names.append("end.png") }
+        return names
+    }
+}

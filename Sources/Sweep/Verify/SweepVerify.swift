@@ -1,0 +1,79 @@
+import FileIO
+import Physics
+import SceneFile
+import SceneModel
+import Script
+
+/// `cratedrop sweep verify DIR --sample I`: runs a complete sample again on this machine from
+/// its own folder (its scene, gravity script and the sweep's start state) and compares the
+/// final hash and its hash trail bit for bit. A sample made in another determinism class is
+/// reported as such: its hashes are not promised to match here.
+public enum SweepVerify {
+    public enum Verdict: Sendable, Equatable {
+        case identical(hash: StateHash)
+        case differs(expected: StateHash, got: StateHash, detail: String)
+        case otherClass(madeIn: String, here: String)
+        /// Not complete in the folder.
+        case notComplete
+        /// Its files could not be read or run.
+        case unusable(String)
+    }
+
+    /// Verifies sample `index` of the sweep folder `path`.
+    public static func verify(_ path: String, index: Int) throws(SweepFolder.FolderError) -> Verdict {
+        let identity = try SweepFolder.identity(at: path)
+        let folder = SweepFolder(path: path, sampleCount: identity.samples)
+        guard index >= 0, index < identity.samples, let marker = folder.doneMarker(index) else { return .notComplete }
+        let here = DeterminismClass.current.id
+        guard marker.determinismClass == here else { return .otherClass(madeIn: marker.determinismClass, here: here) }
+        let sampleFolder = folder.samplePath(index)
+        let sceneText: [UInt8]
+        let scene: Scene
+        var state: SavedStateFile?
+        do {
+            sceneText = try FileBytes.read(path: "\(sampleFolder)/scene.json", limit: SceneLoader.maxFileSize)
+            scene = try SceneLoader.parse(sceneText, file: "\(sampleFolder)/scene.json")
+            if identity.branches {
+                state = try SavedStateFile.parse(try FileBytes.read(path: folder.startStatePath, limit: SavedStateFile.maxFileSize))
+            }
+        } catch {
+            return .unusable("\(error)")
+        }
+        let gravity = marker.files.contains("gravity.jsonl") ? "\(sampleFolder)/gravity.jsonl" : nil
+        var outputs = SampleOutputs()
+        outputs.hashEvery = marker.hashEvery
+        let request = SampleRun.Request(scene: scene, sceneText: sceneText, state: state, steps: marker.steps, gravityPath: gravity,
+                                        outputs: outputs, folder: nil)
+        let result: SampleRun.Result
+        switch SampleRun.run(request, shouldStop: { false }) {
+        case let .success(done): result = done
+        case let .failure(failure): return .unusable(failure.description)
+        }
+        if result.hash != marker.hash || result.steps != marker.steps {
+            return .differs(expected: marker.hash, got: result.hash, detail: "final state after \(result.steps) steps (the sample ran \(marker.steps))")
+        }
+        if marker.hashEvery != nil {
+            let written = (try? FileBytes.read(path: "\(sampleFolder)/hashes.txt", limit: 1 << 30)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let lines = written.split(separator: "\n").map(String.init)
+            if let first = Array(zip(lines, result.trail)).firstIndex(where: { $0 != $1 }) ?? (lines.count == result.trail.count ? nil : min(lines.count, result.trail.count)) {
+                let expectedLine = first < lines.count ? lines[first] : "(none)"
+                let gotLine = first < result.trail.count ? result.trail[first] : "(none)"
+                return .differs(expected: marker.hash, got: result.hash, detail: "hashes.txt line \(first + 1): written '\(expectedLine)', now '\(gotLine)'")
+            }
+        }
+        return .identical(hash: result.hash)
+    }
+
+    /// `count` distinct complete samples of the folder, chosen by SplitMix64 from `seed`.
+    public static func randomSamples(_ path: String, count: Int, seed: UInt64) throws(SweepFolder.FolderError) -> [Int] {
+        let identity = try SweepFolder.identity(at: path)
+        let folder = SweepFolder(path: path, sampleCount: identity.samples)
+        var complete = (0..<identity.samples).filter { FolderIO.exists(folder.samplePath($0)) }
+        var random = SplitMix64(seed: seed)
+        var chosen: [Int] = []
+        while chosen.count < count, !complete.isEmpty {
+            chosen.append(complete.remove(at: Int(random.next(below: UInt64(complete.count)))))
+        }
+        return chosen.sorted()
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `cratedrop sweep`: plan, run (shards, environment, signals), merge and verify as a user runs
+/// them, with their messages and exit codes.
+@Suite struct SweepCommandTests {
+    static func temporary() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-cli-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func spec(_ folder: String, seconds: String = "0.25", samples: Int = 8) throws -> String {
+        let path = "\(folder)/spec.json"
+        try """
+            {
+              "scene": "\(Repository.path("Scenes/pile-100.json"))",
+              "seconds": \(seconds),
+              "axes": [{ "field": "generator.seed", "range": { "from": 1, "to": \(samples) } }],
+              "outputs": { "hash_every": 10 }
+            }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static func completeSamples(_ out: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "\(out)/samples")) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    @Test func planPrintsTheSamplesAndRefusesBadSpecs() throws {
+        let folder = try Self.temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let plan = try CLI.run(["sweep", "plan", try Self.spec(folder), "--show", "2"])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let fields = try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as! [String: Any]
+        #expect(fields["samples"] as? Int == 8 && fields["checked"] as? Int == 8)
+        #expect((fields["first"] as? [[String: Any]])?.map { $0["steps"] as? Int } == [30, 30])
+        #expect(plan.stderr.isEmpty)
+        try #"{ "scene": "x.json", "axes": 3 }"#.write(toFile: "\(folder)/bad.json", atomically: true, encoding: .utf8)
+        let missing = try CLI.run(["sweep", "plan", "\(folder)/bad.json"])
+        #expect(missing.status == 66 && missing.stderr.hasPrefix("cratedrop: \(folder)/x.json: "))
+        try #"{ "scene": "\#(Repository.path("Scenes/book.json"))", "axes": 3 }"#.write(toFile: "\(folder)/bad.json", atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["sweep", "plan", "\(folder)/bad.json"])
+        #expect(bad.status == 65 && bad.stdout.isEmpty)
+        #expect(bad.stderr == "cratedrop: \(folder)/bad.json:1: axes: must be an array, got a number\n")
+    }
+
+    @Test func shardsFromOptionsAndEnvironmentMergeIntoOneSweep() throws {
+        let folder = try Self.temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let spec = try Self.spec(folder)
+        let whole = "\(folder)/whole", sharded = "\(folder)/sharded"
+        #expect(try CLI.run(["sweep", "run", spec, "--out", whole, "--jobs", "2"]).status == 0)
+        #expect(try CLI.run(["sweep", "run", spec, "--out", sharded, "--shard", "0/4"]).stdout.contains(#""samples": 2, "ran": 2"#))
+        #expect(try CLI.run(["sweep", "run", spec, "--out", sharded], environment: ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "4"]).status == 0)
+        let incomplete = try CLI.run(["sweep", "merge", sharded])
+        #expect(incomplete.status == 75 && incomplete.stdout.contains(#""missing":"2-3, 6-7""#))
+        #expect(incomplete.stderr.contains("4 samples missing: 2-3, 6-7"))
+        #expect(try CLI.run(["sweep", "run", spec, "--out", sharded, "--shard-count", "4"], environment: ["JOB_COMPLETION_INDEX": "2"]).status == 0)
+        #expect(try CLI.run(["sweep", "run", spec, "--out", sharded], environment: ["JOB_COMPLETION_INDEX": "3", "CRATEDROP_SHARD_COUNT": "4"]).status == 0)
+        #expect(try CLI.run(["sweep", "merge", sharded]).status == 0)
+        #expect(try CLI.run(["sweep", "merge", whole]).status == 0)
+        #expect(try String(contentsOfFile: "\(whole)/manifest.jsonl", encoding: .utf8).split(separator: "\n").map(Self.hashOf)
+            == String(contentsOfFile: "\(sharded)/manifest.jsonl", encoding: .utf8).split(separator: "\n").map(Self.hashOf))
+        let verify = try CLI.run(["sweep", "verify", sharded, "--random", "2", "--seed", "3"])
+        #expect(verify.status == 0 && verify.stdout.split(separator: "\n").allSatisfy { $0.contains(#""result":"identical""#) })
+        #expect(try CLI.run(["sweep", "run", spec, "--out", sharded, "--shard", "4/4"]).status == 64)
+        let noCount = try CLI.run(["sweep", "run", spec, "--out", sharded], environment: ["JOB_COMPLETION_INDEX": "1"])
+        #expect(noCount.status == 64 && noCount.stderr.contains("--shard-count"))
+    }
+
+    static func hashOf(_ line: Substring) -> String {
+        let row = try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+        return "\(row["sample"]!) \(row["hash"]!)"
+    }
+
+    /// SIGTERM abandons the samples in flight (exit 143), SIGUSR1 finishes them (exit 138); only
+    /// whole samples stay, and a rerun completes the rest without redoing any.
+    @Test(arguments: [("TERM", 143), ("USR1", 138)])
+    func aStoppedShardResumesWithoutRedoingCompleteSamples(signal: String, code: Int32) throws {
+        let folder = try Self.temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let spec = try Self.spec(folder, seconds: "2", samples: 24)
+        let out = "\(folder)/out"
+        let stopped = try CLI.shell("""
+            "$CRATEDROP" sweep run '\(spec)' --out '\(out)' --jobs 2 > '\(folder)/report.json' &
+            pid=$!
+            # Wait (at most 60 s) for two complete samples, then signal.
+            for _ in $(seq 600); do
+              [ "$(find '\(out)/samples' -mindepth 1 -maxdepth 1 -name '[0-9]*' 2>/dev/null | wc -l)" -ge 2 ] && break
+              sleep 0.1
+            done
+            kill -\(signal) $pid
+            wait $pid
+            """)
+        #expect(stopped.status == code, "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("stopped by SIG\(signal)"))
+        let done = Self.completeSamples(out)
+        #expect(done.count >= 2 && done.count < 24)
+        #expect(!(try FileManager.default.contentsOfDirectory(atPath: "\(out)/samples")).contains { $0.hasPrefix(".") })
+        for name in done { #expect(FileManager.default.fileExists(atPath: "\(out)/samples/\(name)/done.json")) }
+        let rerun = try CLI.run(["sweep", "run", spec, "--out", out, "--jobs", "2"])
+        #expect(rerun.status == 0)
+        #expect(rerun.stdout.contains(#""ran": \#(24 - done.count), "skipped": \#(done.count), "failed": 0"#), "\(rerun.stdout)")
+    }
+
+    /// A spec that starts from a saved state: on the portable backend every sample continues it
+    /// (a tilt-free branch equals the straight run); on Debian's library, refused at plan (69).
+    @Test func aBranchingSweepContinuesOneSavedState() throws {
+        let folder = try Self.temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let saved = try CLI.run(["hash", "Scenes/pile-100.json", "--steps", "240", "--save-state", "\(folder)/settled.state"])
+        try """
+            { "start_state": "settled.state", "steps": 60,
+              "axes": [{ "field": "gravity_script", "values": [[{ "step": 240, "gravity": [-500, -866] }], [], [{ "step": 270, "gravity": [500, -866] }]] }] }
+            """.write(toFile: "\(folder)/branch.json", atomically: true, encoding: .utf8)
+        let plan = try CLI.run(["sweep", "plan", "\(folder)/branch.json"])
+        guard saved.status == 0 else {
+            #expect(saved.status == 69)
+            try Data("CDSTATE\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/settled.state"))
+            let refused = try CLI.run(["sweep", "plan", "\(folder)/branch.json"])
+            #expect(refused.status == 69 && refused.stderr.contains("branch.json:1: start_state: saved states need CrateDrop's portable physics backend"))
+            return
+        }
+        #expect(plan.status == 0 && plan.stdout.contains(#""starts_at_step":240"#))
+        let out = "\(folder)/out"
+        #expect(try CLI.run(["sweep", "run", "\(folder)/branch.json", "--out", out]).status == 0)
+        let straight = try CLI.run(["hash", "Scenes/pile-100.json", "--steps", "300"])
+        let done = try String(contentsOfFile: "\(out)/samples/000001/done.json", encoding: .utf8)
+        #expect(done.contains(#""start_step":240,"steps":60,"hash":"\#(straight.stdout.split(separator: " ")[1].dropLast())""#), "\(done)")
+        let tilted = try [0, 2].map { try String(contentsOfFile: "\(out)/samples/00000\($0)/done.json", encoding: .utf8) }
+        #expect(!tilted.contains { $0.contains(straight.stdout.split(separator: " ")[1].dropLast()) })
+        #expect(try CLI.run(["sweep", "verify", out, "--sample", "2"]).stdout.contains("identical"))
+    }
+}
