@@ -19,6 +19,8 @@ public final class RunRecorder {
     private let file: UnsafeMutablePointer<FILE>
     private var failure: FileDescriptorIO.OutputFailure?
     private var isClosed = false
+    /// Bytes of the record so far (written or buffered): where the next line starts.
+    public private(set) var length: Int64 = 0
 
     /// Creates the record file and writes its header and scene lines.
     /// - Throws: the reason if the file cannot be created.
@@ -96,8 +98,26 @@ public final class RunRecorder {
         if let failure { throw failure }
     }
 
+    /// Cuts the record back to its first `length` bytes (a length it had, at a line's end) and
+    /// writes on from there: a live rewind's branch (docs/serve.md, "Rewind and branch"). The
+    /// lines cut are the history the new branch replaces.
+    public func truncate(to length: Int64) {
+        precondition(length >= 0 && length <= self.length, "a record is cut back to a length it had")
+        guard failure == nil, !isClosed else { return }
+        if fflush(file) != 0 || ftruncate(fileno(file), off_t(length)) != 0 || fseeko(file, off_t(length), SEEK_SET) != 0 {
+            failure = .init(text: FileBytes.errnoText())
+            return
+        }
+        self.length = length
+    }
+
     private func write(_ line: String) {
         guard failure == nil, !isClosed else { return }
-        if fputs(line + "\n", file) < 0 { failure = .init(text: FileBytes.errnoText()) }
+        let text = line + "\n"
+        if fputs(text, file) < 0 {
+            failure = .init(text: FileBytes.errnoText())
+            return
+        }
+        length += Int64(text.utf8.count)
     }
 }

@@ -31,7 +31,9 @@ public final class RunEngine {
     private let data: DataStage?
     private let hashTrail: HashTrailStage?
     private let leftWorld: LeftWorldStage?
+    private let history: LiveHistory?
     private let frames: FrameOutput
+    private let onWarning: (String) -> Void
 
     /// Sets the run up, so a bad input or output ends it before any step. Inputs are opened
     /// before any output is created, and the frame output before the data files and the record,
@@ -39,12 +41,14 @@ public final class RunEngine {
     /// - Parameters:
     ///   - plan: the run.
     ///   - shouldStop: ends an offline wait for gravity input (a stop request).
-    ///   - onWarning: told of skipped gravity lines, a record made in another determinism class,
-    ///     and (once, from the stepping thread) the first body that leaves the world.
+    ///   - onWarning: told of skipped gravity lines, a record made in another determinism class, a
+    ///     live rewind that failed, and (once, from the stepping thread) the first body that
+    ///     leaves the world.
     /// - Throws: `RunSetupError` naming what could not be set up.
     public init(plan: RunPlan, shouldStop: @escaping () -> Bool = { false },
                 onWarning: @escaping (String) -> Void = { _ in }) throws(RunSetupError) {
         self.plan = plan
+        self.onWarning = onWarning
         let scene = plan.start.scene
         do {
             world = try World(scene: scene)
@@ -52,10 +56,19 @@ public final class RunEngine {
             throw .world(error)
         }
         // Refused before any step: a run that cannot save its state at the end is not started.
-        if plan.saveStatePath != nil || plan.synctest != nil || plan.periodicStates != nil, !World.canSaveState {
+        if plan.saveStatePath != nil || plan.synctest != nil || plan.periodicStates != nil || plan.rewind != nil, !World.canSaveState {
             throw .state(.unsupportedBackend)
         }
         try Self.checkKeyframes(plan, world: world)
+        if plan.rewind != nil {
+            // A trial save: a world saved states do not cover (sleeping bodies, the spatial hash)
+            // is refused now, before any output is created.
+            do {
+                _ = try world.saveState()
+            } catch {
+                throw .state(error)
+            }
+        }
         if let state = plan.start.state {
             // A record names its steps from 0: it starts from a scene, not from the middle of a run.
             if plan.recordPath != nil {
@@ -100,7 +113,20 @@ public final class RunEngine {
         let startStep = plan.start.outputStep
         hashTrail = plan.hashTrail.map { HashTrailStage($0, lastStep: plan.end.stepLimit(atRate: scene.stepRate).map { startStep + $0 }) }
         leftWorld = plan.watchesBodiesLeaving ? LeftWorldStage(worldSize: scene.worldSize, stepRate: scene.stepRate, onWarning: onWarning) : nil
+        if let settings = plan.rewind {
+            guard case let .live(_, control) = plan.clock else { throw .unsupported("only a live run keeps a history to rewind") }
+            do {
+                history = try LiveHistory(world: world, control: control, recorder: recorder, stepRate: scene.stepRate, settings: settings,
+                                          onWarning: onWarning)
+            } catch {
+                throw .state(error)
+            }
+        } else {
+            history = nil
+        }
         var stages: [(StepPipeline.Position, StepStage)] = []
+        // First of the inputs: a rewound run that steps again branches before a tilt is recorded.
+        if let history { stages.append((.input, history)) }
         if let gravity { stages.append((.input, gravity)) }
         if let synctest { stages.append((.synctest, synctest)) }
         if let record { stages.append((.record, record)) }
@@ -220,7 +246,7 @@ public final class RunEngine {
         if plan.feedsOfflineEncoder, plan.threadPriority == .yieldToVideoEncoder { RenderPipeline.lowerThisThreadsPriority() }
         var control: LiveControl?
         if case let .live(_, live) = plan.clock { control = live }
-        let frames = self.frames, data = self.data, record = self.record
+        let frames = self.frames, data = self.data, record = self.record, history = self.history, onRewindFailure = self.onWarning
         var stop: RunOutcome.Stop?
         frames.start()
         let result = loop.run(shouldStop: {
@@ -229,6 +255,16 @@ public final class RunEngine {
             // run ends there rather than going on with a record that is already lost.
             return stop != nil || frames.failure != nil || (control != nil && record?.recorder.hasFailed == true)
         }) { report, driver in
+            // A rewind asked for applies here, between steps, so the frame shows the world it
+            // went back to (paused or not).
+            if let history, let target = control?.takeRewind() {
+                do {
+                    try history.rewind(to: target)
+                    driver.restartInterpolation()
+                } catch {
+                    onRewindFailure("rewind to step \(target): \(error)")
+                }
+            }
             data?.traceFrame(driver.current)
             frames.frame(report, driver: driver)
             if control != nil { record?.recorder.flush() }

@@ -39,6 +39,9 @@ public struct RunPlan: Sendable {
     public var hashTrail: HashTrail?
     /// Frames to draw; nil: headless.
     public var frames: Frames?
+    /// Keep the live run's recent past so pages can rewind it (`serve`, clock `.live` only;
+    /// portable backend only): `LiveHistory`.
+    public var rewind: LiveHistory.Settings?
     /// Live frames for pages (`cratedrop serve`), told after every frame.
     public var liveFrames: (@Sendable (LiveFrameState) -> Void)?
     /// Warn once, through the engine's `onWarning`, when a body leaves the world (`LeftWorldStage`).
