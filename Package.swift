@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "SceneModel", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Raster", "SceneModel", "TestSupport"]),
         .testTarget(name: "DriverTests", dependencies: ["Driver", "Session", "Physics", "SceneModel", "Script", "TestSupport"]),
-        .testTarget(name: "ServeTests", dependencies: ["Serve", "SceneModel"]),
+        .testTarget(name: "ServeTests", dependencies: ["Serve", "Session", "Physics", "SceneFile", "SceneModel", "TestSupport"]),
         .testTarget(name: "SweepTests", dependencies: ["Sweep", "Session", "SceneFile", "SceneModel", "Physics", "TestSupport"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "Outputs", "Physics", "SceneModel", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["cratedrop", "cratedrop-bench", "TestSupport"], exclude: ["Golden"]),

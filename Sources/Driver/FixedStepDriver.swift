@@ -61,6 +61,14 @@ public final class FixedStepDriver {
         previous = current
     }
 
+    /// The simulation's state was put back between frames (a live rewind): the next frame shows
+    /// it as it is, with no blend from the state before. Time owed and counters are unchanged.
+    public func restartInterpolation() {
+        guard capturesSnapshots else { return }
+        current = simulation.snapshot()
+        previous = current
+    }
+
     /// Steps due by frame time `ticks`: floor(ticks × stepRate / ticksPerSecond), capped at the limit.
     public func stepsDue(at ticks: Int64) -> Int {
         let due = Int(Int128(ticks) * Int128(configuration.stepRate) / Int128(ticksPerSecond))

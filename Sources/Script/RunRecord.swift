@@ -5,11 +5,15 @@ import SceneModel
 /// A run record read back: everything needed to re-run a run elsewhere and check it (README,
 /// "Records"). Line by line:
 ///
-///     {"record":"cratedrop","version":1,"scene_file":…,"determinism_class":…,"backend":…,"architecture":…,"libc":…,"state_rows":…}
+///     {"record":"cratedrop","version":1,"scene_file":…,"determinism_class":…,"backend":…,"architecture":…,"libc":…,"state_rows":…[,"keyframes":K]}
 ///     {"scene":"…the scene file's text…"}
 ///     {"step":N,"gravity":[x,y]}                      a change acting on step N (counted from 0)
-///     {"step":N,"hash":"…"[,"state":[[id,x,y,angle,vx,vy,w],…]]}   after N steps
+///     {"step":N,"hash":"…"[,"state":[[id,x,y,angle,vx,vy,w],…]][,"keyframe":"BASE64"]}   after N steps
 ///     {"end":true,"steps":N,"hash":"…"}
+///
+/// Keyframes (`RecordKeyframe`) are optional and new keys on lines old readers already read, so
+/// the format version stays 1 both ways: records with keyframes read in older CrateDrops, and
+/// records without them read here.
 public struct RunRecord: Sendable {
     /// Where and how the record was made.
     public struct Header: Sendable, Equatable {
@@ -19,24 +23,29 @@ public struct RunRecord: Sendable {
         public var backend: String
         public var architecture: String
         public var libc: String
+        /// Steps between keyframes (`--keyframes K`), if the record was made with them.
+        public var keyframeEvery: Int?
 
-        public init(sceneFile: String, determinismClass: String, backend: String, architecture: String, libc: String) {
+        public init(sceneFile: String, determinismClass: String, backend: String, architecture: String, libc: String,
+                    keyframeEvery: Int? = nil) {
             self.sceneFile = sceneFile
             self.determinismClass = determinismClass
             self.backend = backend
             self.architecture = architecture
             self.libc = libc
+            self.keyframeEvery = keyframeEvery
         }
 
         /// The record's first line.
         func jsonLine(stateRows: Int) -> String {
-            let line: JSONOutput = [
-                "record": "cratedrop", "version": .integer(Self.formatVersion),
-                "scene_file": .string(sceneFile), "determinism_class": .string(determinismClass),
-                "backend": .string(backend), "architecture": .string(architecture),
-                "libc": .string(libc), "state_rows": .integer(stateRows),
+            var fields: [(key: String, value: JSONOutput)] = [
+                ("record", "cratedrop"), ("version", .integer(Self.formatVersion)),
+                ("scene_file", .string(sceneFile)), ("determinism_class", .string(determinismClass)),
+                ("backend", .string(backend)), ("architecture", .string(architecture)),
+                ("libc", .string(libc)), ("state_rows", .integer(stateRows)),
             ]
-            return line.text
+            if let keyframeEvery { fields.append(("keyframes", .integer(keyframeEvery))) }
+            return JSONOutput.object(fields).text
         }
 
         /// "class 69213486605c (system library, x86_64, glibc 2.36)", each field as read from
@@ -57,6 +66,11 @@ public struct RunRecord: Sendable {
     public var checkpoints: [Checkpoint]
     /// Steps taken and the final hash; nil if the run that wrote it never finished the file.
     public var end: (steps: Int, hash: StateHash)?
+    /// The steps after which the record holds a keyframe, in order (each one checked as read).
+    public var keyframeSteps: [Int] = []
+    /// The keyframe kept when the record was loaded (`load(path:keyframeAtOrBefore:)`): the last
+    /// at or before the step asked for. Only one is kept, so memory does not grow with the record.
+    public var keyframe: RecordKeyframe?
 
     /// Steps to replay: those the run took, else up to the last checkpoint.
     public var steps: Int { end?.steps ?? checkpoints.last?.step ?? 0 }
@@ -71,9 +85,13 @@ public struct RunRecord: Sendable {
 
     /// Reads the record at `path`, line by line: each line is checked as it is read, so a bad
     /// line stops the read there, and memory holds what the record says, not its bytes.
+    /// - Parameters:
+    ///   - path: the record file.
+    ///   - step: keep the last keyframe at or before this step, if any (`keyframe`).
     /// - Throws: `RecordError` naming the file and line of the first problem.
-    public static func load(path: String) throws(RecordError) -> RunRecord {
+    public static func load(path: String, keyframeAtOrBefore step: Int? = nil) throws(RecordError) -> RunRecord {
         var reader = Reader(source: path)
+        reader.keepsKeyframeAtOrBefore = step
         var checkpoints: [Checkpoint] = []
         let lines: FileLines
         do {
@@ -191,6 +209,10 @@ private struct Reader {
     /// The last checkpoint read, to check the next one and the end line against.
     var lastCheckpoint: Checkpoint?
     var end: (steps: Int, hash: StateHash)?
+    var keyframeSteps: [Int] = []
+    /// Keep the last keyframe at or before this step; nil: keep none (each is still checked).
+    var keepsKeyframeAtOrBefore: Int?
+    var keyframe: RecordKeyframe?
 
     init(source: String) { self.source = source }
 
@@ -220,9 +242,14 @@ private struct Reader {
                 guard case let .string(value)? = field(key) else { throw fail("header needs \"\(key)\" (a string)") }
                 return value
             }
+            var keyframeEvery: Int?
+            if let every = field("keyframes") {
+                guard let value = Self.count(every), value >= 1 else { throw fail("\"keyframes\" must be a whole number >= 1") }
+                keyframeEvery = value
+            }
             self.header = RunRecord.Header(sceneFile: try text("scene_file"), determinismClass: try text("determinism_class"),
                                            backend: try text("backend"), architecture: try text("architecture"),
-                                           libc: try text("libc"))
+                                           libc: try text("libc"), keyframeEvery: keyframeEvery)
             return nil
         }
         guard scene != nil else {
@@ -280,6 +307,19 @@ private struct Reader {
             }
             state = bodies
         }
+        if let text = field("keyframe") {
+            guard case let .string(text) = text else { throw fail("keyframe must be base64 text (RFC 4648, padded, no spaces)") }
+            let file: SavedStateFile
+            do {
+                file = try RecordKeyframe.check(text, step: step, header: header)
+            } catch {
+                throw fail(error.reason)
+            }
+            keyframeSteps.append(step)
+            if let limit = keepsKeyframeAtOrBefore, step <= limit {
+                keyframe = RecordKeyframe(step: step, line: number, hash: hash, file: file)
+            }
+        }
         let checkpoint = Checkpoint(step: step, hash: hash, state: state)
         lastCheckpoint = checkpoint
         return checkpoint
@@ -288,7 +328,7 @@ private struct Reader {
     func finish(checkpoints: [Checkpoint]) throws(RecordError) -> RunRecord {
         guard let header, let scene else { throw .invalid("\(source): incomplete record: no header and scene lines") }
         return RunRecord(header: header, scene: scene, sceneText: sceneText, gravityChanges: gravityChanges,
-                         checkpoints: checkpoints, end: end)
+                         checkpoints: checkpoints, end: end, keyframeSteps: keyframeSteps, keyframe: keyframe)
     }
 
     private static func count(_ kind: JSONValue.Kind?) -> Int? {

@@ -13,10 +13,14 @@ import SceneModel
 /// same double. The first write error is kept and thrown by `close()`.
 public final class RunRecorder {
     public let path: String
+    /// The record's first line; `keyframeEvery` says whether checkpoints carry keyframes.
+    public let header: RunRecord.Header
     public let schedule: TrailSchedule
     private let file: UnsafeMutablePointer<FILE>
     private var failure: FileFailure?
     private var isClosed = false
+    /// Bytes of the record so far (written or buffered): where the next line starts.
+    public private(set) var length: Int64 = 0
 
     /// Creates the record file and writes its header and scene lines.
     /// - Throws: `RecordCreateError` naming the path and the reason if the file cannot be created.
@@ -33,6 +37,7 @@ public final class RunRecorder {
             throw RecordCreateError(path: path, reason: failure)
         }
         self.path = path
+        self.header = header
         self.file = file
         self.schedule = schedule
         write(line: header.jsonLine(stateRows: schedule.stateRows))
@@ -46,16 +51,21 @@ public final class RunRecorder {
         write(["step": .integer(step), "gravity": .numbers([gravity.x, gravity.y])])
     }
 
-    /// Appends the checkpoint after `snapshot.step` steps, if the schedule wants one.
-    public func checkpoint(_ snapshot: WorldSnapshot) {
+    /// Appends the checkpoint after `snapshot.step` steps, if the schedule wants one or a
+    /// keyframe is given (which goes on the same line: `RecordKeyframe`).
+    /// - Parameters:
+    ///   - snapshot: the state after `snapshot.step` steps.
+    ///   - keyframe: the world's saved state after those steps, if the record keeps one there.
+    public func checkpoint(_ snapshot: WorldSnapshot, keyframe: SavedStateFile? = nil) {
         let step = snapshot.step
-        guard schedule.wantsHash(afterStep: step) else { return }
+        guard keyframe != nil || schedule.wantsHash(afterStep: step) else { return }
         var fields: [(key: String, value: JSONOutput)] = [("step", .integer(step)), ("hash", .string(StateHash(snapshot).description))]
         if schedule.wantsState(afterStep: step) {
             fields.append(("state", .array(snapshot.bodies.map { body in
                 .array([.unsigned(body.id.rawValue)] + BodyValues(body).values.map { .number($0) })
             })))
         }
+        if let keyframe { fields.append(("keyframe", .string(RecordKeyframe.text(of: keyframe)))) }
         write(.object(fields))
     }
 
@@ -84,11 +94,29 @@ public final class RunRecorder {
         if let failure { throw failure }
     }
 
+    /// Cuts the record back to its first `length` bytes (a length it had, at a line's end) and
+    /// writes on from there: a live rewind's branch (docs/serve.md, "Rewind and branch"). The
+    /// lines cut are the history the new branch replaces.
+    public func truncate(to length: Int64) {
+        precondition(length >= 0 && length <= self.length, "a record is cut back to a length it had")
+        guard failure == nil, !isClosed else { return }
+        if fflush(file) != 0 || ftruncate(fileno(file), off_t(length)) != 0 || fseeko(file, off_t(length), SEEK_SET) != 0 {
+            failure = .fromErrno()
+            return
+        }
+        self.length = length
+    }
+
     private func write(_ line: JSONOutput) { write(line: line.text) }
 
     private func write(line: String) {
         guard failure == nil, !isClosed else { return }
-        if fputs(line + "\n", file) < 0 { failure = .fromErrno() }
+        let text = line + "\n"
+        if fputs(text, file) < 0 {
+            failure = .fromErrno()
+            return
+        }
+        length += Int64(text.utf8.count)
     }
 }
 

@@ -11,9 +11,14 @@ package enum LiveCommand: Sendable, Equatable {
     case step
     /// A new world from the scene, and a new record.
     case restart
+    /// Back to the state after this many steps (within the last 30 s), at the next frame
+    /// boundary; the run branches from there when it steps again (docs/serve.md, "Rewind and branch").
+    case rewind(step: Int)
 
     /// The largest message a page may send, in bytes.
     package static let maxMessageBytes = 1024
+    /// The largest step a rewind message may name: 2^53, below which every whole number is a double.
+    static let maxRewindStep = 9_007_199_254_740_992.0
 
     /// A page's text message, validated like a gravity stream line: size, strict JSON, known
     /// fields, finite numbers within the gravity limit.
@@ -27,7 +32,7 @@ package enum LiveCommand: Sendable, Equatable {
             return .failure(MessageError("not JSON: \(error)"))
         }
         guard case let .object(members) = value.kind, members.count == 1, let member = members.first else {
-            return .failure(MessageError("expected one of {\"gravity\":[x,y]} or {\"command\":\"pause|resume|step|restart\"}"))
+            return .failure(MessageError("expected one of {\"gravity\":[x,y]}, {\"command\":\"pause|resume|step|restart\"} or {\"rewind\":STEP}"))
         }
         switch (member.key, member.value.kind) {
         case let ("gravity", .array(items)):
@@ -36,6 +41,12 @@ package enum LiveCommand: Sendable, Equatable {
                 return .failure(MessageError("gravity must be [x, y], finite numbers within ±\(Int(Limits.gravity)) px/s²"))
             }
             return .success(.gravity(Vec2(x, y)))
+        case let ("rewind", .number(step, literal)):
+            // A whole number of steps, written as one (no fraction or exponent), that fits exactly in a double.
+            guard literal.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), step <= maxRewindStep else {
+                return .failure(MessageError("rewind takes a step: a whole number from 0 to \(Int(maxRewindStep)), got \(literal.prefix(40))"))
+            }
+            return .success(.rewind(step: Int(step)))
         case let ("command", .string(name)):
             switch name {
             case "pause": return .success(.pause)
@@ -45,7 +56,7 @@ package enum LiveCommand: Sendable, Equatable {
             default: return .failure(MessageError("unknown command '\(name)' (known: pause, resume, step, restart)"))
             }
         default:
-            return .failure(MessageError("unknown field '\(member.key)' or wrong type (known: gravity, command)"))
+            return .failure(MessageError("unknown field '\(member.key)' or wrong type (known: gravity, command, rewind)"))
         }
     }
 

@@ -7,8 +7,9 @@ import Session
 /// then one compact binary message per frame.
 package enum LiveMessages {
     /// `{"type":"scene","world":[w,h],"background":"#…","crate":"#…","wall":"#…","walls":[[x1,y1,x2,y2,r],…],
-    /// "bodies":[[id,width,height,"#rrggbb","box|circle"],…]}`: sizes, colours and shapes, sent on connect and after a restart.
-    package static func scene(_ scene: Scene, world: World) -> String {
+    /// "bodies":[[id,width,height,"#rrggbb","box|circle"],…],"rewind":{"seconds":30}|{"unavailable":"why"}}`:
+    /// sizes, colours and shapes, and whether pages may rewind, sent on connect.
+    package static func scene(_ scene: Scene, world: World, rewind: LiveRun.Rewind = .unavailable("not offered")) -> String {
         func hex(_ color: RGB) -> JSONOutput { .string(color.hex) }
         let walls = world.wallStates().map { wall in
             JSONOutput.numbers([wall.from.x, wall.from.y, wall.to.x, wall.to.y, wall.radius])
@@ -27,20 +28,40 @@ package enum LiveMessages {
             "gravity": .numbers([scene.gravity.x, scene.gravity.y]),
             "background": hex(scene.render.background), "crate": hex(scene.render.crate), "wall": hex(scene.render.wall),
             "walls": .array(walls), "bodies": .array(bodies),
+            "rewind": rewindOutput(rewind),
         ]
         return message.text
     }
 
-    /// A frame, little-endian: u32 magic "CDF1", u32 body count, u32 generation, u32 flags (1: paused),
-    /// f64 step, f64 step µs (median), f64 physics load, f64 dropped seconds, u64 state hash, then per
-    /// body u32 id, f32 x, f32 y, f32 angle (world px, radians).
+    private static func rewindOutput(_ rewind: LiveRun.Rewind) -> JSONOutput {
+        switch rewind {
+        case let .available(seconds): ["seconds": .integer(seconds)]
+        case let .unavailable(reason): ["unavailable": .string(reason)]
+        }
+    }
+
+    /// `{"type":"refused","reason":"…"}`: a well-formed request the run did not take (a rewind
+    /// outside the kept span), sent to the page that asked; its socket stays open.
+    package static func refusal(_ reason: String) -> String {
+        let message: JSONOutput = ["type": "refused", "reason": .string(reason)]
+        return message.text
+    }
+
+    /// Bytes before the bodies in a frame.
+    package static let frameHeaderBytes = 76
+
+    /// A frame, little-endian: u32 magic "CDF2", u32 body count, u32 generation, u32 flags (1: paused),
+    /// f64 step, f64 step µs (median), f64 physics load, f64 dropped seconds, u64 state hash,
+    /// f64 earliest and f64 latest step a rewind can reach (-1 and -1: the run keeps no history),
+    /// u32 rewinds in this world so far (pages forget the frame they would blend from when it
+    /// changes), then per body u32 id, f32 x, f32 y, f32 angle (world px, radians).
     package static func frame(_ frame: LiveFrame) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(56 + 16 * frame.snapshot.bodies.count)
+        bytes.reserveCapacity(frameHeaderBytes + 16 * frame.snapshot.bodies.count)
         func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
         func f32(_ v: Double) { withUnsafeBytes(of: Float(v).bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
         func f64(_ v: Double) { withUnsafeBytes(of: v.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
-        u32(0x3146_4443) // "CDF1"
+        u32(0x3246_4443) // "CDF2"
         u32(UInt32(clamping: frame.snapshot.bodies.count))
         u32(UInt32(clamping: frame.generation))
         u32(frame.paused ? 1 : 0)
@@ -49,6 +70,9 @@ package enum LiveMessages {
         f64(frame.physicsLoad)
         f64(frame.droppedSeconds)
         withUnsafeBytes(of: frame.hash.value.littleEndian) { bytes.append(contentsOf: $0) }
+        f64(frame.rewind.map { Double($0.earliest) } ?? -1)
+        f64(frame.rewind.map { Double($0.latest) } ?? -1)
+        u32(UInt32(truncatingIfNeeded: frame.rewind?.rewinds ?? 0))
         for body in frame.snapshot.bodies {
             u32(UInt32(truncatingIfNeeded: body.id.rawValue))
             f32(body.position.x)

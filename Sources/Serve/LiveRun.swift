@@ -1,3 +1,5 @@
+import FileIO
+import Physics
 import SceneModel
 import Session
 
@@ -13,6 +15,7 @@ package struct LiveFrame: Sendable {
     package var physicsLoad: Double { state.physicsLoad }
     package var droppedSeconds: Double { state.droppedSeconds }
     package var paused: Bool { state.paused }
+    package var rewind: RewindState? { state.rewind }
 
     package init(state: LiveFrameState, generation: Int) {
         self.state = state
@@ -20,9 +23,9 @@ package struct LiveFrame: Sendable {
     }
 
     package init(snapshot: WorldSnapshot, hash: StateHash, stepMicroseconds: Double, physicsLoad: Double, droppedSeconds: Double,
-                paused: Bool, generation: Int) {
+                paused: Bool, rewind: RewindState? = nil, generation: Int) {
         self.init(state: LiveFrameState(snapshot: snapshot, hash: hash, stepMicroseconds: stepMicroseconds, physicsLoad: physicsLoad,
-                                        droppedSeconds: droppedSeconds, paused: paused),
+                                        droppedSeconds: droppedSeconds, paused: paused, rewind: rewind),
                   generation: generation)
     }
 }
@@ -30,7 +33,9 @@ package struct LiveFrame: Sendable {
 /// The scene run live (`cratedrop serve`): the one run engine on the live clock (the wall clock
 /// with the death-spiral guard, paused and stepped by pages), gravity from pages as its input,
 /// recorded with their steps. A restart ends the run at a frame boundary and starts the scene
-/// again, with a new record. `run` blocks its thread; `post` may be called from any thread.
+/// again, with a new record. Where saved states work, the run keeps its last 30 s
+/// (`LiveHistory`) and pages may rewind it; the record then follows the branch the run is on.
+/// `run` blocks its thread; `post` may be called from any thread.
 package final class LiveRun: Sendable {
     package let scene: Scene
     private let sceneText: [UInt8]
@@ -38,29 +43,76 @@ package final class LiveRun: Sendable {
     /// Where the record of the current world is written.
     package let recordPath: String
     private let control = LiveControl()
+    /// Whether pages may rewind this run, or why not.
+    package let rewind: Rewind
+    private let history: LiveHistory.Settings?
+    /// Counts up each time the record is cut back or started again, so a download under way can
+    /// tell that the file it reads is no longer the one it began.
+    private let recordEpoch = RecordEpoch()
 
-    package init(scene: Scene, sceneText: [UInt8], sceneFile: String, recordPath: String) {
+    /// Whether a live run can be rewound.
+    package enum Rewind: Sendable, Equatable {
+        /// Back to any step of the last `seconds` of simulated time.
+        case available(seconds: Int)
+        /// Not in this run, for this reason.
+        case unavailable(String)
+    }
+
+    /// - Parameter history: how much past to keep for rewinds; nil: the default (30 s). Used only
+    ///   where saved states work (the portable backend, a scene they cover) and the record is a
+    ///   file that can be cut back; `rewind` says which.
+    package init(scene: Scene, sceneText: [UInt8], sceneFile: String, recordPath: String, history: LiveHistory.Settings? = nil) {
         self.scene = scene
         self.sceneText = sceneText
         self.sceneFile = sceneFile
         self.recordPath = recordPath
+        var settings = history ?? LiveHistory.Settings()
+        rewind = Self.rewindAvailability(scene: scene, recordPath: recordPath, seconds: settings.seconds)
+        if case .available = rewind {
+            settings.onBranch = { [recordEpoch] in recordEpoch.advance() }
+            self.history = settings
+        } else {
+            self.history = nil
+        }
+    }
+
+    /// Whether this scene's world can be saved here, and its record cut back.
+    private static func rewindAvailability(scene: Scene, recordPath: String, seconds: Int) -> Rewind {
+        switch FileDescriptorIO.kind(of: recordPath) {
+        case .regular, .missing: break
+        default: return .unavailable("the record (\(recordPath)) is not a regular file, and a branch cuts the record back")
+        }
+        do {
+            _ = try World(scene: scene).saveState()
+        } catch let error as StateError {
+            return .unavailable("rewind keeps saved states, and \(error)")
+        } catch {
+            return .unavailable("rewind keeps saved states, and this world cannot be made: \(error)")
+        }
+        return .available(seconds: seconds)
     }
 
     /// Hands a page's command to the run.
-    package func post(_ command: LiveCommand) {
+    /// - Returns: nil when taken, else why the run refuses it (a rewind outside the kept span,
+    ///   or on a run that cannot rewind); nothing changes then.
+    package func post(_ command: LiveCommand) -> String? {
         switch command {
         case let .gravity(gravity): control.tilt(gravity)
         case .pause: control.pause()
         case .resume: control.resume()
         case .step: control.step()
         case .restart: control.restart()
+        case let .rewind(step):
+            if case let .unavailable(reason) = rewind { return "cannot rewind: \(reason)" }
+            if let refusal = control.rewind(toStep: step) { return "cannot rewind: \(refusal)" }
         }
+        return nil
     }
 
     /// The record so far, to be streamed: its complete lines (the run flushes it every frame), or
     /// nil if it cannot be read.
     func openRecord() -> RecordDownload? {
-        RecordDownload(path: recordPath)
+        RecordDownload(path: recordPath, epoch: recordEpoch)
     }
 
     /// The plan of one world's run.
@@ -68,19 +120,24 @@ package final class LiveRun: Sendable {
         var plan = RunPlan(start: .scene(scene, file: sceneFile, text: sceneText), length: .never, clock: .live(fps: fps, control: control))
         plan.gravity = RunPlan.GravityInputPlan(.live(control))
         plan.recordPath = recordPath
+        plan.rewind = history
         plan.liveFrames = { onFrame(LiveFrame(state: $0, generation: generation)) }
         return plan
     }
 
     /// Runs until `shouldStop` says so, starting over at each restart; `onFrame` sees every frame
     /// (on this thread).
+    /// - Parameter onWarning: told of a body leaving the world (once a world) and a rewind that failed.
     /// - Returns: the last run's outcome (its record finished).
     /// - Throws: `RunSetupError` when the world or the record cannot be set up.
-    package func run(fps: Int, shouldStop: @escaping @Sendable () -> Bool,
+    package func run(fps: Int, shouldStop: @escaping @Sendable () -> Bool, onWarning: @escaping @Sendable (String) -> Void = { _ in },
                     onFrame: @escaping @Sendable (LiveFrame) -> Void) throws(RunSetupError) -> RunOutcome {
         var generation = 0
         while true {
-            let engine = try RunEngine(plan: plan(fps: fps, generation: generation, onFrame: onFrame), shouldStop: shouldStop)
+            // A new record replaces the file: a download of the last one must not read into it.
+            if generation > 0 { recordEpoch.advance() }
+            let engine = try RunEngine(plan: plan(fps: fps, generation: generation, onFrame: onFrame), shouldStop: shouldStop,
+                                   onWarning: onWarning)
             control.beginRun()
             let outcome = engine.run(shouldStop: shouldStop)
             guard outcome.stop == .restart, outcome.recordFailure == nil else { return outcome }

@@ -24,6 +24,10 @@ package final class LiveServer: Sendable {
         package var badMessages = 0
         /// Requests refused for their `Host` or `Origin`.
         package var refusedRequests = 0
+        /// Rewinds pages asked for that the run took, and those it refused (outside the kept
+        /// span, or a run that cannot rewind).
+        package var rewinds = 0
+        package var rewindsRefused = 0
     }
 
     private let run: LiveRun
@@ -223,7 +227,16 @@ package final class LiveServer: Sendable {
                                 return
                             }
                             switch LiveCommand.parse(text) {
-                            case let .success(command): self.run.post(command)
+                            case let .success(command):
+                                let refusal = self.run.post(command)
+                                if case .rewind = command {
+                                    self.counters.withLock { if refusal == nil { $0.rewinds += 1 } else { $0.rewindsRefused += 1 } }
+                                }
+                                // A well-formed request the run cannot grant: answered, the page stays.
+                                if let refusal {
+                                    try await outbound.write(WebSocketFrame(fin: true, opcode: .text,
+                                                                            data: ByteBuffer(string: LiveMessages.refusal(refusal))))
+                                }
                             case let .failure(error):
                                 try await refuse(.policyViolation, error.description)
                                 return
@@ -278,6 +291,8 @@ package final class LiveServer: Sendable {
                         offset += Int64(chunk.readableBytes)
                         try await connection.writeAndFlush(HTTPPart<HTTPResponseHead, ByteBuffer>.body(chunk)).get()
                     }
+                    // A record cut back or started again since: cut off, never completed.
+                    guard record.isCurrent else { throw RecordDownload.Truncated() }
                     try await connection.writeAndFlush(HTTPPart<HTTPResponseHead, ByteBuffer>.end(nil)).get()
                     return
                 }

@@ -20,6 +20,8 @@ public final class RunEngine {
     /// The world the run steps.
     public let world: World
     private let pipeline: StepPipeline
+    /// Steps the world to `RunStart.catchUpTo` before the run proper: inputs and check only.
+    private let catchUpPipeline: StepPipeline?
     private let gravity: GravityInput?
     private let record: RecordStage?
     private let check: CheckStage?
@@ -29,7 +31,9 @@ public final class RunEngine {
     private let data: DataStage?
     private let hashTrail: HashTrailStage?
     private let leftWorld: LeftWorldStage?
+    private let history: LiveHistory?
     private let frames: FrameOutput
+    private let onWarning: (String) -> Void
 
     /// Sets the run up, so a bad input or output ends it before any step. Inputs are opened
     /// before any output is created, and the frame output before the data files and the record,
@@ -37,12 +41,14 @@ public final class RunEngine {
     /// - Parameters:
     ///   - plan: the run.
     ///   - shouldStop: ends an offline wait for gravity input (a stop request).
-    ///   - onWarning: told of skipped gravity lines, a record made in another determinism class,
-    ///     and (once, from the stepping thread) the first body that leaves the world.
+    ///   - onWarning: told of skipped gravity lines, a record made in another determinism class, a
+    ///     live rewind that failed, and (once, from the stepping thread) the first body that
+    ///     leaves the world.
     /// - Throws: `RunSetupError` naming what could not be set up.
     public init(plan: RunPlan, shouldStop: @escaping () -> Bool = { false },
                 onWarning: @escaping (String) -> Void = { _ in }) throws(RunSetupError) {
         self.plan = plan
+        self.onWarning = onWarning
         let scene = plan.start.scene
         do {
             world = try World(scene: scene)
@@ -50,19 +56,25 @@ public final class RunEngine {
             throw .world(error)
         }
         // Refused before any step: a run that cannot save its state at the end is not started.
-        if plan.saveStatePath != nil || plan.synctest != nil || plan.periodicStates != nil, !World.canSaveState {
+        if plan.saveStatePath != nil || plan.synctest != nil || plan.periodicStates != nil || plan.rewind != nil, !World.canSaveState {
             throw .state(.unsupportedBackend)
+        }
+        try Self.checkKeyframes(plan, world: world)
+        if plan.rewind != nil {
+            // A trial save: a world saved states do not cover (sleeping bodies, the spatial hash)
+            // is refused now, before any output is created.
+            do {
+                _ = try world.saveState()
+            } catch {
+                throw .state(error)
+            }
         }
         if let state = plan.start.state {
             // A record names its steps from 0: it starts from a scene, not from the middle of a run.
             if plan.recordPath != nil {
                 throw .unsupported("a run record starts from a scene: record the run that made the state, or save states with --save-state")
             }
-            do {
-                try world.restore(state)
-            } catch {
-                throw .state(error)
-            }
+            try Self.restore(state, of: plan.start, into: world)
         }
         let events = try Self.openGravity(plan, onWarning: onWarning)
         do {
@@ -74,7 +86,9 @@ public final class RunEngine {
         var recorder: RunRecorder?
         if let path = plan.recordPath {
             do {
-                recorder = try RunRecorder(path: path, header: .thisProcess(sceneFile: plan.start.sceneFile), sceneText: plan.start.sceneText,
+                var header = RunRecord.Header.thisProcess(sceneFile: plan.start.sceneFile)
+                header.keyframeEvery = plan.keyframeEvery
+                recorder = try RunRecorder(path: path, header: header, sceneText: plan.start.sceneText,
                                            schedule: TrailSchedule(bodies: world.crates.count, stepRate: scene.stepRate))
             } catch {
                 throw .recordNotCreated(error)
@@ -96,10 +110,23 @@ public final class RunEngine {
             }
         }
         periodicStates = plan.periodicStates.map { [stateWriter] in PeriodicStateStage($0, writer: stateWriter) }
-        let startStep = plan.start.step
+        let startStep = plan.start.outputStep
         hashTrail = plan.hashTrail.map { HashTrailStage($0, lastStep: plan.end.stepLimit(atRate: scene.stepRate).map { startStep + $0 }) }
         leftWorld = plan.watchesBodiesLeaving ? LeftWorldStage(worldSize: scene.worldSize, stepRate: scene.stepRate, onWarning: onWarning) : nil
+        if let settings = plan.rewind {
+            guard case let .live(_, control) = plan.clock else { throw .unsupported("only a live run keeps a history to rewind") }
+            do {
+                history = try LiveHistory(world: world, control: control, recorder: recorder, stepRate: scene.stepRate, settings: settings,
+                                          onWarning: onWarning)
+            } catch {
+                throw .state(error)
+            }
+        } else {
+            history = nil
+        }
         var stages: [(StepPipeline.Position, StepStage)] = []
+        // First of the inputs: a rewound run that steps again branches before a tilt is recorded.
+        if let history { stages.append((.input, history)) }
         if let gravity { stages.append((.input, gravity)) }
         if let synctest { stages.append((.synctest, synctest)) }
         if let record { stages.append((.record, record)) }
@@ -109,6 +136,42 @@ public final class RunEngine {
         if let hashTrail { stages.append((.hashTrail, hashTrail)) }
         if let periodicStates { stages.append((.savedStates, periodicStates)) }
         pipeline = StepPipeline(world: world, stages: stages)
+        let catchUpStages = stages.filter { [.input, .check].contains($0.0) }
+        catchUpPipeline = plan.start.catchUpTo == nil ? nil : StepPipeline(world: world, stages: catchUpStages)
+    }
+
+    /// Keyframes (`RunPlan.keyframeEvery`) are refused before any step and any output unless the
+    /// run writes a record and this world can be saved: 69 on Debian's library, as `--save-state`.
+    private static func checkKeyframes(_ plan: RunPlan, world: World) throws(RunSetupError) {
+        guard let every = plan.keyframeEvery else { return }
+        guard every >= 1 else { throw .unsupported("keyframes are at least 1 step apart, got \(every)") }
+        guard plan.recordPath != nil else { throw .unsupported("keyframes go into a run record: give --record FILE") }
+        guard World.canSaveState else { throw .state(.unsupportedBackend) }
+        do {
+            // A trial save: a world this format does not cover (sleeping bodies, the spatial
+            // hash) is refused now rather than at the first keyframe.
+            _ = try world.saveState()
+        } catch {
+            throw .unsupported("keyframes: \(error)")
+        }
+    }
+
+    /// Puts the start's saved state into `world`. A keyframe that does not restore, or whose
+    /// bodies do not hash to the checkpoint written beside it, is bad data naming its line.
+    private static func restore(_ state: WorldState, of start: RunStart, into world: World) throws(RunSetupError) {
+        do {
+            try world.restore(state)
+        } catch {
+            guard let origin = start.stateOrigin, error != .unsupportedBackend else { throw .state(error) }
+            throw .state(.malformed("\(origin): \(error)"))
+        }
+        if let expected = start.stateHash, let origin = start.stateOrigin {
+            let found = StateHash(world.snapshot())
+            if found != expected {
+                throw .state(.malformed("\(origin): its bodies hash to \(found), not to the hash \(expected) written beside it: "
+                    + "the record contradicts itself"))
+            }
+        }
     }
 
     /// The plan's gravity input, opened and reading; a record replayed is its own gravity input.
@@ -134,6 +197,18 @@ public final class RunEngine {
         }
     }
 
+    /// Steps the world to `RunStart.catchUpTo` through the catch-up pipeline, on a virtual clock
+    /// at the step rate: the same loop as any run, with no outputs. A stop request, a failed
+    /// input or a check that parts ends it early, and the run proper then takes no step.
+    private func stepToOutputStart(shouldStop: () -> Bool) {
+        guard let catchUpPipeline, let target = plan.start.catchUpTo, target > world.stepCount else { return }
+        let stepRate = plan.start.scene.stepRate
+        let loop = RunLoop(simulation: catchUpPipeline, configuration: DriverConfiguration(stepRate: stepRate, fps: stepRate, guardEnabled: false),
+                           clock: VirtualFrameClock(fps: stepRate), stopwatch: MonotonicStopwatch(), end: .steps(target - world.stepCount),
+                           capturesSnapshots: false)
+        _ = loop.run(shouldStop: shouldStop)
+    }
+
     /// Runs to the plan's end, or to the first frame boundary after `shouldStop` says so, a live
     /// restart is asked for, an input or check halts the run, or the render stage fails. Then
     /// finishes every output (the frames in flight, the record's end line, the data files, the
@@ -144,6 +219,7 @@ public final class RunEngine {
     ///     frames done so far.
     public func run(shouldStop: @escaping () -> Bool,
                     onFrame: (_ loadWarning: LoadWarning?, _ framesDone: Int) -> Void = { _, _ in }) -> RunOutcome {
+        stepToOutputStart(shouldStop: shouldStop)
         let scene = plan.start.scene
         var configuration = DriverConfiguration(stepRate: scene.stepRate, fps: plan.clock.fps ?? scene.stepRate,
                                                 guardEnabled: plan.clock.isRealTime)
@@ -170,7 +246,7 @@ public final class RunEngine {
         if plan.feedsOfflineEncoder, plan.threadPriority == .yieldToVideoEncoder { RenderPipeline.lowerThisThreadsPriority() }
         var control: LiveControl?
         if case let .live(_, live) = plan.clock { control = live }
-        let frames = self.frames, data = self.data, record = self.record
+        let frames = self.frames, data = self.data, record = self.record, history = self.history, onRewindFailure = self.onWarning
         var stop: RunOutcome.Stop?
         frames.start()
         let result = loop.run(shouldStop: {
@@ -179,6 +255,16 @@ public final class RunEngine {
             // run ends there rather than going on with a record that is already lost.
             return stop != nil || frames.failure != nil || (control != nil && record?.recorder.hasFailed == true)
         }) { report, driver in
+            // A rewind asked for applies here, between steps, so the frame shows the world it
+            // went back to (paused or not).
+            if let history, let target = control?.takeRewind() {
+                do {
+                    try history.rewind(to: target)
+                    driver.restartInterpolation()
+                } catch {
+                    onRewindFailure("rewind to step \(target): \(error)")
+                }
+            }
             data?.traceFrame(driver.current)
             frames.frame(report, driver: driver)
             if control != nil { record?.recorder.flush() }

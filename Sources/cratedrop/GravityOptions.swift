@@ -27,6 +27,16 @@ struct GravityOptions: ParsableArguments {
     @Option(help: ArgumentHelp("On a malformed gravity line: stop (the default) or skip it with a warning.", valueName: "stop|skip"))
     var onBadLine: GravityInput.BadLinePolicy = .stop
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --record: keep the world's saved state in the record every K steps, so `replay --from STEP` starts near STEP (portable backend).", valueName: "K"))
+    var keyframes: Int?
+
+    func validate() throws {
+        if let keyframes {
+            guard keyframes >= 1 else { throw ValidationError("--keyframes must be >= 1, got \(keyframes)") }
+            guard record != nil else { throw ValidationError("--keyframes needs --record FILE: keyframes are kept in a run record") }
+        }
+    }
+
     /// The files this option group reads, for `OutputChecks`.
     var inputs: [(what: String, path: String)] { gravity.flatMap { $0 == "-" ? nil : [("the --gravity input", $0)] } ?? [] }
 
@@ -39,5 +49,6 @@ struct GravityOptions: ParsableArguments {
             plan.gravity = RunPlan.GravityInputPlan(.stream(path: path, axes: axes), badLines: onBadLine)
         }
         plan.recordPath = record
+        plan.keyframeEvery = keyframes
     }
 }

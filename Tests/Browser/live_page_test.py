@@ -4,8 +4,11 @@
 Loads the page, checks that the canvas shows crates (its pixels), the scene's gravity from the
 start, the panel beside the canvas at 900 px, and crate proportions against a frame that
 `cratedrop run` renders of the same step; tilts gravity with the arrow
-keys, checks that a malformed WebSocket message closes only that socket, pauses, downloads the
-record and replays it offline to the live session's state hash. Then serves pile-1000 and
+keys, checks that a malformed WebSocket message closes only that socket and a rewind the run cannot
+grant is answered with its reason (on Debian's library the rewind slider is disabled, saying why),
+pauses, downloads the record and replays it offline to the live session's state hash. On the
+portable backend, when its library is built, rewinds through the slider, checks the state shown
+there and on a second page, branches, and verifies the downloaded record. Then serves pile-1000 and
 checks that the page draws at the display's rate, and measures and reports its frame pacing, the
 time the server drops and its CPU time per page (see the speed part for why those are reported).
 
@@ -43,8 +46,8 @@ def wait_for(predicate, seconds, what):
     raise SystemExit(f"FAIL timed out after {seconds} s waiting for {what}")
 
 
-def serve(scene, record):
-    process = subprocess.Popen([cratedrop, "serve", scene, "--port", "0", "--record", record], cwd=repo,
+def serve(scene, record, env=None):
+    process = subprocess.Popen([cratedrop, "serve", scene, "--port", "0", "--record", record], cwd=repo, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = process.stderr.readline()
     match = re.search(r"at (http://\S+/)", line)
@@ -75,6 +78,7 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+system_library = "system library" in subprocess.run([cratedrop, "platform"], capture_output=True, text=True).stdout
 work = tempfile.mkdtemp(prefix="cratedrop-browser-")
 record = os.path.join(work, "live.rec")
 server, url = serve("Scenes/book.json", record)
@@ -96,6 +100,13 @@ try:
     if screenshot:
         data = driver.execute_script("return document.getElementById('view').toDataURL('image/png')")
         open(screenshot, "wb").write(base64.b64decode(data.split(",", 1)[1]))
+
+    # Rewind needs saved states, which Debian's library cannot make: the slider is disabled and the
+    # page says why (the portable backend's rewind is tested below).
+    if system_library:
+        note = driver.find_element(By.ID, "rewindNote").text
+        check(not driver.find_element(By.ID, "rewind").is_enabled() and "Rewind is off" in note and "portable physics backend" in note,
+              f"on Debian's library the rewind slider is disabled and says why: {note!r}")
 
     # The scene's gravity is shown from the first frame, before any tilt.
     check(driver.find_element(By.ID, "gravity").text == "[0, -1000]",
@@ -174,6 +185,18 @@ try:
     wait_for(lambda: driver.execute_script("return window.cratedrop.received") > received + 30, 10, "frames after the bad message")
     check(driver.execute_script("return window.cratedrop.closed") is None, "the page's own socket stays open")
 
+    # A well-formed rewind the run cannot grant (Debian's library keeps no states) is answered
+    # with the reason, and the asking socket stays open.
+    driver.execute_script("""
+        window.rewindReply = null;
+        const s = new WebSocket(`ws://${location.host}/live`);
+        s.onopen = () => s.send('{"rewind": 1000000000}');
+        s.onmessage = (e) => { if (typeof e.data === "string" && JSON.parse(e.data).type === "refused") window.rewindReply = JSON.parse(e.data).reason; };
+        s.onclose = () => { if (!window.rewindReply) window.rewindReply = "closed"; };""")
+    reply = wait_for(lambda: driver.execute_script("return window.rewindReply"), 10, "the rewind's answer")
+    check(reply.startswith("cannot rewind: ") if system_library else reply.startswith("cannot rewind: step 1000000000 is outside"),
+          f"a rewind the run cannot grant is refused with its reason, its socket open: {reply!r}")
+
     # Pause, download the record, replay it offline to the live hash.
     driver.find_element(By.ID, "pause").click()
     wait_for(lambda: driver.find_element(By.ID, "pause").text == "resume", 5, "the pause")
@@ -190,7 +213,100 @@ try:
 finally:
     driver.quit()
 status, summary = stop(server)
-check(status == 130 and summary["bad_messages"] == 1 and summary["pages"] >= 2, f"Ctrl-C stops the server with its summary: {summary}")
+check(status == 130 and summary["bad_messages"] == 1 and summary["pages"] >= 2 and summary["rewinds_refused"] == 1,
+      f"Ctrl-C stops the server with its summary: {summary}")
+
+
+def steady_step(driver):
+    """The page's step once it stands still (the run paused), with the hash shown for it."""
+    def read():
+        first = driver.execute_script("return [window.cratedrop.step, window.cratedrop.hash]")
+        time.sleep(0.3)
+        second = driver.execute_script("return [window.cratedrop.step, window.cratedrop.hash]")
+        return first if first == second else None
+    step, shown = wait_for(read, 10, "a steady step")
+    return int(step), shown
+
+
+def download(url, path):
+    with urllib.request.urlopen(url + "record", timeout=10) as response:
+        open(path, "wb").write(response.read())
+
+
+def hash_at(record_path, step, env):
+    result = subprocess.run([cratedrop, "hash", "Scenes/book.json", "--gravity", record_path, "--steps", str(step)],
+                            cwd=repo, capture_output=True, text=True, timeout=60, env=env)
+    return result.stdout.split()[-1] if result.returncode == 0 and result.stdout.split() else result.stderr.strip()
+
+
+# Rewind and branch, on the portable backend (saved states), when its library is built
+# (Backends/portable/build; scripts/test builds it before this test runs): the same release
+# binary with the portable library loaded first. The slider goes back, the page shows the
+# run's own state at that step (the hash the old line's record replays to there), a second
+# page sees the same, "branch here" goes on from it with a new tilt, and the record
+# downloaded then is the new branch's from step 0: `replay --verify` passes through the rewind.
+portable_env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(repo, ".build-portable", "chipmunk-amd64"))
+on_portable = os.path.exists(os.path.join(portable_env["LD_LIBRARY_PATH"], "libchipmunk.so.7")) and "portable backend" in \
+    subprocess.run([cratedrop, "platform"], env=portable_env, capture_output=True, text=True).stdout
+if not on_portable:
+    print("skipped rewind on the portable backend: its library is not built (Backends/portable/build)", file=sys.stderr)
+else:
+    server, url = serve("Scenes/book.json", os.path.join(work, "rewind.rec"), env=portable_env)
+    driver = browser()
+    try:
+        driver.get(url)
+        wait_for(lambda: driver.execute_script("return window.cratedrop && window.cratedrop.rewind && window.cratedrop.step > 240"),
+                 30, "frames with a rewind span")
+        check(driver.find_element(By.ID, "rewind").is_enabled(), "on the portable backend the rewind slider is enabled")
+        canvas = driver.find_element(By.ID, "view")
+        canvas.click()
+        canvas.send_keys(Keys.ARROW_RIGHT)
+        wait_for(lambda: driver.execute_script("return window.cratedrop.step") > 600, 30, "step 600")
+        driver.find_element(By.ID, "pause").click()
+        newest, _ = steady_step(driver)
+        old_line = os.path.join(work, "old-line.rec")
+        download(url, old_line)
+        first = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        driver.get(url)
+        wait_for(lambda: driver.execute_script("return window.cratedrop && window.cratedrop.step") == newest, 20, "the second page")
+        second = driver.current_window_handle
+        driver.switch_to.window(first)
+        slider = driver.find_element(By.ID, "rewind")
+        for _ in range(3):
+            slider.send_keys(Keys.PAGE_DOWN)
+        wait_for(lambda: driver.execute_script("return window.cratedrop.step") < newest, 10, "the rewind")
+        target, shown = steady_step(driver)
+        expected = hash_at(old_line, target, portable_env)
+        check(target < newest and int(slider.get_attribute("value")) == target and shown == expected,
+              f"the slider went back from step {newest} to {target}, and the page shows the run's own state there: {shown}, "
+              f"the old line's record replays to {expected}")
+        check(driver.find_element(By.ID, "branch").is_enabled(), "'branch here' is offered while the page shows the past")
+        driver.switch_to.window(second)
+        seen = wait_for(lambda: (lambda s: s if s == target else None)(driver.execute_script("return window.cratedrop.step")), 10,
+                        "the rewind on the second page")
+        note = driver.find_element(By.ID, "rewindNote").text
+        check(seen == target and driver.execute_script("return window.cratedrop.hash") == shown and f"Showing step {target}" in note,
+              f"a second page sees the same rewind: step {seen}, {note!r}")
+        driver.switch_to.window(first)
+        driver.find_element(By.ID, "branch").click()
+        canvas.click()
+        canvas.send_keys(Keys.ARROW_LEFT)
+        wait_for(lambda: driver.execute_script("return window.cratedrop.step") > target + 240, 30, "the new branch")
+        driver.find_element(By.ID, "pause").click()
+        end, end_hash = steady_step(driver)
+        branch = os.path.join(work, "branch.rec")
+        download(url, branch)
+        verify = subprocess.run([cratedrop, "replay", branch, "--verify"], cwd=repo, capture_output=True, text=True, timeout=120,
+                                env=portable_env)
+        check(verify.returncode == 0, f"the record downloaded after the branch verifies: replay --verify exit {verify.returncode} "
+              f"{verify.stderr.strip()[-300:]}")
+        check(hash_at(branch, end, portable_env) == end_hash and hash_at(branch, target, portable_env) == shown,
+              f"the branch's record replays to the live hash at step {end} ({end_hash}) and through the rewound step {target}")
+    finally:
+        driver.quit()
+    status, summary = stop(server)
+    check(status == 130 and summary["rewinds"] >= 1 and summary["step"] == end, f"the rewinds are in the summary: {summary}")
 
 # Speed: pile-1000 served to one page. The page must draw at the display's rate (the median
 # interval); the finer figures (p99 interval against its 1.5x target, time dropped, CPU per page)

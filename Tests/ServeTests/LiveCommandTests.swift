@@ -1,5 +1,8 @@
+import Physics
 import SceneModel
 import Serve
+import Session
+import TestSupport
 import Testing
 
 /// A page's messages are validated like gravity stream lines.
@@ -11,6 +14,8 @@ import Testing
         (#"{"command": "resume"}"#, .resume),
         (#"{"command": "step"}"#, .step),
         (#"{"command": "restart"}"#, .restart),
+        (#"{"rewind": 0}"#, .rewind(step: 0)),
+        (#"{"rewind": 1234}"#, .rewind(step: 1234)),
     ])
     func goodMessagesParse(text: String, expected: LiveCommand) throws {
         #expect(try LiveCommand.parse(text).get() == expected)
@@ -27,6 +32,12 @@ import Testing
         (#"[1, 2]"#, "expected one of"),
         ("{", "not JSON"),
         (String(repeating: " ", count: 1025), "longer than 1024 bytes"),
+        (#"{"rewind": -1}"#, "rewind takes a step: a whole number from 0"),
+        (#"{"rewind": 1.5}"#, "got 1.5"),
+        (#"{"rewind": 1e3}"#, "got 1e3"),
+        (#"{"rewind": 99999999999999999999}"#, "whole number from 0 to 9007199254740992"),
+        (#"{"rewind": "10"}"#, "unknown field 'rewind' or wrong type"),
+        (#"{"rewind": [10]}"#, "unknown field 'rewind' or wrong type"),
     ])
     func badMessagesAreRefusedWithAReason(text: String, reason: String) {
         guard case let .failure(error) = LiveCommand.parse(text) else {
@@ -45,12 +56,33 @@ import Testing
         let frame = LiveFrame(snapshot: snapshot, hash: StateHash(value: 0x0102_0304_0506_0708), stepMicroseconds: 12,
                               physicsLoad: 0.5, droppedSeconds: 0, paused: true, generation: 2)
         let bytes = LiveMessages.frame(frame)
-        #expect(bytes.count == 56 + 16)
-        #expect(Array(bytes[0..<4]) == Array("CDF1".utf8))
+        #expect(bytes.count == 76 + 16 && LiveMessages.frameHeaderBytes == 76)
+        #expect(Array(bytes[0..<4]) == Array("CDF2".utf8))
         #expect(bytes[4] == 1 && bytes[8] == 2 && bytes[12] == 1)
         #expect(Array(bytes[48..<56]) == [8, 7, 6, 5, 4, 3, 2, 1])
-        #expect(bytes[56] == 3)
-        let x = Float(bitPattern: UInt32(bytes[60]) | UInt32(bytes[61]) << 8 | UInt32(bytes[62]) << 16 | UInt32(bytes[63]) << 24)
+        // No history: -1 for both ends of the span, no rewinds.
+        #expect(Self.double(bytes, at: 56) == -1 && Self.double(bytes, at: 64) == -1 && bytes[72..<76].allSatisfy { $0 == 0 })
+        #expect(bytes[76] == 3)
+        let x = Float(bitPattern: UInt32(bytes[80]) | UInt32(bytes[81]) << 8 | UInt32(bytes[82]) << 16 | UInt32(bytes[83]) << 24)
         #expect(x == 1.5)
+    }
+
+    static func double(_ bytes: [UInt8], at offset: Int) -> Double {
+        Double(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * $1) })
+    }
+
+    @Test func aFrameCarriesTheRewindSpan() {
+        let frame = LiveFrame(snapshot: WorldSnapshot(step: 500, bodies: []), hash: StateHash(value: 1), stepMicroseconds: 1, physicsLoad: 0,
+                              droppedSeconds: 0, paused: false, rewind: RewindState(earliest: 120, latest: 3720, rewinds: 5), generation: 0)
+        let bytes = LiveMessages.frame(frame)
+        #expect(Self.double(bytes, at: 56) == 120 && Self.double(bytes, at: 64) == 3720 && bytes[72] == 5 && bytes.count == 76)
+    }
+
+    @Test func theSceneMessageSaysWhetherPagesMayRewind() throws {
+        let scene = try Repository.scene("book")
+        let world = try World(scene: scene)
+        #expect(LiveMessages.scene(scene, world: world, rewind: .available(seconds: 30)).hasSuffix(#","rewind":{"seconds":30}}"#))
+        #expect(LiveMessages.scene(scene, world: world, rewind: .unavailable("no")).hasSuffix(#","rewind":{"unavailable":"no"}}"#))
+        #expect(LiveMessages.refusal("cannot rewind: \"x\"") == #"{"type":"refused","reason":"cannot rewind: \"x\""}"#)
     }
 }

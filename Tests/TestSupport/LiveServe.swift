@@ -267,14 +267,24 @@ public struct LiveFrameHeader: Sendable {
     public var paused: Bool
     public var step: Double
     public var droppedSeconds: Double
+    /// The state hash, as the page shows it (16 hex digits).
+    public var hash: String
+    /// The steps a rewind can reach (nil: the run keeps no history), and the rewinds so far.
+    public var rewindSpan: ClosedRange<Int>?
+    public var rewinds: UInt32
 
     public init?(_ bytes: [UInt8]) {
-        guard bytes.count >= 56, bytes[0..<4] == [0x43, 0x44, 0x46, 0x31] else { return nil }
+        guard bytes.count >= 76, bytes[0..<4] == [0x43, 0x44, 0x46, 0x32] else { return nil }
         func u32(_ at: Int) -> UInt32 { bytes[at..<at + 4].reversed().reduce(0) { $0 << 8 | UInt32($1) } }
-        func f64(_ at: Int) -> Double { Double(bitPattern: bytes[at..<at + 8].reversed().reduce(0) { $0 << 8 | UInt64($1) }) }
+        func u64(_ at: Int) -> UInt64 { bytes[at..<at + 8].reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+        func f64(_ at: Int) -> Double { Double(bitPattern: u64(at)) }
         generation = u32(8)
         paused = u32(12) & 1 == 1
         step = f64(16)
         droppedSeconds = f64(40)
+        let digits = String(u64(48), radix: 16)
+        hash = String(repeating: "0", count: 16 - digits.count) + digits
+        rewindSpan = f64(56) < 0 ? nil : Int(f64(56))...Int(f64(64))
+        rewinds = u32(72)
     }
 }

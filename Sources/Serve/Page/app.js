@@ -11,8 +11,9 @@ let bodies = new Map();        // id -> {w, h, color, shape}
 let frames = [];               // the last two frames: {time, step, positions: Map(id -> [x, y, angle])}
 let gravity = [0, -1000];
 let paused = false;
+let rewind = null;             // {earliest, latest, rewinds}: the steps the run can go back to; null: none kept
 const drawn = [];              // times of drawn frames, for frames/s and the test's percentiles
-window.cratedrop = { drawn, received: 0, closed: null };
+window.cratedrop = { drawn, received: 0, closed: null, rewind: null, refused: null };
 
 const socket = new WebSocket(`ws://${location.host}/live`);
 socket.binaryType = "arraybuffer";
@@ -22,7 +23,17 @@ socket.onclose = (event) => {
   show("status", `closed (${event.code}${event.reason ? ": " + event.reason : ""})`);
 };
 socket.onmessage = (event) => {
-  if (typeof event.data === "string") { receiveScene(JSON.parse(event.data)); return; }
+  if (typeof event.data === "string") {
+    const message = JSON.parse(event.data);
+    if (message.type === "refused") {
+      window.cratedrop.refused = message.reason;
+      refusedUntil = performance.now() + 4000;
+      show("rewindNote", message.reason);
+    } else {
+      receiveScene(message);
+    }
+    return;
+  }
   receiveFrame(new DataView(event.data));
 };
 
@@ -37,21 +48,31 @@ function receiveScene(message) {
   // The scene's own gravity, shown from the start (tilts replace it).
   gravity = message.gravity.slice();
   show("gravity", `[${gravity[0].toFixed(0)}, ${gravity[1].toFixed(0)}]`);
+  // Rewind needs saved states (the portable backend): where the run cannot keep them, the
+  // slider stays disabled and the page says why.
+  slider.disabled = !message.rewind || message.rewind.unavailable !== undefined;
+  rewindHint = slider.disabled ? `Rewind is off: ${message.rewind ? message.rewind.unavailable : "not offered"}`
+    : `Drag back through the last ${message.rewind.seconds} s.`;
+  show("rewindNote", rewindHint);
 }
 
+// A frame: "CDF2", the header (LiveMessages.frame), then 16 bytes a body from byte 76.
 function receiveFrame(view) {
-  if (view.getUint32(0, true) !== 0x31464443) return;
+  if (view.getUint32(0, true) !== 0x32464443) return;
   const count = view.getUint32(4, true);
   const generation = view.getUint32(8, true);
   paused = (view.getUint32(12, true) & 1) === 1;
   const step = view.getFloat64(16, true);
   const hash = view.getBigUint64(48, true).toString(16).padStart(16, "0");
+  const earliest = view.getFloat64(56, true), latest = view.getFloat64(64, true), rewinds = view.getUint32(72, true);
   const positions = new Map();
-  for (let i = 0, at = 56; i < count; i++, at += 16) {
+  for (let i = 0, at = 76; i < count; i++, at += 16) {
     positions.set(view.getUint32(at, true), [view.getFloat32(at + 4, true), view.getFloat32(at + 8, true), view.getFloat32(at + 12, true)]);
   }
-  const frame = { time: performance.now(), step, generation, positions };
-  if (frames.length && frames[frames.length - 1].generation !== generation) frames = [];
+  const frame = { time: performance.now(), step, generation, rewinds, positions };
+  // After a restart or a rewind (this page's or another's) there is nothing to blend from.
+  const last = frames[frames.length - 1];
+  if (last && (last.generation !== generation || last.rewinds !== rewinds)) frames = [];
   frames.push(frame);
   if (frames.length > 2) frames.shift();
   window.cratedrop.received++;
@@ -63,7 +84,42 @@ function receiveFrame(view) {
   show("dropped", `${view.getFloat64(40, true).toFixed(3)} s`);
   show("hash", hash);
   document.getElementById("pause").textContent = paused ? "resume" : "pause";
+  rewind = earliest >= 0 ? { earliest, latest, rewinds } : null;
+  window.cratedrop.rewind = rewind;
+  showRewind(step);
 }
+
+// The rewind slider spans the steps the run can go back to; its thumb is the world's step. While
+// the world shows the past (a step before the newest), "branch here" continues from it.
+const slider = document.getElementById("rewind");
+let sliding = false;
+let rewindHint = "";
+let refusedUntil = 0;
+function showRewind(step) {
+  const past = rewind !== null && step < rewind.latest;
+  document.getElementById("branch").disabled = !past;
+  if (!rewind) return;
+  if (performance.now() > refusedUntil) {
+    // Every page sees the same world: a rewind by another page shows here too.
+    show("rewindNote", past ? `Showing step ${step}, ${((rewind.latest - step) / scene.step_rate).toFixed(2)} s before the newest `
+      + `(${rewind.latest}): step, resume, tilt or "branch here" to go on from it.` : rewindHint);
+  }
+  show("rewindSpan", `${((rewind.latest - rewind.earliest) / scene.step_rate).toFixed(1)} s kept`);
+  if (sliding) return;
+  slider.min = String(rewind.earliest);
+  slider.max = String(rewind.latest);
+  slider.value = String(step);
+}
+function sendRewind() {
+  if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ rewind: Number(slider.value) }));
+}
+// Taking the slider pauses the run, as a video's scrubber does; each move asks for that step (a
+// newer request replaces one not yet applied), and letting go leaves the world there.
+slider.addEventListener("pointerdown", () => { sliding = true; if (!paused) command("pause"); });
+slider.addEventListener("keydown", () => { if (!paused) command("pause"); });
+slider.addEventListener("input", sendRewind);
+slider.addEventListener("change", () => { sliding = false; sendRewind(); });
+slider.addEventListener("pointerup", () => { sliding = false; });
 
 // Drawing, in the frame renderer's look: a dark frame, three planks, a diagonal brace.
 function shade(hex, factor) {
@@ -190,6 +246,7 @@ function sendGravity(g) {
 function command(name) { if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ command: name })); }
 
 window.addEventListener("keydown", (event) => {
+  if (event.target === slider) return;  // arrow keys move the rewind slider, not gravity
   const turns = { ArrowLeft: -1, ArrowRight: 1 };
   const magnitude = Math.hypot(gravity[0], gravity[1]) || 1000;
   if (event.key in turns) {
@@ -241,3 +298,4 @@ if (typeof DeviceMotionEvent !== "undefined" && "ontouchstart" in window) {
 document.getElementById("pause").onclick = () => command(paused ? "resume" : "pause");
 document.getElementById("single").onclick = () => command("step");
 document.getElementById("restart").onclick = () => command("restart");
+document.getElementById("branch").onclick = () => command("resume");

@@ -114,7 +114,7 @@ final class FrameOutput {
             liveFrames(LiveFrameState(snapshot: snapshot, hash: StateHash(snapshot),
                                       stepMicroseconds: Double(driver.stepTimes.percentile(0.5)) / 1000,
                                       physicsLoad: driver.counters.peakLoad, droppedSeconds: driver.droppedSeconds,
-                                      paused: control?.isPaused ?? false))
+                                      paused: control?.isPaused ?? false, rewind: control?.rewindState))
         }
     }
 
@@ -139,14 +139,17 @@ public struct LiveFrameState: Sendable {
     public var physicsLoad: Double
     public var droppedSeconds: Double
     public var paused: Bool
+    /// What the run can be rewound to now; nil: it keeps no history (`LiveHistory`).
+    public var rewind: RewindState?
 
     public init(snapshot: WorldSnapshot, hash: StateHash, stepMicroseconds: Double, physicsLoad: Double, droppedSeconds: Double,
-                paused: Bool) {
+                paused: Bool, rewind: RewindState? = nil) {
         self.snapshot = snapshot
         self.hash = hash
         self.stepMicroseconds = stepMicroseconds
         self.physicsLoad = physicsLoad
         self.droppedSeconds = droppedSeconds
         self.paused = paused
+        self.rewind = rewind
     }
 }

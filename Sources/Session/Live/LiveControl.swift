@@ -4,13 +4,14 @@ import Synchronization
 
 /// What pages ask of a live run (`cratedrop serve`), posted from any thread and taken by the run
 /// at its frame and step boundaries: tilts (the run's gravity input, applied at the next step
-/// boundary and recorded like an untimed gravity line), pause, single step, restart.
+/// boundary and recorded like an untimed gravity line), pause, single step, restart, rewind (at
+/// the next frame boundary, `LiveHistory`).
 ///
 /// Bounded by construction: a tilt replaces a tilt not yet applied (only the newest matters
 /// at a step boundary), steps asked for while one is pending add nothing, and restarts coalesce
 /// and are rate-limited: a restart is honoured at the first frame boundary at least
 /// `minimumRestartInterval` after the current world began running, so a flood of restarts cannot
-/// keep the run rebuilding its world.
+/// keep the run rebuilding its world. A rewind replaces a rewind not yet applied.
 public final class LiveControl: GravityEvents, Sendable {
     private struct State {
         var gravity: Vec2?
@@ -19,6 +20,8 @@ public final class LiveControl: GravityEvents, Sendable {
         var stepRequested = false
         var restartRequested = false
         var runStarted = ContinuousClock.now
+        var rewindTarget: Int?
+        var history: RewindState?
     }
 
     /// The shortest time between the start of a world's run and its restart.
@@ -37,6 +40,21 @@ public final class LiveControl: GravityEvents, Sendable {
     /// A new world from the scene (and a new record): the current run ends at the next frame.
     public func restart() { state.withLock { $0.restartRequested = true } }
 
+    /// Back to the state after `step` steps, at the next frame boundary, if the run keeps it now
+    /// (`rewindState`); the run goes on from there, making a branch, once it steps again.
+    /// - Returns: nil when accepted, else why not (no history kept, or a step outside the span).
+    public func rewind(toStep step: Int) -> RewindRefusal? {
+        state.withLock { state in
+            guard let history = state.history else { return .notKept }
+            guard history.earliest <= step, step <= history.latest else { return .outside(step: step, history) }
+            state.rewindTarget = step
+            return nil
+        }
+    }
+
+    /// What the run can rewind to now, as its history last said (nil: it keeps none).
+    public var rewindState: RewindState? { state.withLock { $0.history } }
+
     public var isPaused: Bool { state.withLock { $0.paused } }
     /// Whether the run should end for a restart now: one was asked for, and the current world has
     /// run for at least `minimumRestartInterval` (until then the request waits).
@@ -51,8 +69,29 @@ public final class LiveControl: GravityEvents, Sendable {
             $0.restartRequested = false
             $0.stepRequested = false
             $0.gravity = nil
+            $0.rewindTarget = nil
             $0.runStarted = .now
         }
+    }
+
+    /// Takes the rewind asked for, if any (at a frame boundary).
+    func takeRewind() -> Int? {
+        state.withLock { state in
+            defer { state.rewindTarget = nil }
+            return state.rewindTarget
+        }
+    }
+
+    /// The history's span and rewinds so far, for pages and for checking requests; nil: none kept.
+    func publish(_ history: RewindState?) {
+        state.withLock { $0.history = history }
+    }
+
+    /// Lets the history drop what it no longer needs and publish its new span in one step that no
+    /// rewind request comes between: `update` gets the rewind accepted and not yet taken (whose
+    /// state must stay kept until then) and returns the new span.
+    func updateHistory(_ update: (_ pendingRewind: Int?) -> RewindState) {
+        state.withLock { $0.history = update($0.rewindTarget) }
     }
 
     /// Takes the frame's clock commands: whether paused, and whether one step was asked for.
@@ -74,6 +113,38 @@ public final class LiveControl: GravityEvents, Sendable {
             state.gravity = nil
             state.tilts += 1
             return .command(GravityCommand(line: state.tilts, when: .whenRead, gravity: gravity))
+        }
+    }
+}
+
+/// What a live run can be rewound to: any step in `earliest...latest`. `latest` is the newest
+/// step the run has reached; after a rewind, while the run has not stepped again, the world is
+/// at an earlier step and the steps up to `latest` can still be gone back to.
+public struct RewindState: Sendable, Equatable {
+    public var earliest: Int
+    public var latest: Int
+    /// Rewinds done in this world so far (pages forget their last frame when it changes).
+    public var rewinds: Int
+
+    public init(earliest: Int, latest: Int, rewinds: Int) {
+        self.earliest = earliest
+        self.latest = latest
+        self.rewinds = rewinds
+    }
+}
+
+/// Why a rewind was refused.
+public enum RewindRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The run keeps no history (not started yet, or it cannot save states).
+    case notKept
+    /// The step is outside what the run keeps now.
+    case outside(step: Int, RewindState)
+
+    public var description: String {
+        switch self {
+        case .notKept: "this run keeps no history to rewind"
+        case let .outside(step, state):
+            "step \(step) is outside the steps this run can go back to now, \(state.earliest)...\(state.latest)"
         }
     }
 }

@@ -19,6 +19,9 @@ public struct RunPlan: Sendable {
     public var gravity: GravityInputPlan?
     /// Write a run record here.
     public var recordPath: String?
+    /// Keep the world's saved state in the record every this many steps (`--keyframes K`, at
+    /// least 1), so a replay can start near any step (`RunStart.record(_:path:from:)`).
+    public var keyframeEvery: Int?
     /// Save the world's state here at the end (`--save-state FILE`).
     public var saveStatePath: String?
     /// Save the world's state every K steps into a folder (`--save-every STEPS DIR`).
@@ -36,6 +39,9 @@ public struct RunPlan: Sendable {
     public var hashTrail: HashTrail?
     /// Frames to draw; nil: headless.
     public var frames: Frames?
+    /// Keep the live run's recent past so pages can rewind it (`serve`, clock `.live` only;
+    /// portable backend only): `LiveHistory`.
+    public var rewind: LiveHistory.Settings?
     /// Live frames for pages (`cratedrop serve`), told after every frame.
     public var liveFrames: (@Sendable (LiveFrameState) -> Void)?
     /// Warn once, through the engine's `onWarning`, when a body leaves the world (`LeftWorldStage`).

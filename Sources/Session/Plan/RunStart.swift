@@ -1,3 +1,4 @@
+import Physics
 import SceneModel
 import Script
 
@@ -13,6 +14,14 @@ public struct RunStart: Sendable {
     public var record: (run: RunRecord, path: String)?
     /// The saved state the run continues, when it starts from one (its scene is `scene`).
     public var state: WorldState?
+    /// Where `state` comes from, for messages (`FILE:LINE: the keyframe after step N`).
+    public var stateOrigin: String?
+    /// The state hash the world must have once `state` is restored (a keyframe's checkpoint).
+    public var stateHash: StateHash?
+    /// The step the run's outputs start at (`replay --from`): the engine first steps the world
+    /// from `step` to here with only its inputs and its check (no frames, data or hash trail).
+    /// nil: at `step`.
+    public var catchUpTo: Int?
 
     /// A run of `scene`, read from `sceneFile` whose bytes are `sceneText`.
     public static func scene(_ scene: Scene, file sceneFile: String, text sceneText: [UInt8]) -> RunStart {
@@ -24,12 +33,32 @@ public struct RunStart: Sendable {
         RunStart(scene: scene, sceneFile: file.sceneFile, sceneText: file.sceneText, record: nil, state: file.state)
     }
 
-    /// The step the run starts at: 0, or a saved state's step.
+    /// The step the world starts at: 0, or a saved state's step.
     public var step: Int { state?.step ?? 0 }
+
+    /// The step the run's outputs start at: `catchUpTo`, else `step`.
+    public var outputStep: Int { catchUpTo ?? step }
 
     /// A run of the record at `path`: its scene, driven by its own gravity changes.
     public static func record(_ record: RunRecord, path: String) -> RunStart {
         RunStart(scene: record.scene, sceneFile: record.header.sceneFile, sceneText: record.sceneText, record: (record, path), state: nil)
+    }
+
+    /// The stretch of the record at `path` from step `from` on (`replay --from`): the world
+    /// restored from the record's keyframe (`record.keyframe`, the last at or before `from`,
+    /// when this backend can restore states), else built from the scene at step 0, then stepped
+    /// to `from` with the record's own gravity changes before the run's outputs begin.
+    /// - Precondition: `from` is in 0...record.steps.
+    public static func record(_ record: RunRecord, path: String, from: Int) -> RunStart {
+        precondition(from >= 0 && from <= record.steps, "a stretch of a record starts within it")
+        var start = RunStart.record(record, path: path)
+        start.catchUpTo = from
+        if let keyframe = record.keyframe, keyframe.step <= from, World.canSaveState {
+            start.state = keyframe.file.state
+            start.stateOrigin = "\(path):\(keyframe.line): the keyframe after step \(keyframe.step)"
+            start.stateHash = keyframe.hash
+        }
+        return start
     }
 
     /// The checkpoints a replay is verified against: the record's, and its end line's hash.

@@ -66,6 +66,26 @@ enum RunSource {
         .record(try loadRecordOrExit(path), path: path)
     }
 
+    /// The stretch of the run record at `path` from step `from` on (`replay --from`), started from
+    /// its last keyframe at or before `from`. Without one (a record made without --keyframes, or
+    /// Debian's library, which cannot restore states) it steps from 0 and says so on stderr: the
+    /// results are the same, only slower, so refusing would help no one.
+    static func record(_ path: String, from: Int) throws -> RunStart {
+        let record = try recordFileOrExit { () throws(RecordError) in try RunRecord.load(path: path, keyframeAtOrBefore: from) }
+        guard from <= record.steps else {
+            printError("cratedrop: --from \(from) is past the end of \(path) (\(record.steps) steps)")
+            throw ExitCodes.usage
+        }
+        let start = RunStart.record(record, path: path, from: from)
+        if start.state == nil, from > 0 {
+            let why = if let first = record.keyframeSteps.first, record.keyframe == nil { "its first keyframe is after step \(first)" }
+                else if record.keyframe == nil { "it holds no keyframes (record with --keyframes K to have them)" }
+                else { "its keyframes need the portable backend" }
+            printError("cratedrop: warning: \(path): \(why): stepping from step 0 to step \(from)")
+        }
+        return start
+    }
+
     /// The run's length: `--seconds`, else a record's own length, else 10 s.
     static func length(_ start: RunStart, seconds: String?) throws -> RunEnd {
         if let seconds = seconds.flatMap(DecimalSeconds.init) { return .duration(seconds) }

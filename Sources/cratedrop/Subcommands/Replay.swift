@@ -9,19 +9,26 @@ struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Runs a run record again; with --verify, checks it against the record step by step.",
         discussion: """
-            A run record (made by `run` or `hash` with --record) holds the scene, every gravity change with its exact step, and checkpoints: the full state after each early step and the state hash after later ones (README, "Records"). `replay` re-runs it headless and prints one JSON line on stdout. With --verify it stops at the first checkpoint that differs and reports where the runs part: the step, and, where the record holds the full state, the first body and field that differ, both values and how many ULPs apart. A record made in another determinism class replays with a warning. With --out it renders as `cratedrop run RECORD --out ...` does. Exit codes: 0 same (or not verified), 3 the runs part, 65 bad record, 66 unreadable.
+            A run record (made by `run` or `hash` with --record) holds the scene, every gravity change with its exact step, and checkpoints: the full state after each early step and the state hash after later ones (README, "Records"). `replay` re-runs it headless and prints one JSON line on stdout. With --verify it stops at the first checkpoint that differs and reports where the runs part: the step, and, where the record holds the full state, the first body and field that differ, both values and how many ULPs apart. A record made in another determinism class replays with a warning. With --out it renders as `cratedrop run RECORD --out ...` does. With --from STEP only the stretch from STEP on is run, rendered or printed: the world is restored from the record's last keyframe at or before STEP (a record made with --keyframes K, on the portable backend) and stepped to STEP; without one it steps from 0, with a warning. With --hash-every K it prints `STEP HASH` lines as `hash --every K` does, and the JSON line goes to stderr. Exit codes: 0 same (or not verified), 3 the runs part, 64 --from past the record's end, 65 bad record (a corrupt keyframe too), 66 unreadable.
 
             Examples:
               cratedrop replay out/tilt.rec --verify
               cratedrop replay out/tilt.rec --out out/replay.mp4 --force
+              cratedrop replay out/tilt.rec --from 60 --hash-every 30
             """
     )
 
     @Argument(help: "Run record (from --record).", completion: .file())
     var record: String
 
-    @Flag(help: "Check every checkpoint of the record; stop at the first difference (exit 3).")
+    @Flag(help: "Check every checkpoint of the record (with --from: after the keyframe it starts from); stop at the first difference (exit 3).")
     var verify = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run only the stretch from step STEP on, started from the record's last keyframe at or before it.", valueName: "STEP"))
+    var from: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Print `STEP HASH` every K steps (and after the last) on stdout, as `hash --every K` does; the JSON line goes to stderr.", valueName: "K"))
+    var hashEvery: Int?
 
     @OptionGroup var output: FrameOutputOptions
 
@@ -30,22 +37,31 @@ struct Replay: ParsableCommand {
         try OutputChecks.check(inputs: [("the record", record)],
                                outputs: frames.files + (output.summary.map { [("--summary", $0)] } ?? []),
                                framesFolder: frames.framesFolder)
+        if let from, from < 0 { throw ValidationError("--from must be >= 0, got \(from)") }
+        if let hashEvery {
+            if hashEvery < 1 { throw ValidationError("--hash-every must be >= 1, got \(hashEvery)") }
+            if output.out != nil || output.view { throw ValidationError("--hash-every prints the hash trail of a headless replay: drop --out and --view") }
+        }
     }
 
     func run() throws {
         StopSignals.install()
-        let start = try RunSource.record(record)
+        let start = try from.map { from in try RunSource.record(record, from: from) } ?? RunSource.record(record)
         if output.out != nil || output.view { return try render(start) }
         let recorded = start.record!.run
-        var plan = RunPlan(start: start, length: .steps(recorded.steps), clock: .everyStep)
+        var plan = RunPlan(start: start, length: .steps(recorded.steps - start.outputStep), clock: .everyStep)
         if verify { plan.checkpoints = start.recordedCheckpoints }
+        let trail = HashTrailOutput(dump: false)
+        if let hashEvery { plan.hashTrail = RunPlan.HashTrail(every: hashEvery, emit: trail.emit) }
         let outcome = RunExecution.run(try RunExecution.engine(plan))
+        if let failure = trail.failure { throw StandardOutput.exitCode(for: failure) }
         let final = outcome.result
         let check = outcome.check
         let interrupted: String? = StopSignals.received.map(StopSignals.name)
         let report: JSONOutput = [
             "record": .string(record), "scene": .string(start.scene.name),
             "steps": .integer(final.counters.stepsTaken), "state_hash": .string(final.stateHash.description),
+            "from": .integer(start.outputStep), "keyframe": start.state.map { .integer($0.step) } ?? .null,
             "recorded_class": .string(recorded.header.determinismClass),
             "determinism_class": .string(DeterminismClass.current.id),
             "verified": check.map { .bool($0.divergence == nil) } ?? .null,
@@ -53,13 +69,15 @@ struct Replay: ParsableCommand {
             "divergence": check?.divergence?.jsonOutput ?? .null,
             "interrupted": .string(interrupted),
         ]
-        try StandardOutput.print(report.text)
+        // With --hash-every, stdout is the trail's (`diff` reads it); the JSON line goes to stderr.
+        if hashEvery != nil { printError(report.text) } else { try StandardOutput.print(report.text) }
         try RunExecution.finish(outcome, plan: plan, checked: "\(record): the replay")
     }
 
     /// `--out` or `--view`: the record rendered as `run RECORD` renders it, with these output options.
     private func render(_ start: RunStart) throws {
-        var plan = RunPlan(start: start, length: try RunSource.length(start, seconds: nil), clock: .virtual(fps: output.defaultFPS))
+        let length = start.catchUpTo == nil ? try RunSource.length(start, seconds: nil) : .steps(start.record!.run.steps - start.outputStep)
+        var plan = RunPlan(start: start, length: length, clock: .virtual(fps: output.defaultFPS))
         plan.frames = output.frames(for: start.scene)
         plan.gravity = RunPlan.GravityInputPlan(.stream(path: record))
         if verify { plan.checkpoints = start.recordedCheckpoints }

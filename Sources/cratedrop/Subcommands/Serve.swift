@@ -56,7 +56,7 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Runs a scene live in real time and shows it in a browser, tilted by arrow keys or a phone.",
         discussion: """
-            Serves a page at http://HOST:PORT/ (printed on stderr) that draws the run as it happens and sends tilts back over a WebSocket; tilts apply at step boundaries and go into the session's record (download it from the page, or --record FILE), which replays offline to the same state hash. Ctrl-C stops the server and prints a JSON summary on stdout. Binds 127.0.0.1 unless --host says otherwise.
+            Serves a page at http://HOST:PORT/ (printed on stderr) that draws the run as it happens and sends tilts back over a WebSocket; tilts apply at step boundaries and go into the session's record (download it from the page, or --record FILE), which replays offline to the same state hash. On the portable backend pages can also rewind the last 30 s and branch from there; the record then follows the branch. Ctrl-C stops the server and prints a JSON summary on stdout. Binds 127.0.0.1 unless --host says otherwise.
 
             Examples:
               cratedrop serve Scenes/book.json
@@ -96,7 +96,6 @@ struct Serve: ParsableCommand {
     func run() throws {
         StopSignals.install()
         let (scene, sceneText) = try loadSceneWithTextOrExit(self.scene)
-        let sceneMessage = LiveMessages.scene(scene, world: try makeWorld(scene))
         // The default record lives in a private directory, removed on every way out of this
         // function (a later start removes those of killed runs).
         var privateRecord: PrivateRecord?
@@ -111,6 +110,7 @@ struct Serve: ParsableCommand {
         defer { privateRecord?.remove() }
         let recordPath = record ?? privateRecord!.path
         let live = LiveRun(scene: scene, sceneText: sceneText, sceneFile: self.scene, recordPath: recordPath)
+        let sceneMessage = LiveMessages.scene(scene, world: try makeWorld(scene), rewind: live.rewind)
         // On a wildcard address the URLs printed name this machine: requests naming it are answered.
         let machineNames = ["0.0.0.0", "::", "[::]"].contains(host) ? Self.reachableNames(host: host) : []
         let server = LiveServer(run: live, sceneMessage: sceneMessage, allowedHosts: allowHosts + machineNames)
@@ -139,7 +139,8 @@ struct Serve: ParsableCommand {
         }
         let outcome: RunOutcome
         do {
-            outcome = try live.run(fps: fps, shouldStop: { StopSignals.received != nil || failure.withLock { $0 } != nil }) { frame in
+            outcome = try live.run(fps: fps, shouldStop: { StopSignals.received != nil || failure.withLock { $0 } != nil },
+                                   onWarning: { printError("cratedrop: warning: \($0)") }) { frame in
                 server.broadcast(LiveMessages.frame(frame))
             }
         } catch {
@@ -160,6 +161,8 @@ struct Serve: ParsableCommand {
         let summary: JSONOutput = [
             "scene": .string(scene.name),
             "steps": .integer(outcome.result.counters.stepsTaken),
+            // The world's step at the end, which the hash is of: fewer than the steps taken after a rewind.
+            "step": .integer(outcome.result.finalSnapshot.step),
             "state_hash": .string(outcome.result.stateHash.description),
             "dropped_seconds": .number(outcome.result.droppedSeconds),
             "pages": .integer(counters.pages),
@@ -167,6 +170,8 @@ struct Serve: ParsableCommand {
             "frames_dropped": .integer(counters.framesDropped),
             "bad_messages": .integer(counters.badMessages),
             "refused_requests": .integer(counters.refusedRequests),
+            "rewinds": .integer(counters.rewinds),
+            "rewinds_refused": .integer(counters.rewindsRefused),
             "record": outcome.recordFailure == nil ? .string(record) : .null,
         ]
         try StandardOutput.print(summary.text)
