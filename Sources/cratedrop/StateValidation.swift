@@ -18,32 +18,23 @@ enum StateValidation {
 
     /// Checks `path` if it is a saved state; nil when it is not one (a scene, checked as such).
     static func check(_ path: String) throws -> Result? {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileBytes.read(path: path, limit: SavedStateFile.maxFileSize)
-        } catch {
-            return nil
-        }
-        guard SavedStateFile.startsWithMagic(bytes) else { return nil }
+        guard let read = SavedStateInput.read(path) else { return nil }
         let name = TerminalText.escaped(path)
         let file: SavedStateFile
         do {
-            file = try SavedStateFile.parse(bytes)
+            file = try read.get()
         } catch {
             return Result(line: "\(name): \(error)", exitCode: ExitCodes.dataError)
         }
         let scene: Scene
         do {
-            scene = try SceneLoader.parse(file.sceneText, file: "\(path): embedded scene \(file.sceneFile)")
+            scene = try SavedStateInput.scene(of: file, at: path)
         } catch {
             return Result(line: "\(error)", exitCode: ExitCodes.dataError)
         }
         let made = "step \(file.state.step) of \(TerminalText.escaped(file.sceneFile)), class \(TerminalText.escaped(file.determinismClass)), "
             + "\(TerminalText.escaped(file.backend)) backend, \(TerminalText.escaped(file.architecture))"
-        if file.determinismClass != DeterminismClass.current.id {
-            printError("cratedrop: warning: \(name) was saved in determinism class \(TerminalText.escaped(file.determinismClass)); this machine is class "
-                       + "\(DeterminismClass.current.id): a continuation here will not match one made there")
-        }
+        if let warning = SavedStateInput.otherClassWarning(file, at: path) { printError("cratedrop: warning: \(warning)") }
         guard World.canSaveState else {
             return Result(line: "\(name): ok (saved state: \(made); its physics part is checked only where it can be restored: the portable backend)",
                           exitCode: nil)

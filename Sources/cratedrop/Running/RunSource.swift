@@ -23,40 +23,23 @@ enum RunSource {
         return try record(path)
     }
 
-    /// Opens `path` as a saved state when it begins as one, else as a scene file.
+    /// Opens `path` as a saved state when it begins as one, else as a scene file. A malformed
+    /// state or embedded scene ends the command (65).
     static func sceneOrState(_ path: String) throws -> RunStart {
-        guard let file = try savedState(path) else {
+        guard let read = SavedStateInput.read(path) else {
             let (scene, text) = try loadSceneWithTextOrExit(path)
             return .scene(scene, file: path, text: text)
         }
-        let scene: Scene
         do {
-            scene = try SceneLoader.parse(file.sceneText, file: "\(path): embedded scene \(file.sceneFile)")
+            let file = try read.get()
+            let scene = try SavedStateInput.scene(of: file, at: path)
+            if let warning = SavedStateInput.otherClassWarning(file, at: path) { printError("cratedrop: warning: \(warning)") }
+            return .state(file, scene: scene)
+        } catch let error as SavedStateFile.FormatError {
+            printError("cratedrop: \(TerminalText.escaped(path)): \(error)")
+            throw ExitCodes.dataError
         } catch {
             printError("cratedrop: \(error)")
-            throw ExitCodes.dataError
-        }
-        if file.determinismClass != DeterminismClass.current.id {
-            printError("cratedrop: warning: \(path) was saved in determinism class \(file.determinismClass) (\(file.backend) backend, "
-                       + "\(file.architecture)); this machine is class \(DeterminismClass.current.id): the continuation will not match one made there")
-        }
-        return .state(file, scene: scene)
-    }
-
-    /// The saved state at `path`, nil when the file is not one; unreadable (66) or malformed (65) ends the command.
-    static func savedState(_ path: String) throws -> SavedStateFile? {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileBytes.read(path: path, limit: SavedStateFile.maxFileSize)
-        } catch {
-            // Not readable as a whole file: the scene loader says why, in its words.
-            return nil
-        }
-        guard SavedStateFile.startsWithMagic(bytes) else { return nil }
-        do {
-            return try SavedStateFile.parse(bytes)
-        } catch {
-            printError("cratedrop: \(path): \(error)")
             throw ExitCodes.dataError
         }
     }
