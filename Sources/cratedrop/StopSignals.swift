@@ -15,17 +15,20 @@ enum StopSignals {
     static let handled = [SIGINT, SIGTERM, SIGHUP]
 
     static func install() {
-        // A parent may hand us these signals blocked (Foundation's Process does); unblock them.
+        catchSignals(handled) { received in
+            // Keep the first signal's name for the report; later ones change nothing.
+            _ = stopSignal.compareExchange(expected: 0, desired: received, ordering: .relaxed)
+        }
+    }
+
+    /// Sends `signals` to `handler`, unblocking them first: a parent may hand them over blocked
+    /// (Foundation's Process does).
+    static func catchSignals(_ signals: [Int32], _ handler: @convention(c) (Int32) -> Void) {
         var unblock = sigset_t()
         sigemptyset(&unblock)
-        for signalNumber in handled { sigaddset(&unblock, signalNumber) }
+        for signalNumber in signals { sigaddset(&unblock, signalNumber) }
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-        for signalNumber in handled {
-            signal(signalNumber) { received in
-                // Keep the first signal's name for the report; later ones change nothing.
-                _ = stopSignal.compareExchange(expected: 0, desired: received, ordering: .relaxed)
-            }
-        }
+        for signalNumber in signals { signal(signalNumber, handler) }
     }
 
     /// The signal received so far, or nil.

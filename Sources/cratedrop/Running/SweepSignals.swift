@@ -14,16 +14,9 @@ private let abandonRequested = Atomic<Bool>(false)
 /// flight too, removing their temporary folders. Both end with exit 128 + the first signal.
 enum SweepSignals {
     static func install() {
-        let handled = [SIGUSR1, SIGINT, SIGTERM, SIGHUP]
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        for signalNumber in handled { sigaddset(&unblock, signalNumber) }
-        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-        for signalNumber in handled {
-            signal(signalNumber) { received in
-                _ = sweepSignal.compareExchange(expected: 0, desired: received, ordering: .relaxed)
-                if received != SIGUSR1 { abandonRequested.store(true, ordering: .relaxed) }
-            }
+        StopSignals.catchSignals([SIGUSR1, SIGINT, SIGTERM, SIGHUP]) { received in
+            _ = sweepSignal.compareExchange(expected: 0, desired: received, ordering: .relaxed)
+            if received != SIGUSR1 { abandonRequested.store(true, ordering: .relaxed) }
         }
     }
 
