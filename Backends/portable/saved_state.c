@@ -32,15 +32,20 @@
    the cached arbiters in order of their shapes' indices: both indices, stamp (u32), state and
    contact count (u8), and per contact its feature hash (u64), normal and tangent impulses (f64).
 
-   Saving walks the space with a pointer-to-index table for shapes and, for pairs, their numbers
-   held in their id fields while it writes (put back before it returns): no search and no sort
-   of the whole, so its cost grows linearly with the world (docs/determinism.md has the figures).
+   Saving and restoring are bound by memory, not arithmetic: pile-1000 has some 15,000 Chipmunk
+   objects over about 3 MB, more than a core's cache, and each visit to one is a likely cache
+   miss. So both number the shapes in place (a shape's id, a leaf's object pointer) instead of
+   looking them up, walk the pair lists side by side and without branches on what they load, read
+   the arbiters through the set's table with the next ones prefetched, and reuse the world's own
+   arbiters and pairs rather than freeing and making them again; their working memory is kept
+   by the thread between calls. docs/determinism.md has the figures.
 
    Restoring parses and checks every byte first, and changes the space only when all of it is
    sound: a corrupt or foreign state leaves the space as it was. */
 #include "cpBBTree.c"
 
 #include <limits.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -129,15 +134,6 @@ static inline void put_index(Writer *w, int width, uint32_t v) {
     if (at) store_index(at, width, v);
 }
 
-static void put_bb(Writer *w, cpBB bb) {
-    unsigned char *at = at_room(w, 32);
-    if (!at) return;
-    store_f64(at, bb.l);
-    store_f64(at + 8, bb.b);
-    store_f64(at + 16, bb.r);
-    store_f64(at + 24, bb.t);
-}
-
 /* MARK: Reading */
 
 typedef struct {
@@ -202,65 +198,100 @@ static inline double get_finite(Reader *r) {
     return v;
 }
 
-static inline uint32_t get_index(Reader *r, int width) {
-    const unsigned char *b = take(r, (size_t)width);
-    return b ? load_index(b, width) : 0;
-}
+/* MARK: Scratch memory */
 
-/* MARK: Pointer tables */
-
-/* Pointers numbered in a fixed order (shapes), found again in constant time: open addressing
-   with linear probing, at most half full. */
+/* The memory a save or restore works in (pair lists, arbiters' records, the parsed state), kept
+   by each thread between calls: allocating and freeing it on every call made the C library give
+   the pages back to the system and fault them in again each time, about 50 page faults (0.1 ms)
+   a pile-1000 save. Taken in order from one block and let go all at once when the call ends; a
+   call that needs more takes extra blocks, and the next call gets one block as big as all of
+   them. A thread's scratch is freed when the thread ends. */
 typedef struct {
-    uintptr_t *keys;
-    uint32_t *values;
-    size_t mask;
-} PointerTable;
+    unsigned char *block;
+    size_t size, used;
+    void *extra[32];
+    size_t extraSize[32];
+    int extraCount, failed;
+} Scratch;
 
-static inline size_t slot_of(uintptr_t key, size_t mask) {
-    return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+static pthread_key_t scratchKey;
+static pthread_once_t scratchOnce = PTHREAD_ONCE_INIT;
+
+static void scratch_destroy(void *memory) {
+    Scratch *scratch = memory;
+    free(scratch->block);
+    free(scratch);
 }
 
-static int table_init(PointerTable *t, size_t count) {
-    size_t capacity = 16;
-    while (capacity < 2 * count) capacity *= 2;
-    t->keys = calloc(capacity, sizeof *t->keys);
-    t->values = malloc(capacity * sizeof *t->values);
-    t->mask = capacity - 1;
-    return t->keys && t->values;
-}
+static void scratch_make_key(void) { pthread_key_create(&scratchKey, scratch_destroy); }
 
-static void table_free(PointerTable *t) {
-    free(t->keys);
-    free(t->values);
-}
-
-static void table_put(PointerTable *t, const void *pointer, uint32_t value) {
-    uintptr_t key = (uintptr_t)pointer;
-    size_t slot = slot_of(key, t->mask);
-    while (t->keys[slot] && t->keys[slot] != key) slot = (slot + 1) & t->mask;
-    t->keys[slot] = key;
-    t->values[slot] = value;
-}
-
-/* The pointer's number, or -1 when it has none. */
-static inline long table_get(const PointerTable *t, const void *pointer) {
-    uintptr_t key = (uintptr_t)pointer;
-    for (size_t slot = slot_of(key, t->mask); t->keys[slot]; slot = (slot + 1) & t->mask) {
-        if (t->keys[slot] == key) return t->values[slot];
+/* This thread's scratch, empty; NULL without memory. */
+static Scratch *scratch_begin(void) {
+    pthread_once(&scratchOnce, scratch_make_key);
+    Scratch *scratch = pthread_getspecific(scratchKey);
+    if (!scratch) {
+        scratch = calloc(1, sizeof *scratch);
+        if (!scratch || pthread_setspecific(scratchKey, scratch) != 0) { free(scratch); return NULL; }
     }
-    return -1;
+    scratch->used = 0;
+    scratch->failed = 0;
+    return scratch;
+}
+
+/* `bytes` of scratch, 16-byte aligned; NULL without memory. */
+static void *scratch_take(Scratch *scratch, size_t bytes) {
+    bytes = (bytes + 15) & ~(size_t)15;
+    if (scratch->size - scratch->used >= bytes) {
+        void *at = scratch->block + scratch->used;
+        scratch->used += bytes;
+        return at;
+    }
+    void *extra = scratch->extraCount < 32 ? malloc(bytes) : NULL;
+    if (!extra) { scratch->failed = 1; return NULL; }
+    scratch->extra[scratch->extraCount] = extra;
+    scratch->extraSize[scratch->extraCount++] = bytes;
+    return extra;
+}
+
+static void *scratch_zeroed(Scratch *scratch, size_t bytes) {
+    void *at = scratch_take(scratch, bytes);
+    if (at) memset(at, 0, bytes);
+    return at;
+}
+
+/* Lets go of everything taken; after a call that needed extra blocks, one block for all. */
+static void scratch_end(Scratch *scratch) {
+    if (!scratch->extraCount) return;
+    size_t total = scratch->used;
+    for (int i = 0; i < scratch->extraCount; i++) {
+        total += scratch->extraSize[i];
+        free(scratch->extra[i]);
+    }
+    scratch->extraCount = 0;
+    unsigned char *block = malloc(total + total / 4);
+    if (block) {
+        free(scratch->block);
+        scratch->block = block;
+        scratch->size = total + total / 4;
+    }
+}
+
+static inline void store_bb(unsigned char *at, cpBB bb) {
+    store_f64(at, bb.l);
+    store_f64(at + 8, bb.b);
+    store_f64(at + 16, bb.r);
+    store_f64(at + 24, bb.t);
 }
 
 /* MARK: The space */
 
+static int is_static(cpShape *shape) { return cpBodyGetType(shape->body) == CP_BODY_TYPE_STATIC; }
+
 static Node *leaf_of(cpShape *shape) {
     cpSpace *space = shape->space;
-    cpBBTree *tree = GetTree(cpBodyGetType(shape->body) == CP_BODY_TYPE_STATIC ? space->staticShapes : space->dynamicShapes);
+    cpBBTree *tree = GetTree(is_static(shape) ? space->staticShapes : space->dynamicShapes);
     return tree ? (Node *)cpHashSetFind(tree->leaves, shape->hashid, shape) : NULL;
 }
-
-static int is_static(cpShape *shape) { return cpBodyGetType(shape->body) == CP_BODY_TYPE_STATIC; }
 
 /* How many shapes at the front of the world's list are static. The world lists its walls
    (static) first and then only moving shapes (a tumbler's, crates), so only the front is read:
@@ -281,176 +312,405 @@ static int check_space(cpSpace *space) {
 /* Indices are 2 bytes wide (with a side bit to spare) while shapes and pairs are few enough. */
 static int index_width(int shapeCount, size_t pairCount) { return shapeCount < 0x8000 && pairCount < 0x8000 ? 2 : 4; }
 
-/* The shapes' Chipmunk ids in the world's order, mixed FNV-1a style a 64-bit word at a time. Contact hashes are made from these
-   ids (assigned as shapes are added), so a state's contacts fit only a world whose shapes got the
-   same ids: one built in the same order. */
-static uint64_t shape_ids_digest(uint64_t digest, cpShape *shape) {
-    return (digest ^ (uint64_t)shape->hashid) * 0x100000001b3ULL;
-}
-
 static int same_bb(cpBB a, cpBB b) {
     return memcmp(&a.l, &b.l, sizeof a.l) == 0 && memcmp(&a.b, &b.b, sizeof a.b) == 0
         && memcmp(&a.r, &b.r, sizeof a.r) == 0 && memcmp(&a.t, &b.t, sizeof a.t) == 0;
 }
 
+/* cpHashSet.c's set, private to that file: its layout in Chipmunk 7.0.3's source, which the
+   portable backend builds. Walking its table here, rather than through cpHashSetEach's callback,
+   lets the arbiters be gathered first and then read with the next ones prefetched: one by one,
+   each arbiter (three cache lines) and its contacts wait on memory in turn. */
+typedef struct SetBin {
+    void *elt;
+    cpHashValue hash;
+    struct SetBin *next;
+} SetBin;
+
+typedef struct {
+    unsigned int entries, size;
+    cpHashSetEqlFunc eql;
+    void *default_value;
+    SetBin **table;
+    SetBin *pooledBins;
+    cpArray *allocatedBuffers;
+} ArbiterSet;
+
+/* The arbiters of the space's cache, in the set's order, into `out` (at most `capacity`: the
+   set's count). */
+static size_t gather_arbiters(cpSpace *space, cpArbiter **out, size_t capacity) {
+    ArbiterSet *set = (ArbiterSet *)space->cachedArbiters;
+    size_t count = 0;
+    for (unsigned int i = 0; i < set->size; i++) {
+        for (SetBin *bin = set->table[i]; bin && count < capacity; bin = bin->next) out[count++] = bin->elt;
+    }
+    return count;
+}
+
+/* Asks for a span's cache lines ahead of its use: an arbiter's (176 bytes on 64-bit CPUs), or a
+   pair of contacts (192 bytes). */
+static inline void prefetch_span(const void *at) {
+    __builtin_prefetch((const char *)at);
+    __builtin_prefetch((const char *)at + 64);
+    __builtin_prefetch((const char *)at + 128);
+}
+
+enum { PREFETCH_AHEAD = 8 };
+
+/* MARK: Shapes numbered in place */
+
+/* While a save or restore runs, every shape's hash id holds its index in the world's order with
+   the top bit set, and every leaf's object pointer (once its leaf is found) that index: a tree
+   leaf, a pair or an arbiter then gives its shapes' indices with one load, where a table of
+   pointers costs a search and a cache miss more. Chipmunk counts ids up from 0, so a real id
+   never has the top bit (a shape whose id has it is refused). Both are put back before the call
+   returns, and nothing else runs on the space meanwhile (a world is used by one thread). */
+#define SHAPE_NUMBER_BIT ((cpHashValue)1 << (8 * sizeof(cpHashValue) - 1))
+
+/* Numbers the shapes, keeping their ids in `kept`; returns the digest of their ids (the shapes'
+   Chipmunk ids in the world's order, mixed FNV-1a style a 64-bit word at a time: contact hashes
+   are made from these ids, assigned as shapes are added, so a state's contacts fit only a world
+   whose shapes got the same ids: one built in the same order). `*clash` is set when a shape's
+   id already has the top bit. */
+static uint64_t number_shapes(cpShape **shapes, int count, cpHashValue *kept, int *clash) {
+    uint64_t digest = 0xcbf29ce484222325ULL;
+    for (int i = 0; i < count; i++) {
+        cpHashValue id = shapes[i]->hashid;
+        kept[i] = id;
+        digest = (digest ^ (uint64_t)id) * 0x100000001b3ULL;
+        if (id & SHAPE_NUMBER_BIT) *clash = 1;
+        shapes[i]->hashid = (cpHashValue)i | SHAPE_NUMBER_BIT;
+    }
+    return digest;
+}
+
+static void unnumber_shapes(cpShape **shapes, int count, const cpHashValue *kept) {
+    for (int i = 0; i < count; i++) shapes[i]->hashid = kept[i];
+}
+
+/* A numbered shape's index, or -1 for a shape the world does not list. */
+static inline long shape_number(const cpShape *shape, int count) {
+    cpHashValue id = shape->hashid;
+    if (!(id & SHAPE_NUMBER_BIT)) return -1;
+    id &= ~SHAPE_NUMBER_BIT;
+    return id < (cpHashValue)count ? (long)id : -1;
+}
+
+/* A leaf holds its index plus one: a leaf's object is never NULL (NULL marks inner nodes). */
+static inline uint32_t leaf_number(const Node *leaf) { return (uint32_t)((uintptr_t)leaf->obj - 1); }
+
+static void number_leaves(Node **leaves, int count) {
+    for (int i = 0; i < count; i++) leaves[i]->obj = (void *)((uintptr_t)i + 1);
+}
+
+static void unnumber_leaves(Node **leaves, cpShape **shapes, int count) {
+    for (int i = 0; i < count; i++) leaves[i]->obj = shapes[i];
+}
+
+/* The dynamic tree's leaves, each put at its shape's index in `leaves`, and its inner nodes in
+   `inner` (when not NULL); 0 when the tree holds a shape the world does not list, or one twice. */
+typedef struct {
+    Node **leaves, **inner;
+    uint32_t innerCapacity, innerCount, leafCount;
+    int shapeCount, staticCount, unknown;
+} TreeLeaves;
+
+static void find_leaves(TreeLeaves *found, Node *node) {
+    while (!NodeIsLeaf(node)) {
+        if (found->innerCount < found->innerCapacity) found->inner[found->innerCount] = node;
+        found->innerCount++;
+        find_leaves(found, node->A);
+        node = node->B;
+    }
+    long index = shape_number(node->obj, found->shapeCount);
+    if (index < found->staticCount || found->leaves[index]) { found->unknown = 1; return; }
+    found->leaves[index] = node;
+    found->leafCount++;
+}
+
+/* MARK: Pair lists */
+
+enum { LANES = 16 };
+
+/* Walks every leaf's pair list, LANES lists at a time, calling VISIT(pair, first, lane's leaf
+   index) at each entry (first: this leaf is the pair's first). A step along a list waits for the
+   load before it, so lists walked one after another leave the CPU waiting on memory; lists walked
+   side by side overlap their loads. The next pair is picked without a branch (a branch on freshly
+   loaded data, mispredicted half the time, would wait for each load again): with both, walking
+   pile-1000's lists takes about a third of the time. Each list's entries come in its own order. */
+#define WALK_PAIR_LISTS(leaves, leafCount, VISIT)                                       \
+    do {                                                                                \
+        Pair *cursor_[LANES];                                                           \
+        Node *leaf_[LANES];                                                             \
+        uint32_t index_[LANES];                                                         \
+        int lanes_ = 0, next_ = 0;                                                      \
+        for (;;) {                                                                      \
+            for (; lanes_ < LANES && next_ < (leafCount); next_++) {                    \
+                if (!(leaves)[next_]->PAIRS) continue;                                  \
+                cursor_[lanes_] = (leaves)[next_]->PAIRS;                               \
+                leaf_[lanes_] = (leaves)[next_];                                        \
+                index_[lanes_] = (uint32_t)next_;                                       \
+                lanes_++;                                                               \
+            }                                                                           \
+            if (!lanes_) break;                                                         \
+            for (int l_ = 0; l_ < lanes_;) {                                            \
+                Pair *pair_ = cursor_[l_];                                              \
+                int first_ = pair_->a.leaf == leaf_[l_];                                \
+                VISIT(pair_, first_, index_[l_]);                                       \
+                Pair *following_ = (&pair_->a)[!first_].next;                           \
+                if (__builtin_expect(following_ != NULL, 1)) {                          \
+                    cursor_[l_++] = following_;                                         \
+                } else {                                                                \
+                    lanes_--;                                                           \
+                    cursor_[l_] = cursor_[lanes_];                                      \
+                    leaf_[l_] = leaf_[lanes_];                                          \
+                    index_[l_] = index_[lanes_];                                        \
+                }                                                                       \
+            }                                                                           \
+        }                                                                               \
+    } while (0)
+
+/* Every entry of every leaf's list as saving needs it, in the order the walk meets them (lists
+   interleave, each in its own order): its leaf, the other shape's index times two plus one where
+   this leaf is the pair's first, the pair. A first leaf's entry keeps the pair's collision id
+   and leaves its own index in the pair's id field meanwhile; a second leaf's entry, once all are
+   gathered, reads that index there (its link to the first's entry) and puts the id back. So the
+   pairs are numbered without a search, and each is read once more at most (independent reads,
+   which overlap). Leaves are numbered. */
+typedef struct {
+    uint32_t *leaf, *entry, *link; /* link: a first leaf's entry's pair id, a second's first entry */
+    uint32_t *seconds;             /* the second leaves' entries */
+    size_t secondCount;
+    Pair **pair;
+    size_t count, capacity;
+    Scratch *scratch;
+    int failed, unsound;
+} GatheredEntries;
+
+/* Room for `capacity` entries, the gathered ones kept. */
+static int reserve_entries(GatheredEntries *entries, size_t capacity) {
+    size_t count = entries->count;
+    uint32_t *leaf = scratch_take(entries->scratch, capacity * sizeof *leaf);
+    uint32_t *entry = scratch_take(entries->scratch, capacity * sizeof *entry);
+    uint32_t *link = scratch_take(entries->scratch, capacity * sizeof *link);
+    uint32_t *seconds = scratch_take(entries->scratch, capacity * sizeof *seconds);
+    Pair **pair = scratch_take(entries->scratch, capacity * sizeof *pair);
+    if (!leaf || !entry || !link || !seconds || !pair) return 0;
+    if (count) {
+        memcpy(leaf, entries->leaf, count * sizeof *leaf);
+        memcpy(entry, entries->entry, count * sizeof *entry);
+        memcpy(link, entries->link, count * sizeof *link);
+        memcpy(seconds, entries->seconds, entries->secondCount * sizeof *seconds);
+        memcpy(pair, entries->pair, count * sizeof *pair);
+    }
+    entries->leaf = leaf;
+    entries->entry = entry;
+    entries->link = link;
+    entries->seconds = seconds;
+    entries->pair = pair;
+    entries->capacity = capacity;
+    return 1;
+}
+
+static void gather_entries(Node **leaves, int leafCount, GatheredEntries *out) {
+    uint32_t unsound = 0;
+#define GATHER_ENTRY(PAIR, FIRST, INDEX)                                                          \
+    do {                                                                                          \
+        if (__builtin_expect(out->count == out->capacity, 0) && !reserve_entries(out, 2 * out->capacity)) { \
+            out->failed = 1;                                                                      \
+            break;                                                                                \
+        }                                                                                         \
+        size_t at = out->count++;                                                                 \
+        uint32_t other = leaf_number((&(PAIR)->a)[FIRST].leaf);                                   \
+        unsound |= other >= (uint32_t)leafCount;                                                  \
+        out->leaf[at] = (INDEX);                                                                  \
+        out->entry[at] = other << 1 | (uint32_t)(FIRST);                                          \
+        out->pair[at] = (PAIR);                                                                   \
+        /* Without a branch: written either way, the id changes only at a first leaf's entry. */ \
+        cpCollisionID id = (PAIR)->id;                                                            \
+        out->link[at] = id;                                                                       \
+        (PAIR)->id = (FIRST) ? (cpCollisionID)at : id;                                            \
+        out->seconds[out->secondCount] = (uint32_t)at;                                            \
+        out->secondCount += !(FIRST);                                                             \
+    } while (0)
+    WALK_PAIR_LISTS(leaves, leafCount, GATHER_ENTRY);
+#undef GATHER_ENTRY
+    // Second leaves' entries find their first leaves' entries; then every id goes back.
+    size_t count = out->count;
+    for (size_t k = 0; k < out->secondCount; k++) {
+        uint32_t e = out->seconds[k], first = out->pair[e]->id;
+        uint32_t checked = first < count ? first : 0;
+        unsound |= first >= count || out->pair[checked] != out->pair[e] || !(out->entry[checked] & 1);
+        out->link[e] = checked;
+    }
+    for (size_t k = 0; k < out->secondCount; k++) {
+        uint32_t first = out->link[out->seconds[k]];
+        out->pair[first]->id = out->link[first];
+    }
+    out->unsound = unsound != 0;
+}
+
 /* MARK: Saving */
 
+/* The dynamic tree in preorder (a kind byte, a leaf's shape index, stamp and box, an inner
+   node's box only when it is not its children's union), written while its leaves are found:
+   each is put at its shape's index in `leaves`. */
 typedef struct {
     Writer *w;
-    const PointerTable *shapes;
-    int width;
+    Node **leaves;
+    int width, shapeCount, staticCount;
+    uint32_t nodes, leafCount;
     int unknown;
-} TreeWalk;
+} TreeWriter;
 
-static void count_nodes(Node *node, uint32_t *count) {
-    if (!node) return;
-    *count += 1;
-    if (!NodeIsLeaf(node)) {
-        count_nodes(node->A, count);
-        count_nodes(node->B, count);
-    }
-}
-
-/* Preorder: a kind byte, a leaf's shape index, stamp and box, an inner node's box only when it
-   is not its children's union. */
-static void put_subtree(TreeWalk *walk, Node *node) {
+static void put_subtree(TreeWriter *tree, Node *node) {
+    tree->nodes++;
     if (NodeIsLeaf(node)) {
-        long index = table_get(walk->shapes, node->obj);
-        if (index < 0) walk->unknown = 1;
-        put_u8(walk->w, 1);
-        put_index(walk->w, walk->width, (uint32_t)index);
-        put_u32(walk->w, node->STAMP);
-        put_bb(walk->w, node->bb);
+        long index = shape_number(node->obj, tree->shapeCount);
+        if (index < tree->staticCount || tree->leaves[index]) { tree->unknown = 1; return; }
+        tree->leaves[index] = node;
+        tree->leafCount++;
+        unsigned char *at = at_room(tree->w, 1 + (size_t)tree->width + 4 + 32);
+        if (!at) return;
+        at[0] = 1;
+        store_index(at + 1, tree->width, (uint32_t)index);
+        store_u32(at + 1 + tree->width, node->STAMP);
+        store_bb(at + 5 + tree->width, node->bb);
     } else {
         int derived = same_bb(node->bb, cpBBMerge(node->A->bb, node->B->bb));
-        put_u8(walk->w, derived ? 0 : 2);
-        if (!derived) put_bb(walk->w, node->bb);
-        put_subtree(walk, node->A);
-        put_subtree(walk, node->B);
+        unsigned char *at = at_room(tree->w, derived ? 1 : 33);
+        if (at) {
+            at[0] = derived ? 0 : 2;
+            if (!derived) store_bb(at + 1, node->bb);
+        }
+        put_subtree(tree, node->A);
+        put_subtree(tree, node->B);
     }
 }
 
-static Pair *next_in_list(Pair *pair, Node *leaf) { return pair->a.leaf == leaf ? pair->a.next : pair->b.next; }
-
-/* The pairs, numbered, with their own collision ids while their id fields hold their numbers. */
-typedef struct {
-    Pair **pairs;
-    cpCollisionID *ids;
-    size_t count, capacity;
-    int failed;
-} PairNumbers;
-
-static void number_pair(PairNumbers *n, Pair *pair) {
-    if (n->failed) return;
-    if (n->count == n->capacity) {
-        size_t capacity = n->capacity ? n->capacity * 2 : 4096;
-        Pair **pairs = realloc(n->pairs, capacity * sizeof *pairs);
-        if (pairs) n->pairs = pairs;
-        cpCollisionID *ids = pairs ? realloc(n->ids, capacity * sizeof *ids) : NULL;
-        if (!ids) { n->failed = 1; return; }
-        n->ids = ids;
-        n->capacity = capacity;
+/* Writes each leaf's pair list in its order: a first leaf's entry names the other shape and the
+   pair's id, a second leaf's entry the pair's number (pairs are numbered in the order their
+   first leaves' entries come). The gathered entries are sorted by leaf (a counting sort keeps
+   each list's order) and numbered, then written. 0 when the lists are not a world's; -1
+   without memory. */
+static int put_pair_lists(Writer *w, int width, const GatheredEntries *gathered, int shapeCount, Scratch *scratch) {
+    size_t count = gathered->count;
+    uint32_t *starts = scratch_zeroed(scratch, ((size_t)shapeCount + 2) * sizeof *starts);
+    uint32_t *order = scratch_take(scratch, (count + 1) * sizeof *order);
+    uint32_t *numbers = scratch_take(scratch, (count + 1) * sizeof *numbers);
+    if (!starts || !order || !numbers) return -1;
+    for (size_t e = 0; e < count; e++) starts[gathered->leaf[e] + 1]++;
+    for (int i = 0; i < shapeCount; i++) starts[i + 1] += starts[i];
+    size_t firsts = 0;
+    for (size_t e = 0; e < count; e++) {
+        order[starts[gathered->leaf[e]]++] = (uint32_t)e;
+        firsts += gathered->entry[e] & 1;
     }
-    n->pairs[n->count] = pair;
-    n->ids[n->count] = pair->id;
-    pair->id = (cpCollisionID)n->count++;
+    // Each start has moved to the next one's: move them back.
+    for (int i = shapeCount; i > 0; i--) starts[i] = starts[i - 1];
+    starts[0] = 0;
+    if (2 * firsts != count) return 0;
+    uint32_t number = 0;
+    for (size_t k = 0; k < count; k++) {
+        uint32_t e = order[k];
+        numbers[e] = number;
+        number += gathered->entry[e] & 1;
+    }
+    // The section's exact size: the lengths, a first leaf's entries with ids, a second's without.
+    size_t size = 4 + (size_t)shapeCount * (size_t)width + count * (size_t)width + firsts * 4;
+    unsigned char *at = at_room(w, size);
+    if (!at) return 1;
+    store_u32(at, number);
+    at += 4;
+    for (int i = 0; i < shapeCount; i++) {
+        uint32_t begin = starts[i], end = starts[i + 1];
+        store_index(at, width, end - begin);
+        at += width;
+        for (uint32_t k = begin; k < end; k++) {
+            uint32_t e = order[k], entry = gathered->entry[e];
+            if (entry & 1) {
+                store_index(at, width, entry & ~1u);
+                store_u32(at + width, gathered->link[e]);
+                at += width + 4;
+            } else {
+                store_index(at, width, numbers[gathered->link[e]] << 1 | 1);
+                at += width;
+            }
+        }
+    }
+    return 1;
 }
 
-/* Puts every pair's own id back. */
-static void unnumber_pairs(PairNumbers *n) {
-    for (size_t p = 0; p < n->count; p++) n->pairs[p]->id = n->ids[p];
-    free(n->pairs);
-    free(n->ids);
-}
-
-/* An arbiter with its shapes' indices, for ordering. */
+/* A cached arbiter as saved: its shapes' indices, stamp, state and contacts. */
 typedef struct {
-    uint32_t a, b;
-    cpArbiter *arb;
-} OrderedArbiter;
+    uint32_t a, b, stamp;
+    uint8_t state, count;
+    uint64_t hash[CP_MAX_CONTACTS_PER_ARBITER];
+    double jnAcc[CP_MAX_CONTACTS_PER_ARBITER], jtAcc[CP_MAX_CONTACTS_PER_ARBITER];
+} ArbiterRecord;
 
 typedef struct {
-    OrderedArbiter *items;
+    ArbiterRecord *items;
     size_t count, capacity;
-    const PointerTable *shapes;
-    int failed, unknown;
+    cpTimestamp stamp;
+    int shapeCount, unknown;
 } ArbiterList;
 
+/* Copies what the state keeps of each arbiter as the set hands them over (one visit: the sort
+   after it moves records, not arbiters). Arbiters of the last step's collisions get the state
+   the next step's start gives them. */
 static void collect_arbiter(cpArbiter *arb, ArbiterList *list) {
-    if (list->failed) return;
-    if (list->count == list->capacity) {
-        size_t capacity = list->capacity ? list->capacity * 2 : 1024;
-        OrderedArbiter *grown = realloc(list->items, capacity * sizeof *grown);
-        if (!grown) { list->failed = 1; return; }
-        list->items = grown;
-        list->capacity = capacity;
+    long a = shape_number(arb->a, list->shapeCount), b = shape_number(arb->b, list->shapeCount);
+    if (a < 0 || b < 0 || list->count == list->capacity || arb->count > CP_MAX_CONTACTS_PER_ARBITER) { list->unknown = 1; return; }
+    ArbiterRecord *record = &list->items[list->count++];
+    record->a = (uint32_t)a;
+    record->b = (uint32_t)b;
+    record->stamp = arb->stamp;
+    int collided = arb->stamp == list->stamp && arb->state == CP_ARBITER_STATE_FIRST_COLLISION;
+    record->state = (uint8_t)(collided ? CP_ARBITER_STATE_NORMAL : arb->state);
+    record->count = (uint8_t)arb->count;
+    for (int c = 0; c < arb->count; c++) {
+        record->hash[c] = (uint64_t)arb->contacts[c].hash;
+        record->jnAcc[c] = arb->contacts[c].jnAcc;
+        record->jtAcc[c] = arb->contacts[c].jtAcc;
     }
-    long a = table_get(list->shapes, arb->a), b = table_get(list->shapes, arb->b);
-    if (a < 0 || b < 0) { list->unknown = 1; return; }
-    list->items[list->count++] = (OrderedArbiter){(uint32_t)a, (uint32_t)b, arb};
 }
 
-static int arbiter_before(const OrderedArbiter *p, const OrderedArbiter *q) {
-    return p->a != q->a ? p->a < q->a : p->b < q->b;
-}
+/* An arbiter's place in the state's order: by its shapes' indices. */
+typedef struct {
+    uint32_t a, b, record;
+} ArbiterKey;
+
+static int key_before(const ArbiterKey *p, const ArbiterKey *q) { return p->a != q->a ? p->a < q->a : p->b < q->b; }
 
 /* Orders the arbiters by their shapes' indices (the set itself is keyed by addresses, so one
    state always gives the same bytes): counted into buckets by the first index, each bucket
    (a shape's few contacts) then sorted by the second. */
-static int order_arbiters(ArbiterList *list, int shapeCount) {
-    size_t *starts = calloc((size_t)shapeCount + 1, sizeof *starts);
-    OrderedArbiter *sorted = malloc((list->count + 1) * sizeof *sorted);
-    if (!starts || !sorted) { free(starts); free(sorted); return 0; }
+static ArbiterKey *order_arbiters(const ArbiterList *list, int shapeCount, Scratch *scratch) {
+    uint32_t *starts = scratch_zeroed(scratch, ((size_t)shapeCount + 1) * sizeof *starts);
+    ArbiterKey *sorted = scratch_take(scratch, (list->count + 1) * sizeof *sorted);
+    if (!starts || !sorted) return NULL;
     for (size_t i = 0; i < list->count; i++) starts[list->items[i].a + 1]++;
     for (int s = 0; s < shapeCount; s++) starts[s + 1] += starts[s];
-    for (size_t i = 0; i < list->count; i++) sorted[starts[list->items[i].a]++] = list->items[i];
+    for (size_t i = 0; i < list->count; i++) {
+        const ArbiterRecord *record = &list->items[i];
+        sorted[starts[record->a]++] = (ArbiterKey){record->a, record->b, (uint32_t)i};
+    }
     for (size_t i = 1; i < list->count; i++) {
-        OrderedArbiter item = sorted[i];
+        ArbiterKey item = sorted[i];
         size_t k = i;
-        while (k > 0 && arbiter_before(&item, &sorted[k - 1])) { sorted[k] = sorted[k - 1]; k--; }
+        while (k > 0 && key_before(&item, &sorted[k - 1])) { sorted[k] = sorted[k - 1]; k--; }
         sorted[k] = item;
     }
-    free(starts);
-    free(list->items);
-    list->items = sorted;
-    return 1;
+    return sorted;
 }
 
-/* Writes the space's state into `buffer`; `shapes` and `bodies` name every shape and non-static
-   body in the world's own order (walls, tumbler, crates). Returns the state's size in bytes (when
-   it is more than `capacity`, the buffer holds only its beginning: call again with room for it),
-   or a negative CRATEDROP_STATE_ code. */
-long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount,
-                          unsigned char *buffer, long capacity) {
-    int problem = check_space(space);
-    if (problem) return problem;
-    for (int i = 0; i < bodyCount; i++) {
-        cpBody *body = bodies[i];
-        // Chipmunk clears forces after every step; a pending force is not part of this format.
-        if (body->f.x != 0 || body->f.y != 0 || body->t != 0) return CRATEDROP_STATE_FORCES;
-    }
-    PointerTable index;
-    Node **leaves = malloc(((size_t)shapeCount + 1) * sizeof *leaves);
-    if (!table_init(&index, (size_t)shapeCount) || !leaves) { table_free(&index); free(leaves); return CRATEDROP_STATE_MEMORY; }
-    int unknown = 0;
-    uint64_t ids = 0xcbf29ce484222325ULL;
-    for (int i = 0; i < shapeCount; i++) {
-        table_put(&index, shapes[i], (uint32_t)i);
-        leaves[i] = leaf_of(shapes[i]);
-        ids = shape_ids_digest(ids, shapes[i]);
-        if (!leaves[i]) unknown = 1;
-    }
-    // Pairs are numbered in the order their first leaves' lists meet them. While the lists are
-    // written, a pair's number stands in its collision id field (the ids are kept aside and put
-    // back before returning), so a second leaf's entry finds it without a search.
-    PairNumbers numbers = {0};
-    for (int i = 0; i < shapeCount && !unknown && !numbers.failed; i++) {
-        for (Pair *pair = leaves[i]->PAIRS; pair; pair = next_in_list(pair, leaves[i])) {
-            if (pair->a.leaf == leaves[i]) number_pair(&numbers, pair);
-        }
-    }
-    int width = index_width(shapeCount, numbers.count);
+/* The save with indices `width` bytes wide, shapes numbered and walls' leaves found;
+   CRATEDROP_STATE_WIDER when the pairs turn out too many for 2-byte indices. */
+enum { CRATEDROP_STATE_WIDER = -100 };
 
+static long save_numbered(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount, Node **leaves,
+                          int staticCount, uint64_t ids, int width, unsigned char *buffer, long capacity, Scratch *scratch) {
     Writer w = {buffer, 0, capacity > 0 ? (size_t)capacity : 0};
     put_u32(&w, (uint32_t)bodyCount);
     for (int i = 0; i < bodyCount; i++) {
@@ -475,162 +735,179 @@ long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
     put_u8(&w, (uint8_t)width);
     put_u8(&w, (uint8_t)(8 * sizeof(cpHashValue)));
     put_u64(&w, ids);
-    uint32_t nodes = 0;
-    count_nodes(tree->root, &nodes);
-    put_u32(&w, nodes);
-    TreeWalk walk = {&w, &index, width, 0};
-    if (tree->root && !unknown) put_subtree(&walk, tree->root);
-    unknown |= walk.unknown;
-    int staticCount = static_prefix(shapes, shapeCount);
-    for (int i = 0; i < staticCount && !unknown; i++) put_u32(&w, leaves[i]->STAMP);
+    int dynamicCount = shapeCount - staticCount;
+    put_u32(&w, dynamicCount ? 2 * (uint32_t)dynamicCount - 1 : 0);
+    memset(leaves + staticCount, 0, (size_t)dynamicCount * sizeof *leaves);
+    TreeWriter treeWriter = {&w, leaves, width, shapeCount, staticCount, 0, 0, 0};
+    if (tree->root) put_subtree(&treeWriter, tree->root);
+    if (treeWriter.unknown || treeWriter.leafCount != (uint32_t)dynamicCount) return CRATEDROP_STATE_UNKNOWN_SHAPE;
+    for (int i = 0; i < staticCount; i++) put_u32(&w, leaves[i]->STAMP);
 
-    // Each leaf's pair list, in its order: a first leaf's entry names the other shape and the
-    // pair's id, a second leaf's entry the pair's number.
-    put_u32(&w, (uint32_t)numbers.count);
-    for (int i = 0; i < shapeCount && !unknown && !numbers.failed; i++) {
-        Node *leaf = leaves[i];
-        unsigned char *lengthAt = at_room(&w, (size_t)width);
-        uint32_t length = 0;
-        for (Pair *pair = leaf->PAIRS; pair; pair = next_in_list(pair, leaf)) {
-            if (pair->a.leaf == leaf) {
-                long other = table_get(&index, pair->b.leaf->obj);
-                if (other < 0) { unknown = 1; break; }
-                put_index(&w, width, (uint32_t)other << 1);
-                put_u32(&w, numbers.ids[pair->id]);
-            } else {
-                put_index(&w, width, pair->id << 1 | 1);
-            }
-            length++;
-        }
-        if (width == 2 && length > 0xFFFF) unknown = 1;
-        if (lengthAt) store_index(lengthAt, width, length);
+    number_leaves(leaves, shapeCount);
+    // Room for a dozen entries a shape (pile-1000 has 10); more is taken if needed.
+    GatheredEntries gathered = {.scratch = scratch};
+    if (!reserve_entries(&gathered, 12 * (size_t)shapeCount + 1024)) gathered.failed = 1;
+    else gather_entries(leaves, shapeCount, &gathered);
+    unnumber_leaves(leaves, shapes, shapeCount);
+    long problem = 0;
+    if (gathered.failed) problem = CRATEDROP_STATE_MEMORY;
+    else if (gathered.unsound || gathered.count % 2) problem = CRATEDROP_STATE_UNKNOWN_SHAPE;
+    else if (index_width(shapeCount, gathered.count / 2) > width) problem = CRATEDROP_STATE_WIDER;
+    int listed = problem ? 1 : put_pair_lists(&w, width, &gathered, shapeCount, scratch);
+    if (problem) return problem;
+    if (listed <= 0) return listed < 0 ? CRATEDROP_STATE_MEMORY : CRATEDROP_STATE_UNKNOWN_SHAPE;
+
+    size_t arbiterCount = (size_t)cpHashSetCount(space->cachedArbiters);
+    ArbiterList arbiters = {scratch_take(scratch, (arbiterCount + 1) * sizeof *arbiters.items), 0, arbiterCount, space->stamp, shapeCount, 0};
+    cpArbiter **cached = scratch_take(scratch, (arbiterCount + 1) * sizeof *cached);
+    if (!arbiters.items || !cached) return CRATEDROP_STATE_MEMORY;
+    size_t gatheredArbiters = gather_arbiters(space, cached, arbiterCount);
+    for (size_t i = 0; i < gatheredArbiters && i < PREFETCH_AHEAD; i++) prefetch_span(cached[i]);
+    for (size_t i = 0; i < gatheredArbiters; i++) {
+        if (i + PREFETCH_AHEAD < gatheredArbiters) prefetch_span(cached[i + PREFETCH_AHEAD]);
+        // Its contacts, asked for a few arbiters on (the arbiter's own lines have arrived by then).
+        if (i + PREFETCH_AHEAD / 2 < gatheredArbiters && cached[i + PREFETCH_AHEAD / 2]->contacts) prefetch_span(cached[i + PREFETCH_AHEAD / 2]->contacts);
+        collect_arbiter(cached[i], &arbiters);
     }
-    unnumber_pairs(&numbers);
-
-    // Arbiters: those of the last step's collisions get the state the next step's start gives them.
-    ArbiterList arbiters = {.shapes = &index};
-    cpHashSetEach(space->cachedArbiters, (cpHashSetIteratorFunc)collect_arbiter, &arbiters);
-    unknown |= arbiters.unknown;
-    int failed = arbiters.failed || !order_arbiters(&arbiters, shapeCount);
+    ArbiterKey *order = arbiters.unknown ? NULL : order_arbiters(&arbiters, shapeCount, scratch);
+    if (!order) return arbiters.unknown ? CRATEDROP_STATE_UNKNOWN_SHAPE : CRATEDROP_STATE_MEMORY;
     put_u32(&w, (uint32_t)arbiters.count);
-    for (size_t i = 0; i < arbiters.count && !failed && !unknown; i++) {
-        cpArbiter *arb = arbiters.items[i].arb;
-        int collided = arb->stamp == space->stamp && arb->state == CP_ARBITER_STATE_FIRST_COLLISION;
-        unsigned char *at = at_room(&w, 2 * (size_t)width + 6 + (size_t)arb->count * 24);
+    for (size_t i = 0; i < arbiters.count; i++) {
+        const ArbiterRecord *record = &arbiters.items[order[i].record];
+        unsigned char *at = at_room(&w, 2 * (size_t)width + 6 + (size_t)record->count * 24);
         if (!at) continue;
-        store_index(at, width, arbiters.items[i].a);
-        store_index(at + width, width, arbiters.items[i].b);
+        store_index(at, width, record->a);
+        store_index(at + width, width, record->b);
         at += 2 * width;
-        store_u32(at, arb->stamp);
-        at[4] = (uint8_t)(collided ? CP_ARBITER_STATE_NORMAL : arb->state);
-        at[5] = (uint8_t)arb->count;
+        store_u32(at, record->stamp);
+        at[4] = record->state;
+        at[5] = record->count;
         at += 6;
-        for (int c = 0; c < arb->count; c++, at += 24) {
-            store_u64(at, (uint64_t)arb->contacts[c].hash);
-            store_f64(at + 8, arb->contacts[c].jnAcc);
-            store_f64(at + 16, arb->contacts[c].jtAcc);
+        for (int c = 0; c < record->count; c++, at += 24) {
+            store_u64(at, record->hash[c]);
+            store_f64(at + 8, record->jnAcc[c]);
+            store_f64(at + 16, record->jtAcc[c]);
         }
     }
-
-    table_free(&index);
-    free(leaves);
-    free(arbiters.items);
-    if (unknown) return CRATEDROP_STATE_UNKNOWN_SHAPE;
-    if (failed || numbers.failed || w.count > (size_t)LONG_MAX) return CRATEDROP_STATE_MEMORY;
+    if (w.count > (size_t)LONG_MAX) return CRATEDROP_STATE_MEMORY;
     return (long)w.count;
+}
+
+/* Writes the space's state into `buffer`; `shapes` and `bodies` name every shape and non-static
+   body in the world's own order (walls, tumbler, crates). Returns the state's size in bytes (when
+   it is more than `capacity`, the buffer holds only its beginning: call again with room for it),
+   or a negative CRATEDROP_STATE_ code. */
+long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount,
+                          unsigned char *buffer, long capacity) {
+    int problem = check_space(space);
+    if (problem) return problem;
+    for (int i = 0; i < bodyCount; i++) {
+        cpBody *body = bodies[i];
+        // Chipmunk clears forces after every step; a pending force is not part of this format.
+        if (body->f.x != 0 || body->f.y != 0 || body->t != 0) return CRATEDROP_STATE_FORCES;
+    }
+    int staticCount = static_prefix(shapes, shapeCount);
+    Scratch *scratch = scratch_begin();
+    if (!scratch) return CRATEDROP_STATE_MEMORY;
+    Node **leaves = scratch_zeroed(scratch, ((size_t)shapeCount + 1) * sizeof *leaves);
+    cpHashValue *kept = scratch_take(scratch, ((size_t)shapeCount + 1) * sizeof *kept);
+    if (!leaves || !kept) { scratch_end(scratch); return CRATEDROP_STATE_MEMORY; }
+    int unknown = 0;
+    // Walls' leaves are found by their ids, before the ids hold numbers.
+    for (int i = 0; i < staticCount && !unknown; i++) {
+        leaves[i] = leaf_of(shapes[i]);
+        if (!leaves[i]) unknown = 1;
+    }
+    long result = CRATEDROP_STATE_UNKNOWN_SHAPE;
+    if (!unknown) {
+        uint64_t ids = number_shapes(shapes, shapeCount, kept, &unknown);
+        if (!unknown) {
+            result = save_numbered(space, shapes, shapeCount, bodies, bodyCount, leaves, staticCount, ids,
+                                   index_width(shapeCount, 0), buffer, capacity, scratch);
+            if (result == CRATEDROP_STATE_WIDER) {
+                result = save_numbered(space, shapes, shapeCount, bodies, bodyCount, leaves, staticCount, ids, 4, buffer, capacity, scratch);
+            }
+        }
+        unnumber_shapes(shapes, shapeCount, kept);
+    }
+    scratch_end(scratch);
+    return result;
 }
 
 /* MARK: Restoring */
 
 typedef struct {
-    double p[2], v[2], a, w, v_bias[2], w_bias;
-} SavedBody;
-
-typedef struct {
-    uint8_t leaf;
-    uint32_t shape, stamp;
-    cpBB bb;
-    int32_t a, b; /* an inner node's children, as indices into the node array */
-} SavedNode;
-
-/* One entry of a leaf's pair list: the pair it names (an index into the pairs, numbered in the
-   order of their first leaves' entries) and whether this leaf is the pair's first. */
-typedef struct {
-    uint32_t pair;
-    uint8_t first;
-} SavedEntry;
-
-typedef struct {
     uint32_t a, b, id;
 } SavedPair;
 
+/* A cached arbiter in the state: its second shape's index and where its record begins. */
 typedef struct {
-    uint32_t a, b, stamp;
-    uint8_t state, count;
-    uint64_t hash[CP_MAX_CONTACTS_PER_ARBITER];
-    double jnAcc[CP_MAX_CONTACTS_PER_ARBITER], jtAcc[CP_MAX_CONTACTS_PER_ARBITER];
+    uint32_t b, at;
 } SavedArbiter;
 
+/* A parsed and checked state: its sections, and what restoring needs of the pair lists and
+   arbiters in a form it can look up. */
 typedef struct {
-    SavedBody *bodies;
+    const unsigned char *bytes;
+    int width;
     uint32_t stamp, treeStamp, nodeCount;
     uint64_t shapeIDs;
     double currDt;
-    SavedNode *nodes;
-    uint32_t *staticStamps;
+    size_t bodiesAt, treeAt, staticStampsAt;
     uint32_t pairCount;
     SavedPair *pairs;
     uint32_t *listStarts; /* per shape, where its list begins in `entries`; one more at the end */
-    SavedEntry *entries;
+    uint32_t *entries;    /* per list entry, its pair's number times two, plus one for a first leaf's */
     uint32_t arbiterCount;
     SavedArbiter *arbiters;
+    uint32_t *arbiterStarts; /* per shape, its first arbiter as first shape; one more at the end */
 } Saved;
 
-static void saved_free(Saved *s) {
-    free(s->bodies);
-    free(s->nodes);
-    free(s->staticStamps);
-    free(s->pairs);
-    free(s->listStarts);
-    free(s->entries);
-    free(s->arbiters);
-}
-
-static inline int read_bb(Reader *r, cpBB *bb) {
-    const unsigned char *at = take(r, 32);
-    if (!at) return 0;
+static inline int bb_sound(const unsigned char *at) {
     int finite = 1;
-    bb->l = load_finite(at, &finite);
-    bb->b = load_finite(at + 8, &finite);
-    bb->r = load_finite(at + 16, &finite);
-    bb->t = load_finite(at + 24, &finite);
-    return finite && bb->l <= bb->r && bb->b <= bb->t;
+    double l = load_finite(at, &finite), b = load_finite(at + 8, &finite);
+    double r = load_finite(at + 16, &finite), t = load_finite(at + 24, &finite);
+    return finite && l <= r && b <= t;
 }
 
-/* Reads the preorder tree; returns the node's index, or -1 when malformed. An inner node's box
-   not written is its children's union. */
-static int32_t read_subtree(Reader *r, Saved *s, int width, uint32_t *used, int depth) {
-    if (*used >= s->nodeCount || depth > 4096) { r->failed = 1; return -1; }
-    int32_t at = (int32_t)(*used)++;
-    uint8_t kind = get_u8(r);
-    s->nodes[at].leaf = kind == 1;
+static inline cpBB load_bb(const unsigned char *at) {
+    int finite;
+    return cpBBNew(load_finite(at, &finite), load_finite(at + 8, &finite), load_finite(at + 16, &finite), load_finite(at + 24, &finite));
+}
+
+/* Checks the preorder tree: returns 0 when malformed. Every leaf is one of the world's moving
+   shapes, each once. */
+typedef struct {
+    const unsigned char *at, *end;
+    int width, staticShapes, shapeCount;
+    uint32_t used, limit;
+    unsigned char *placed;
+    int misplaced;
+} TreeCheck;
+
+static int check_subtree(TreeCheck *check, int depth) {
+    if (check->used >= check->limit || depth > 4096 || check->at == check->end) return 0;
+    check->used++;
+    unsigned char kind = *check->at++;
     if (kind == 1) {
-        const unsigned char *leaf = take(r, (size_t)width + 4);
-        if (!leaf) return -1;
-        s->nodes[at].shape = load_index(leaf, width);
-        s->nodes[at].stamp = load_u32(leaf + width);
-        if (!read_bb(r, &s->nodes[at].bb)) { r->failed = 1; return -1; }
-        return at;
+        const unsigned char *leaf = check->at;
+        if (check->end - leaf < check->width + 36 || !bb_sound(leaf + check->width + 4)) return 0;
+        check->at += check->width + 36;
+        uint32_t shape = load_index(leaf, check->width);
+        if (shape >= (uint32_t)check->shapeCount || shape < (uint32_t)check->staticShapes || check->placed[shape]) {
+            check->misplaced = 1;
+            return 0;
+        }
+        check->placed[shape] = 1;
+        return 1;
     }
-    if (kind != 0 && kind != 2) { r->failed = 1; return -1; }
-    if (kind == 2 && !read_bb(r, &s->nodes[at].bb)) { r->failed = 1; return -1; }
-    int32_t a = read_subtree(r, s, width, used, depth + 1);
-    int32_t b = a < 0 ? -1 : read_subtree(r, s, width, used, depth + 1);
-    if (b < 0) return -1;
-    s->nodes[at].a = a;
-    s->nodes[at].b = b;
-    if (kind == 0) s->nodes[at].bb = cpBBMerge(s->nodes[a].bb, s->nodes[b].bb);
-    return at;
+    if (kind == 2) {
+        if (check->end - check->at < 32 || !bb_sound(check->at)) return 0;
+        check->at += 32;
+    } else if (kind != 0) {
+        return 0;
+    }
+    return check_subtree(check, depth + 1) && check_subtree(check, depth + 1);
 }
 
 static int fail(char *message, int size, const char *text) {
@@ -641,89 +918,127 @@ static int fail(char *message, int size, const char *text) {
 /* Reads every leaf's pair list and checks that the lists make pairs: each pair is named by its
    first leaf's entry (with its id) and by exactly one entry of its second leaf, by number, and
    no shape is in another's list twice. */
-static int read_pairs(Reader *r, Saved *s, uint32_t staticShapes, int shapeCount, int width, char *message, int size) {
+static inline __attribute__((always_inline)) int read_pairs_width(Reader *r, Saved *s, uint32_t staticShapes, int shapeCount, const int width,
+                                                                   Scratch *scratch, char *message, int size) {
     s->pairCount = get_u32(r);
     // Each pair takes two entries of at least `width` bytes and an id.
     if (r->failed || (size_t)s->pairCount > (r->count - r->at) / (2 * (size_t)width + 4)) return fail(message, size, "the state is cut short in its pairs");
-    s->listStarts = calloc((size_t)shapeCount + 1, sizeof *s->listStarts);
-    s->entries = malloc((2 * (size_t)s->pairCount + 1) * sizeof *s->entries);
-    s->pairs = malloc(((size_t)s->pairCount + 1) * sizeof *s->pairs);
-    uint32_t *seen = calloc((size_t)shapeCount + 1, sizeof *seen);
-    if (!s->listStarts || !s->entries || !s->pairs || !seen) { free(seen); return CRATEDROP_STATE_MEMORY; }
-    uint32_t count = 0, pairs = 0;
-    int problem = CRATEDROP_STATE_OK;
-    for (int i = 0; i < shapeCount && !problem; i++) {
+    s->listStarts = scratch_take(scratch, ((size_t)shapeCount + 1) * sizeof *s->listStarts);
+    s->entries = scratch_take(scratch, (2 * (size_t)s->pairCount + 1) * sizeof *s->entries);
+    s->pairs = scratch_take(scratch, ((size_t)s->pairCount + 1) * sizeof *s->pairs);
+    uint32_t *seen = scratch_zeroed(scratch, ((size_t)shapeCount + 1) * sizeof *seen);
+    if (!s->listStarts || !s->entries || !s->pairs || !seen) return CRATEDROP_STATE_MEMORY;
+    const unsigned char *at = r->bytes + r->at, *end = r->bytes + r->count;
+    uint32_t count = 0, pairs = 0, total = 2 * s->pairCount;
+    for (int i = 0; i < shapeCount; i++) {
         s->listStarts[i] = count;
-        uint32_t length = get_index(r, width);
-        if (r->failed || length > 2 * s->pairCount - count) { problem = fail(message, size, "a broadphase pair list is malformed or cut short"); break; }
+        if (end - at < width) return fail(message, size, "a broadphase pair list is malformed or cut short");
+        uint32_t length = load_index(at, width);
+        at += width;
+        // The list's entries are at least `width` bytes each.
+        if (length > total - count || length > (size_t)(end - at) / (size_t)width) return fail(message, size, "a broadphase pair list is malformed or cut short");
         for (uint32_t k = 0; k < length; k++) {
-            uint32_t entry = get_index(r, width);
-            SavedEntry *saved = &s->entries[count++];
-            saved->first = !(entry & 1);
-            if (saved->first) {
-                uint32_t other = entry >> 1;
-                if (other >= (uint32_t)shapeCount || other == (uint32_t)i || ((uint32_t)i < staticShapes && other < staticShapes) || pairs == s->pairCount) {
-                    problem = fail(message, size, "a broadphase pair names shapes that cannot pair");
-                    break;
-                }
-                s->pairs[pairs] = (SavedPair){(uint32_t)i, other, get_u32(r)};
-                saved->pair = pairs++;
-            } else {
-                saved->pair = entry >> 1;
+            if (end - at < width) return fail(message, size, "a broadphase pair list is cut short");
+            uint32_t entry = load_index(at, width);
+            if (entry & 1) {
+                s->entries[count++] = entry & ~1u;
+                at += width;
+                continue;
             }
+            uint32_t other = entry >> 1;
+            if (other >= (uint32_t)shapeCount || other == (uint32_t)i || ((uint32_t)i < staticShapes && other < staticShapes) || pairs == s->pairCount) {
+                return fail(message, size, "a broadphase pair names shapes that cannot pair");
+            }
+            if (end - at < width + 4) return fail(message, size, "a broadphase pair list is cut short");
+            s->pairs[pairs] = (SavedPair){(uint32_t)i, other, load_u32(at + width)};
+            s->entries[count++] = pairs++ << 1 | 1;
+            at += width + 4;
         }
-        if (r->failed && !problem) problem = fail(message, size, "a broadphase pair list is cut short");
     }
+    r->at = (size_t)(at - r->bytes);
     s->listStarts[shapeCount] = count;
-    if (!problem && (pairs != s->pairCount || count != 2 * s->pairCount)) problem = fail(message, size, "the broadphase pair lists do not hold each pair twice");
-    // Each second leaf's entry names a pair of that leaf, and no pair is named twice.
-    for (int j = 0; j < shapeCount && !problem; j++) {
+    if (pairs != s->pairCount || count != total) return fail(message, size, "the broadphase pair lists do not hold each pair twice");
+    // Each second leaf's entry names a pair of that leaf, and no pair is named twice (checked
+    // without branches on the entries; any fault fails the state).
+    uint32_t foreign = 0, twice = 0;
+    for (int j = 0; j < shapeCount; j++) {
+        uint32_t list = (uint32_t)j + 1;
         for (uint32_t e = s->listStarts[j]; e < s->listStarts[j + 1]; e++) {
-            uint32_t pair = s->entries[e].pair;
-            uint32_t other;
-            if (s->entries[e].first) {
-                other = s->pairs[pair].b;
-            } else {
-                if (pair >= pairs || s->pairs[pair].b != (uint32_t)j) {
-                    problem = fail(message, size, "a broadphase pair list names a pair of other shapes, or one shape twice");
-                    break;
-                }
-                other = s->pairs[pair].a;
-            }
-            if (seen[other] == (uint32_t)j + 1) { problem = fail(message, size, "a broadphase pair list names one shape twice"); break; }
-            seen[other] = (uint32_t)j + 1;
+            uint32_t entry = s->entries[e], pair = entry >> 1, isFirst = entry & 1;
+            SavedPair named = s->pairs[pair < pairs ? pair : 0];
+            foreign |= !isFirst & (pair >= pairs || named.b != (uint32_t)j);
+            uint32_t other = isFirst ? named.b : named.a;
+            twice |= seen[other] == list;
+            seen[other] = list;
         }
     }
-    free(seen);
-    return problem;
+    if (foreign) return fail(message, size, "a broadphase pair list names a pair of other shapes, or one shape twice");
+    if (twice) return fail(message, size, "a broadphase pair list names one shape twice");
+    return CRATEDROP_STATE_OK;
+}
+
+/* read_pairs_width made for each index width: the width a constant in each loop. */
+static int read_pairs(Reader *r, Saved *s, uint32_t staticShapes, int shapeCount, int width, Scratch *scratch, char *message, int size) {
+    return width == 2 ? read_pairs_width(r, s, staticShapes, shapeCount, 2, scratch, message, size)
+                      : read_pairs_width(r, s, staticShapes, shapeCount, 4, scratch, message, size);
+}
+
+/* Checks the arbiters' records and indexes them by their first shape. */
+static int read_arbiters(Reader *r, Saved *s, int shapeCount, int width, Scratch *scratch, char *message, int size) {
+    s->arbiterCount = get_u32(r);
+    size_t smallest = 2 * (size_t)width + 6;
+    if (r->failed || (size_t)s->arbiterCount > (r->count - r->at) / smallest) return fail(message, size, "the state is cut short in its contacts");
+    s->arbiters = scratch_take(scratch, ((size_t)s->arbiterCount + 1) * sizeof *s->arbiters);
+    s->arbiterStarts = scratch_zeroed(scratch, ((size_t)shapeCount + 1) * sizeof *s->arbiterStarts);
+    if (!s->arbiters || !s->arbiterStarts) return CRATEDROP_STATE_MEMORY;
+    const unsigned char *start = r->bytes, *at = start + r->at, *end = start + r->count;
+    uint32_t lastA = 0, lastB = 0;
+    for (uint32_t i = 0; i < s->arbiterCount; i++) {
+        if ((size_t)(end - at) < smallest) return fail(message, size, "the state is cut short in its contacts");
+        uint32_t a = load_index(at, width), b = load_index(at + width, width);
+        uint8_t state = at[2 * width + 4], count = at[2 * width + 5];
+        if (a >= (uint32_t)shapeCount || b >= (uint32_t)shapeCount || a == b || count > CP_MAX_CONTACTS_PER_ARBITER
+            || !(state == CP_ARBITER_STATE_FIRST_COLLISION || state == CP_ARBITER_STATE_NORMAL || state == CP_ARBITER_STATE_CACHED)
+            || (i > 0 && !(lastA != a ? lastA < a : lastB < b))) {
+            return fail(message, size, "a contact pair is malformed, out of order or repeated");
+        }
+        lastA = a;
+        lastB = b;
+        s->arbiters[i] = (SavedArbiter){b, (uint32_t)(at - start)};
+        at += smallest;
+        if ((size_t)(end - at) < 24 * (size_t)count) return fail(message, size, "a contact's impulse is not a finite number, or the state is cut short");
+        int finite = 1;
+        for (int c = 0; c < count; c++) {
+            load_finite(at + 24 * c + 8, &finite);
+            load_finite(at + 24 * c + 16, &finite);
+        }
+        if (!finite) return fail(message, size, "a contact's impulse is not a finite number, or the state is cut short");
+        at += 24 * (size_t)count;
+        s->arbiterStarts[a + 1]++;
+    }
+    r->at = (size_t)(at - start);
+    for (int a = 0; a < shapeCount; a++) s->arbiterStarts[a + 1] += s->arbiterStarts[a];
+    return CRATEDROP_STATE_OK;
 }
 
 /* Parses and checks the whole state against the world's shapes and bodies. */
-static int parse(const unsigned char *bytes, long count, cpShape **shapes, int shapeCount, int bodyCount, Saved *s,
-                 char *message, int size) {
+static int parse(const unsigned char *bytes, long count, int staticShapes, int shapeCount, int bodyCount, Saved *s,
+                 Scratch *scratch, char *message, int size) {
     Reader r = {bytes, (size_t)count, 0, 0};
     memset(s, 0, sizeof *s);
+    s->bytes = bytes;
     uint32_t bodies = get_u32(&r);
     if (r.failed || bodies != (uint32_t)bodyCount) return fail(message, size, "the state holds another number of bodies than the scene");
     if ((size_t)bodies > (r.count - r.at) / 72) return fail(message, size, "the state is cut short in its bodies");
-    s->bodies = malloc(((size_t)bodies + 1) * sizeof *s->bodies);
-    if (!s->bodies) return CRATEDROP_STATE_MEMORY;
+    s->bodiesAt = r.at;
+    const unsigned char *at = take(&r, 72 * (size_t)bodies);
     int finite = 1;
-    for (uint32_t i = 0; i < bodies; i++) {
-        SavedBody *b = &s->bodies[i];
-        const unsigned char *at = take(&r, 72);
-        if (!at) break;
-        b->p[0] = load_finite(at, &finite); b->p[1] = load_finite(at + 8, &finite);
-        b->v[0] = load_finite(at + 16, &finite); b->v[1] = load_finite(at + 24, &finite);
-        b->a = load_finite(at + 32, &finite); b->w = load_finite(at + 40, &finite);
-        b->v_bias[0] = load_finite(at + 48, &finite); b->v_bias[1] = load_finite(at + 56, &finite);
-        b->w_bias = load_finite(at + 64, &finite);
-    }
+    for (size_t i = 0; at && i < 9 * (size_t)bodies; i++) load_finite(at + 8 * i, &finite);
     if (r.failed || !finite) return fail(message, size, "a body's value is not a finite number, or the state is cut short");
     s->stamp = get_u32(&r);
     s->currDt = get_finite(&r);
     s->treeStamp = get_u32(&r);
-    int width = get_u8(&r);
+    int width = s->width = get_u8(&r);
     int hashBits = get_u8(&r);
     s->shapeIDs = get_u64(&r);
     s->nodeCount = get_u32(&r);
@@ -736,66 +1051,25 @@ static int parse(const unsigned char *bytes, long count, cpShape **shapes, int s
         return fail(message, size, "the state was saved on a 32-bit CPU, whose contact hashes are 32 bits wide: continue it on a 32-bit CPU (i386)");
     }
 
-    int staticShapes = static_prefix(shapes, shapeCount), dynamicShapes = shapeCount - staticShapes;
+    int dynamicShapes = shapeCount - staticShapes;
     uint32_t expectedNodes = dynamicShapes ? 2 * (uint32_t)dynamicShapes - 1 : 0;
     if (s->nodeCount != expectedNodes) return fail(message, size, "the broadphase tree has another number of nodes than the scene's shapes need");
-    s->nodes = malloc(((size_t)s->nodeCount + 1) * sizeof *s->nodes);
-    unsigned char *placed = calloc((size_t)shapeCount + 1, 1);
-    if (!s->nodes || !placed) { free(placed); return CRATEDROP_STATE_MEMORY; }
-    uint32_t used = 0;
-    if (s->nodeCount && (read_subtree(&r, s, width, &used, 0) != 0 || used != s->nodeCount)) {
-        free(placed);
-        return fail(message, size, "the broadphase tree is malformed");
-    }
-    for (uint32_t i = 0; i < s->nodeCount; i++) {
-        SavedNode *node = &s->nodes[i];
-        if (!node->leaf) continue;
-        if (node->shape >= (uint32_t)shapeCount || node->shape < (uint32_t)staticShapes || placed[node->shape]) {
-            free(placed);
-            return fail(message, size, "the broadphase tree names a shape that is not one of the scene's moving shapes, or names one twice");
-        }
-        placed[node->shape] = 1;
-    }
-    free(placed);
+    unsigned char *placed = scratch_zeroed(scratch, (size_t)shapeCount + 1);
+    if (!placed) return CRATEDROP_STATE_MEMORY;
+    s->treeAt = r.at;
+    TreeCheck check = {bytes + r.at, bytes + r.count, width, staticShapes, shapeCount, 0, s->nodeCount, placed, 0};
+    int sound = !s->nodeCount || (check_subtree(&check, 0) && check.used == s->nodeCount);
+    r.at = (size_t)(check.at - bytes);
+    if (check.misplaced) return fail(message, size, "the broadphase tree names a shape that is not one of the scene's moving shapes, or names one twice");
+    if (!sound) return fail(message, size, "the broadphase tree is malformed");
 
-    s->staticStamps = calloc((size_t)staticShapes + 1, sizeof *s->staticStamps);
-    if (!s->staticStamps) return CRATEDROP_STATE_MEMORY;
-    for (int i = 0; i < staticShapes; i++) s->staticStamps[i] = get_u32(&r);
-    if (r.failed) return fail(message, size, "the state is cut short in its walls' stamps");
+    s->staticStampsAt = r.at;
+    if (!take(&r, 4 * (size_t)staticShapes)) return fail(message, size, "the state is cut short in its walls' stamps");
 
-    int problem = read_pairs(&r, s, (uint32_t)staticShapes, shapeCount, width, message, size);
+    int problem = read_pairs(&r, s, (uint32_t)staticShapes, shapeCount, width, scratch, message, size);
     if (problem) return problem;
-
-    s->arbiterCount = get_u32(&r);
-    size_t smallest = 2 * (size_t)width + 6;
-    if (r.failed || (size_t)s->arbiterCount > (r.count - r.at) / smallest) return fail(message, size, "the state is cut short in its contacts");
-    s->arbiters = malloc(((size_t)s->arbiterCount + 1) * sizeof *s->arbiters);
-    if (!s->arbiters) return CRATEDROP_STATE_MEMORY;
-    for (uint32_t i = 0; i < s->arbiterCount; i++) {
-        SavedArbiter *arb = &s->arbiters[i];
-        const unsigned char *at = take(&r, 2 * (size_t)width + 6);
-        if (!at) return fail(message, size, "the state is cut short in its contacts");
-        arb->a = load_index(at, width);
-        arb->b = load_index(at + width, width);
-        arb->stamp = load_u32(at + 2 * width);
-        arb->state = at[2 * width + 4];
-        arb->count = at[2 * width + 5];
-        if ( arb->a >= (uint32_t)shapeCount || arb->b >= (uint32_t)shapeCount || arb->a == arb->b
-            || arb->count > CP_MAX_CONTACTS_PER_ARBITER
-            || !(arb->state == CP_ARBITER_STATE_FIRST_COLLISION || arb->state == CP_ARBITER_STATE_NORMAL
-                 || arb->state == CP_ARBITER_STATE_CACHED)
-            || (i > 0 && !arbiter_before(&(OrderedArbiter){arb[-1].a, arb[-1].b, NULL}, &(OrderedArbiter){arb->a, arb->b, NULL}))) {
-            return fail(message, size, "a contact pair is malformed, out of order or repeated");
-        }
-        const unsigned char *contacts = take(&r, 24 * (size_t)arb->count);
-        int finite = 1;
-        for (int c = 0; contacts && c < arb->count; c++) {
-            arb->hash[c] = load_u64(contacts + 24 * c);
-            arb->jnAcc[c] = load_finite(contacts + 24 * c + 8, &finite);
-            arb->jtAcc[c] = load_finite(contacts + 24 * c + 16, &finite);
-        }
-        if (!contacts || !finite) return fail(message, size, "a contact's impulse is not a finite number, or the state is cut short");
-    }
+    problem = read_arbiters(&r, s, shapeCount, width, scratch, message, size);
+    if (problem) return problem;
     if (r.at != r.count) return fail(message, size, "the state has bytes after its end");
     return CRATEDROP_STATE_OK;
 }
@@ -822,11 +1096,136 @@ static void free_contact_buffers(cpSpace *space, cpTimestamp stamp) {
     } while (buffer && buffer != head);
 }
 
-static cpBool discard_arbiter(cpArbiter *arb, cpSpace *space) {
+/* Gives `arb` the state's arbiter whose record is at `at`, as a fresh arbiter of the space's
+   with the saved stamp, state and contacts. */
+static void restore_arbiter(cpSpace *space, cpArbiter *arb, const unsigned char *at, int width, cpShape **shapes) {
+    cpShape *a = shapes[load_index(at, width)], *b = shapes[load_index(at + width, width)];
+    if ((arb->a == a && arb->b == b) || (arb->a == b && arb->b == a)) {
+        // What cpArbiterInit(arb, a, b) does to an arbiter of these shapes already, without
+        // reading the shapes' bodies again (an arbiter's bodies are its shapes').
+        if (arb->a != a) {
+            cpBody *body = arb->body_a;
+            arb->body_a = arb->body_b;
+            arb->body_b = body;
+            arb->a = a;
+            arb->b = b;
+        }
+        arb->swapped = cpFalse;
+        arb->handlerA = arb->handlerB = NULL;
+        arb->e = arb->u = 0;
+        arb->surface_vr = cpvzero;
+        arb->thread_a.next = arb->thread_a.prev = arb->thread_b.next = arb->thread_b.prev = NULL;
+        arb->data = NULL;
+    } else {
+        cpArbiterInit(arb, a, b);
+    }
+    at += 2 * width;
+    arb->handler = &space->defaultHandler;
+    arb->stamp = load_u32(at);
+    arb->state = (enum cpArbiterState)at[4];
+    int count = at[5];
+    arb->count = count;
+    at += 6;
+    if (count) {
+        struct cpContact *contacts = cpContactBufferGetArray(space);
+        cpSpacePushContacts(space, count);
+        // Only these three are read of a cached contact (cpArbiterUpdate matches the next step's
+        // contacts by hash and takes their impulses); the rest is written afresh when it collides.
+        for (int c = 0; c < count; c++, at += 24) {
+            int finite;
+            // A state saved on a 64-bit CPU keeps the low bits a 32-bit one computes.
+            contacts[c].hash = (cpHashValue)load_u64(at);
+            contacts[c].jnAcc = load_finite(at + 8, &finite);
+            contacts[c].jtAcc = load_finite(at + 16, &finite);
+        }
+        arb->contacts = contacts;
+    }
+}
+
+/* The state's arbiter of shapes a and b (in that order), or -1. */
+static long find_saved_arbiter(const Saved *s, uint32_t a, uint32_t b) {
+    for (uint32_t k = s->arbiterStarts[a]; k < s->arbiterStarts[a + 1]; k++) {
+        if (s->arbiters[k].b == b) return k;
+    }
+    return -1;
+}
+
+/* The space's cached arbiters meet the state's: an arbiter of a pair of shapes the state has
+   too is given its saved state where it is (no trip through the set and the pool), any other
+   goes back to the pool. */
+typedef struct {
+    cpSpace *space;
+    const Saved *s;
+    cpShape **shapes;
+    int shapeCount;
+    unsigned char *restored;
+} ArbiterReuse;
+
+/* The state's arbiter of the same shapes as `arb` (in either order), or -1. */
+static long saved_match(const cpArbiter *arb, const ArbiterReuse *reuse) {
+    long a = shape_number(arb->a, reuse->shapeCount), b = shape_number(arb->b, reuse->shapeCount);
+    if (a < 0 || b < 0) return -1;
+    long k = find_saved_arbiter(reuse->s, (uint32_t)a, (uint32_t)b);
+    return k >= 0 ? k : find_saved_arbiter(reuse->s, (uint32_t)b, (uint32_t)a);
+}
+
+/* Gives `arb` the state of its saved match, or sends it back to the pool; 1 when kept. */
+static int reuse_arbiter(cpArbiter *arb, long k, ArbiterReuse *reuse) {
+    if (k >= 0 && !reuse->restored[k]) {
+        reuse->restored[k] = 1;
+        restore_arbiter(reuse->space, arb, reuse->s->bytes + reuse->s->arbiters[k].at, reuse->s->width, reuse->shapes);
+        return 1;
+    }
     arb->contacts = NULL;
     arb->count = 0;
-    cpArrayPush(space->pooledArbiters, arb);
-    return cpFalse;
+    cpArrayPush(reuse->space->pooledArbiters, arb);
+    return 0;
+}
+
+enum { STAGE = PREFETCH_AHEAD / 2 };
+
+/* cpHashSetFilter with reuse_arbiter, the arbiters gathered first and read in a pipeline: an
+   arbiter's lines are asked for three stages before its turn, its shapes' ids two, its saved
+   record one (when its match is found). `cached`, `matches` and `kept` have room for the set's
+   count. */
+static void reuse_arbiters(ArbiterReuse *reuse, cpArbiter **cached, long *matches, unsigned char *kept) {
+    ArbiterSet *set = (ArbiterSet *)reuse->space->cachedArbiters;
+    const Saved *s = reuse->s;
+    size_t count = gather_arbiters(reuse->space, cached, set->entries);
+    for (size_t i = 0; i < count && i < 3 * STAGE; i++) prefetch_span(cached[i]);
+    for (size_t i = 0; i < count && i < STAGE; i++) matches[i] = saved_match(cached[i], reuse);
+    for (size_t i = 0; i < count; i++) {
+        if (i + 3 * STAGE < count) prefetch_span(cached[i + 3 * STAGE]);
+        if (i + 2 * STAGE < count) {
+            __builtin_prefetch(&cached[i + 2 * STAGE]->a->hashid);
+            __builtin_prefetch(&cached[i + 2 * STAGE]->b->hashid);
+        }
+        if (i + STAGE < count) {
+            long k = matches[i + STAGE] = saved_match(cached[i + STAGE], reuse);
+            if (k >= 0) {
+                __builtin_prefetch(s->bytes + s->arbiters[k].at);
+                __builtin_prefetch(s->bytes + s->arbiters[k].at + 56);
+            }
+        }
+        kept[i] = (unsigned char)reuse_arbiter(cached[i], matches[i], reuse);
+    }
+    // The discarded ones' bins go back to the set's pool, as cpHashSetFilter does.
+    size_t i = 0;
+    for (unsigned int t = 0; t < set->size; t++) {
+        SetBin **link = &set->table[t];
+        for (SetBin *bin = *link, *next; bin && i < count; bin = next) {
+            next = bin->next;
+            if (kept[i++]) {
+                link = &bin->next;
+            } else {
+                *link = next;
+                set->entries--;
+                bin->next = set->pooledBins;
+                set->pooledBins = bin;
+                bin->elt = NULL;
+            }
+        }
+    }
 }
 
 /* An arbiter from the space's pool, as the space makes one for a new pair. */
@@ -840,21 +1239,32 @@ static void *arbiter_from_pool(cpShape **pair, cpSpace *space) {
     return cpArbiterInit((cpArbiter *)cpArrayPop(space->pooledArbiters), pair[0], pair[1]);
 }
 
-static Node *build_subtree(cpBBTree *tree, Saved *s, int32_t at, Node **leaves) {
-    SavedNode *saved = &s->nodes[at];
-    if (saved->leaf) {
-        Node *leaf = leaves[saved->shape];
-        leaf->bb = saved->bb;
-        leaf->STAMP = saved->stamp;
+/* Builds the saved tree out of the world's leaves and its inner nodes (a tree of as many leaves
+   has as many inner nodes), reading the preorder checked by `parse`. */
+typedef struct {
+    Reader r;
+    int width;
+    Node **leaves, **inner;
+    uint32_t nextInner;
+} TreeBuild;
+
+static Node *build_subtree(TreeBuild *build) {
+    const unsigned char *kind = take(&build->r, 1);
+    if (*kind == 1) {
+        const unsigned char *at = take(&build->r, (size_t)build->width + 36);
+        Node *leaf = build->leaves[load_index(at, build->width)];
+        leaf->STAMP = load_u32(at + build->width);
+        leaf->bb = load_bb(at + build->width + 4);
         leaf->parent = NULL;
         return leaf;
     }
-    Node *node = NodeFromPool(tree);
+    Node *node = build->inner[build->nextInner++];
+    if (*kind == 2) node->bb = load_bb(take(&build->r, 32));
     node->obj = NULL;
-    node->bb = saved->bb;
     node->parent = NULL;
-    NodeSetA(node, build_subtree(tree, s, saved->a, leaves));
-    NodeSetB(node, build_subtree(tree, s, saved->b, leaves));
+    NodeSetA(node, build_subtree(build));
+    NodeSetB(node, build_subtree(build));
+    if (*kind == 0) node->bb = cpBBMerge(node->A->bb, node->B->bb);
     return node;
 }
 
@@ -865,115 +1275,138 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
                             const unsigned char *bytes, long count, char *message, int messageSize) {
     int problem = check_space(space);
     if (problem) return problem;
-    Node **leaves = malloc(((size_t)shapeCount + 1) * sizeof *leaves);
-    if (!leaves) return CRATEDROP_STATE_MEMORY;
-    uint64_t ids = 0xcbf29ce484222325ULL;
-    for (int i = 0; i < shapeCount; i++) {
-        leaves[i] = leaf_of(shapes[i]);
-        ids = shape_ids_digest(ids, shapes[i]);
-        if (!leaves[i]) { free(leaves); return fail(message, messageSize, "a shape of the world is not in its broadphase"); }
-    }
+    int staticCount = static_prefix(shapes, shapeCount);
+    Scratch *scratch = scratch_begin();
+    if (!scratch) return CRATEDROP_STATE_MEMORY;
     Saved s;
-    problem = parse(bytes, count, shapes, shapeCount, bodyCount, &s, message, messageSize);
-    if (!problem && s.shapeIDs != ids) {
-        problem = fail(message, messageSize, "the world's shapes were added in another order than those of the world the state was saved from "
-                       "(their Chipmunk ids differ, and contacts are known by them): build the world as that one was built");
+    problem = parse(bytes, count, staticCount, shapeCount, bodyCount, &s, scratch, message, messageSize);
+    if (problem) { scratch_end(scratch); return problem; }
+
+    // The world as it is: its leaves (walls' by their ids, before the ids hold numbers), its
+    // tree's inner nodes and its pairs, each to be given the state's values where it is.
+    cpBBTree *tree = GetTree(space->dynamicShapes);
+    uint32_t innerCount = s.nodeCount ? s.nodeCount / 2 : 0;
+    Node **leaves = scratch_zeroed(scratch, ((size_t)shapeCount + 1) * sizeof *leaves);
+    Node **inner = scratch_take(scratch, ((size_t)innerCount + 1) * sizeof *inner);
+    cpHashValue *kept = scratch_take(scratch, ((size_t)shapeCount + 1) * sizeof *kept);
+    Pair **pairs = scratch_take(scratch, ((size_t)s.pairCount + 1) * sizeof *pairs);
+    unsigned char *restored = scratch_zeroed(scratch, (size_t)s.arbiterCount + 1);
+    size_t cachedCount = (size_t)cpHashSetCount(space->cachedArbiters);
+    cpArbiter **cached = scratch_take(scratch, (cachedCount + 1) * sizeof *cached);
+    long *matches = scratch_take(scratch, (cachedCount + 1) * sizeof *matches);
+    unsigned char *keptArbiters = scratch_take(scratch, cachedCount + 1);
+    Pair **existing = NULL;
+    size_t existingCount = 0, existingCapacity = 0;
+    if (!leaves || !inner || !kept || !pairs || !restored || !cached || !matches || !keptArbiters) problem = CRATEDROP_STATE_MEMORY;
+    for (int i = 0; i < staticCount && !problem; i++) {
+        leaves[i] = leaf_of(shapes[i]);
+        if (!leaves[i]) problem = fail(message, messageSize, "a shape of the world is not in its broadphase");
     }
-    if (problem) { saved_free(&s); free(leaves); return problem; }
+    int numbered = !problem;
+    if (numbered) {
+        int clash = 0;
+        uint64_t ids = number_shapes(shapes, shapeCount, kept, &clash);
+        TreeLeaves found = {leaves, inner, innerCount, 0, 0, shapeCount, staticCount, 0};
+        if (tree->root && !clash) find_leaves(&found, tree->root);
+        if (clash || found.unknown || found.leafCount != (uint32_t)(shapeCount - staticCount) || found.innerCount != innerCount) {
+            problem = fail(message, messageSize, "a shape of the world is not in its broadphase");
+        } else if (s.shapeIDs != ids) {
+            problem = fail(message, messageSize, "the world's shapes were added in another order than those of the world the state was saved from "
+                           "(their Chipmunk ids differ, and contacts are known by them): build the world as that one was built");
+        } else {
+            // Each pair once, from its first leaf's list (room for a list's worth more each time).
+            existingCapacity = (size_t)s.pairCount + 1024;
+            existing = scratch_take(scratch, existingCapacity * sizeof *existing);
+            if (!existing) problem = CRATEDROP_STATE_MEMORY;
+#define TAKE_PAIR(pair, first, index)                                                                  \
+    do {                                                                                               \
+        if (__builtin_expect(existingCount == existingCapacity, 0)) {                                  \
+            Pair **grown = scratch_take(scratch, 2 * existingCapacity * sizeof *existing);              \
+            if (!grown) { problem = CRATEDROP_STATE_MEMORY; existingCount = 0; break; }                 \
+            memcpy(grown, existing, existingCount * sizeof *existing);                                 \
+            existing = grown;                                                                          \
+            existingCapacity *= 2;                                                                     \
+        }                                                                                              \
+        existing[existingCount] = (pair);                                                              \
+        existingCount += (size_t)(first);                                                              \
+    } while (0)
+            if (!problem) WALK_PAIR_LISTS(leaves, shapeCount, TAKE_PAIR);
+#undef TAKE_PAIR
+        }
+        if (problem) unnumber_shapes(shapes, shapeCount, kept);
+    }
+    if (problem) {
+        scratch_end(scratch);
+        return problem;
+    }
 
     // Everything checks: from here on nothing can fail but memory, which Chipmunk aborts on.
-    cpHashSetFilter(space->cachedArbiters, (cpHashSetFilterFunc)discard_arbiter, space);
+    // The restored contacts live in buffers stamped with the restored stamp, which the space
+    // keeps as long as it keeps the arbiters pointing into them.
+    space->stamp = s.stamp;
+    space->curr_dt = s.currDt;
+    free_contact_buffers(space, s.stamp);
+    cpSpacePushFreshContactBuffer(space);
+    ArbiterReuse reuse = {space, &s, shapes, shapeCount, restored};
+    reuse_arbiters(&reuse, cached, matches, keptArbiters);
+    unnumber_shapes(shapes, shapeCount, kept);
+    for (uint32_t k = 0; k < s.arbiterCount; k++) {
+        if (restored[k]) continue;
+        const unsigned char *at = bytes + s.arbiters[k].at;
+        cpShape *pair[] = {shapes[load_index(at, s.width)], shapes[load_index(at + s.width, s.width)]};
+        cpHashValue key = CP_HASH_PAIR((cpHashValue)pair[0], (cpHashValue)pair[1]);
+        cpArbiter *arb = (cpArbiter *)cpHashSetInsert(space->cachedArbiters, key, pair, (cpHashSetTransFunc)arbiter_from_pool, space);
+        restore_arbiter(space, arb, at, s.width, shapes);
+    }
     space->arbiters->num = 0;
     for (int i = 0; i < space->dynamicBodies->num; i++) ((cpBody *)space->dynamicBodies->arr[i])->arbiterList = NULL;
     for (int i = 0; i < space->staticBodies->num; i++) ((cpBody *)space->staticBodies->arr[i])->arbiterList = NULL;
     space->staticBody->arbiterList = NULL;
 
-    // Every pair goes back to the pool at once (each from its first leaf's list): the lists are
-    // all rebuilt below, so none needs unlinking first.
-    cpBBTree *tree = GetTree(space->dynamicShapes);
-    for (int i = 0; i < shapeCount; i++) {
-        Pair *pair = leaves[i]->PAIRS;
-        while (pair) {
-            Pair *next = next_in_list(pair, leaves[i]);
-            if (pair->a.leaf == leaves[i]) PairRecycle(tree, pair);
-            pair = next;
-        }
-    }
-    for (int i = 0; i < shapeCount; i++) leaves[i]->PAIRS = NULL;
-    if (tree->root) SubtreeRecycle(tree, tree->root);
-    tree->root = s.nodeCount ? build_subtree(tree, &s, 0, leaves) : NULL;
-    tree->stamp = s.treeStamp;
-    int staticCount = static_prefix(shapes, shapeCount);
-    for (int i = 0; i < staticCount; i++) leaves[i]->STAMP = s.staticStamps[i];
-
-    Pair **pairs = malloc(((size_t)s.pairCount + 1) * sizeof *pairs);
+    // The world's pairs take the state's, more from the pool or the rest back to it; every
+    // field of each is written below.
+    for (uint32_t p = 0; p < s.pairCount; p++) pairs[p] = p < existingCount ? existing[p] : PairFromPool(tree);
+    for (size_t p = s.pairCount; p < existingCount; p++) PairRecycle(tree, existing[p]);
     for (uint32_t p = 0; p < s.pairCount; p++) {
-        Pair *pair = PairFromPool(tree);
-        memset(pair, 0, sizeof *pair);
+        Pair *pair = pairs[p];
         pair->a.leaf = leaves[s.pairs[p].a];
         pair->b.leaf = leaves[s.pairs[p].b];
         pair->id = s.pairs[p].id;
-        pairs[p] = pair;
     }
     for (int i = 0; i < shapeCount; i++) {
         uint32_t first = s.listStarts[i], end = s.listStarts[i + 1];
-        leaves[i]->PAIRS = first < end ? pairs[s.entries[first].pair] : NULL;
+        leaves[i]->PAIRS = first < end ? pairs[s.entries[first] >> 1] : NULL;
         for (uint32_t k = first; k < end; k++) {
-            Pair *pair = pairs[s.entries[k].pair];
-            Thread *thread = s.entries[k].first ? &pair->a : &pair->b;
-            thread->prev = k > first ? pairs[s.entries[k - 1].pair] : NULL;
-            thread->next = k + 1 < end ? pairs[s.entries[k + 1].pair] : NULL;
+            Pair *pair = pairs[s.entries[k] >> 1];
+            Thread *thread = s.entries[k] & 1 ? &pair->a : &pair->b;
+            thread->prev = k > first ? pairs[s.entries[k - 1] >> 1] : NULL;
+            thread->next = k + 1 < end ? pairs[s.entries[k + 1] >> 1] : NULL;
         }
     }
-    free(pairs);
 
-    space->stamp = s.stamp;
-    space->curr_dt = s.currDt;
+    TreeBuild build = {{bytes, (size_t)count, s.treeAt, 0}, s.width, leaves, inner, 0};
+    tree->root = s.nodeCount ? build_subtree(&build) : NULL;
+    tree->stamp = s.treeStamp;
+    for (int i = 0; i < staticCount; i++) leaves[i]->STAMP = load_u32(bytes + s.staticStampsAt + 4 * (size_t)i);
+
     for (int i = 0; i < bodyCount; i++) {
         cpBody *body = bodies[i];
-        SavedBody *saved = &s.bodies[i];
-        body->p = cpv(saved->p[0], saved->p[1]);
-        body->v = cpv(saved->v[0], saved->v[1]);
+        const unsigned char *at = bytes + s.bodiesAt + 72 * (size_t)i;
+        int finite;
+        body->p = cpv(load_finite(at, &finite), load_finite(at + 8, &finite));
+        body->v = cpv(load_finite(at + 16, &finite), load_finite(at + 24, &finite));
         body->f = cpvzero;
         body->t = 0;
-        body->w = saved->w;
-        body->v_bias = cpv(saved->v_bias[0], saved->v_bias[1]);
-        body->w_bias = saved->w_bias;
+        body->w = load_finite(at + 40, &finite);
+        body->v_bias = cpv(load_finite(at + 48, &finite), load_finite(at + 56, &finite));
+        body->w_bias = load_finite(at + 64, &finite);
         // Sets the angle and the transform exactly as a step's position update does.
-        cpBodySetAngle(body, saved->a);
+        cpBodySetAngle(body, load_finite(at + 32, &finite));
     }
     // Shapes' own cached boxes and vertices are left as they are: the next step computes every
     // moving shape's again from its body before anything reads them (cpSpaceStep), and nothing
     // of CrateDrop's API reads them between steps.
 
-    // The restored contacts live in buffers stamped with the restored stamp, which the space
-    // keeps as long as it keeps the arbiters pointing into them.
-    free_contact_buffers(space, s.stamp);
-    cpSpacePushFreshContactBuffer(space);
-    for (uint32_t i = 0; i < s.arbiterCount; i++) {
-        SavedArbiter *saved = &s.arbiters[i];
-        cpShape *pair[] = {shapes[saved->a], shapes[saved->b]};
-        cpHashValue key = CP_HASH_PAIR((cpHashValue)pair[0], (cpHashValue)pair[1]);
-        cpArbiter *arb = (cpArbiter *)cpHashSetInsert(space->cachedArbiters, key, pair, (cpHashSetTransFunc)arbiter_from_pool, space);
-        arb->handler = &space->defaultHandler;
-        arb->stamp = saved->stamp;
-        arb->state = (enum cpArbiterState)saved->state;
-        arb->count = saved->count;
-        arb->contacts = NULL;
-        if (saved->count) {
-            struct cpContact *contacts = cpContactBufferGetArray(space);
-            cpSpacePushContacts(space, saved->count);
-            for (int c = 0; c < saved->count; c++) {
-                memset(&contacts[c], 0, sizeof contacts[c]);
-                // A state saved on a 64-bit CPU keeps the low bits a 32-bit one computes.
-                contacts[c].hash = (cpHashValue)saved->hash[c];
-                contacts[c].jnAcc = saved->jnAcc[c];
-                contacts[c].jtAcc = saved->jtAcc[c];
-            }
-            arb->contacts = contacts;
-        }
-    }
-    saved_free(&s);
-    free(leaves);
+    scratch_end(scratch);
     return CRATEDROP_STATE_OK;
 }
