@@ -2,7 +2,8 @@
 """`cratedrop serve` in a real browser (headless Chromium through Selenium).
 
 Loads the page, checks that the canvas shows crates (its pixels), the scene's gravity from the
-start, the panel beside the canvas at 900 px, and crate proportions against a frame that
+start, the buttons staying put while the figures above them change, the panel beside the canvas at
+900 px, and crate proportions against a frame that
 `cratedrop run` renders of the same step; tilts gravity with the arrow
 keys, checks that a malformed WebSocket message closes only that socket and a rewind the run cannot
 grant is answered with its reason (on Debian's library the rewind slider is disabled, saying why),
@@ -111,6 +112,25 @@ try:
     # The scene's gravity is shown from the first frame, before any tilt.
     check(driver.find_element(By.ID, "gravity").text == "[0, -1000]",
           f"the scene's gravity is shown from the start: {driver.find_element(By.ID, 'gravity').text!r}")
+
+    # The buttons stay where they are while the figures above them change every frame: a panel
+    # whose height followed the figures (a label wrapping or not beside a wider hash) moved them
+    # by a line at the frame rate, and clicks on "pause" landed beside it or on "download record".
+    driver.execute_script("""
+        window.pausePlaces = new Set();
+        window.pauseFrames = 0;
+        const note = () => {
+          const r = document.getElementById('pause').getBoundingClientRect();
+          window.pausePlaces.add(`${r.left},${r.top}`);
+          if (++window.pauseFrames < 120) requestAnimationFrame(note);
+        };
+        requestAnimationFrame(note);""")
+    first_step = driver.execute_script("return window.cratedrop.step")
+    wait_for(lambda: driver.execute_script("return window.pauseFrames") >= 120, 10, "120 drawn frames")
+    places = driver.execute_script("return Array.from(window.pausePlaces)")
+    moved_on = driver.execute_script("return window.cratedrop.step") - first_step
+    check(len(places) == 1 and moved_on > 0,
+          f"the pause button stays put while the run goes on ({moved_on} steps over 120 drawn frames): at {places}")
 
     # The panel stays beside the canvas down to a 900 px window, even beside the widest canvas the
     # page makes (900 px, for a wide world): the canvas shrinks, keeping its shape.
