@@ -165,7 +165,7 @@ try:
                 dark += 1
         return dark / max(crate, 1), crate
     driver.find_element(By.ID, "pause").click()
-    wait_for(lambda: driver.find_element(By.ID, "pause").text == "resume", 20, "the pause")
+    wait_for(lambda: driver.find_element(By.ID, "pause").text == "resume", 5, "the pause")
     paused_step = wait_for(lambda: (lambda a, b: a if a == b else None)(driver.execute_script("return window.cratedrop.step"),
                            (time.sleep(0.3), driver.execute_script("return window.cratedrop.step"))[1]), 10, "a steady step")
     width, height, page_pixels = driver.execute_script(dark_share_js)
@@ -183,7 +183,7 @@ try:
           f"crate proportions match a rendered frame at step {int(paused_step)}: dark wood {page_share:.3f} of {page_crate} crate "
           f"pixels on the page, {frame_share:.3f} of {frame_crate} in the frame")
     driver.find_element(By.ID, "pause").click()
-    wait_for(lambda: driver.find_element(By.ID, "pause").text == "pause", 20, "the resume")
+    wait_for(lambda: driver.find_element(By.ID, "pause").text == "pause", 5, "the resume")
 
     # Tilt: ArrowUp points gravity up; the crates then rise.
     canvas = driver.find_element(By.ID, "view")
@@ -219,7 +219,7 @@ try:
 
     # Pause, download the record, replay it offline to the live hash.
     driver.find_element(By.ID, "pause").click()
-    wait_for(lambda: driver.find_element(By.ID, "pause").text == "resume", 20, "the pause")
+    wait_for(lambda: driver.find_element(By.ID, "pause").text == "resume", 5, "the pause")
     step = wait_for(lambda: (lambda a, b: a if a == b else None)(driver.execute_script("return window.cratedrop.step"),
                     (time.sleep(0.2), driver.execute_script("return window.cratedrop.step"))[1]), 10, "a steady step")
     live_hash = driver.execute_script("return window.cratedrop.hash")
@@ -244,7 +244,7 @@ def steady_step(driver):
         time.sleep(0.3)
         second = driver.execute_script("return [window.cratedrop.step, window.cratedrop.hash]")
         return first if first == second else None
-    step, shown = wait_for(read, 20, "a steady step")
+    step, shown = wait_for(read, 10, "a steady step")
     return int(step), shown
 
 
