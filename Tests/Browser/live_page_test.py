@@ -2,7 +2,8 @@
 """`cratedrop serve` in a real browser (headless Chromium through Selenium).
 
 Loads the page, checks that the canvas shows crates (its pixels), the scene's gravity from the
-start, the panel beside the canvas at 900 px, and crate proportions against a frame that
+start, the buttons staying put while the figures above them change, the panel beside the canvas at
+900 px, and crate proportions against a frame that
 `cratedrop run` renders of the same step; tilts gravity with the arrow
 keys, checks that a malformed WebSocket message closes only that socket and a rewind the run cannot
 grant is answered with its reason (on Debian's library the rewind slider is disabled, saying why),
@@ -112,6 +113,25 @@ try:
     check(driver.find_element(By.ID, "gravity").text == "[0, -1000]",
           f"the scene's gravity is shown from the start: {driver.find_element(By.ID, 'gravity').text!r}")
 
+    # The buttons stay where they are while the figures above them change every frame: a panel
+    # whose height followed the figures (a label wrapping or not beside a wider hash) moved them
+    # by a line at the frame rate, and clicks on "pause" landed beside it or on "download record".
+    driver.execute_script("""
+        window.pausePlaces = new Set();
+        window.pauseFrames = 0;
+        const note = () => {
+          const r = document.getElementById('pause').getBoundingClientRect();
+          window.pausePlaces.add(`${r.left},${r.top}`);
+          if (++window.pauseFrames < 120) requestAnimationFrame(note);
+        };
+        requestAnimationFrame(note);""")
+    first_step = driver.execute_script("return window.cratedrop.step")
+    wait_for(lambda: driver.execute_script("return window.pauseFrames") >= 120, 10, "120 drawn frames")
+    places = driver.execute_script("return Array.from(window.pausePlaces)")
+    moved_on = driver.execute_script("return window.cratedrop.step") - first_step
+    check(len(places) == 1 and moved_on > 0,
+          f"the pause button stays put while the run goes on ({moved_on} steps over 120 drawn frames): at {places}")
+
     # The panel stays beside the canvas down to a 900 px window, even beside the widest canvas the
     # page makes (900 px, for a wide world): the canvas shrinks, keeping its shape.
     original_width = driver.execute_script("const c = document.getElementById('view'); const w = c.width; c.width = 900; return w;")
@@ -145,7 +165,7 @@ try:
                 dark += 1
         return dark / max(crate, 1), crate
     driver.find_element(By.ID, "pause").click()
-    wait_for(lambda: driver.find_element(By.ID, "pause").text == "resume", 20, "the pause")
+    wait_for(lambda: driver.find_element(By.ID, "pause").text == "resume", 5, "the pause")
     paused_step = wait_for(lambda: (lambda a, b: a if a == b else None)(driver.execute_script("return window.cratedrop.step"),
                            (time.sleep(0.3), driver.execute_script("return window.cratedrop.step"))[1]), 10, "a steady step")
     width, height, page_pixels = driver.execute_script(dark_share_js)
@@ -163,7 +183,7 @@ try:
           f"crate proportions match a rendered frame at step {int(paused_step)}: dark wood {page_share:.3f} of {page_crate} crate "
           f"pixels on the page, {frame_share:.3f} of {frame_crate} in the frame")
     driver.find_element(By.ID, "pause").click()
-    wait_for(lambda: driver.find_element(By.ID, "pause").text == "pause", 20, "the resume")
+    wait_for(lambda: driver.find_element(By.ID, "pause").text == "pause", 5, "the resume")
 
     # Tilt: ArrowUp points gravity up; the crates then rise.
     canvas = driver.find_element(By.ID, "view")
@@ -199,7 +219,7 @@ try:
 
     # Pause, download the record, replay it offline to the live hash.
     driver.find_element(By.ID, "pause").click()
-    wait_for(lambda: driver.find_element(By.ID, "pause").text == "resume", 20, "the pause")
+    wait_for(lambda: driver.find_element(By.ID, "pause").text == "resume", 5, "the pause")
     step = wait_for(lambda: (lambda a, b: a if a == b else None)(driver.execute_script("return window.cratedrop.step"),
                     (time.sleep(0.2), driver.execute_script("return window.cratedrop.step"))[1]), 10, "a steady step")
     live_hash = driver.execute_script("return window.cratedrop.hash")
@@ -224,7 +244,7 @@ def steady_step(driver):
         time.sleep(0.3)
         second = driver.execute_script("return [window.cratedrop.step, window.cratedrop.hash]")
         return first if first == second else None
-    step, shown = wait_for(read, 20, "a steady step")
+    step, shown = wait_for(read, 10, "a steady step")
     return int(step), shown
 
 

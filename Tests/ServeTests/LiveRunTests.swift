@@ -7,6 +7,7 @@ import SceneFile
 import SceneModel
 @testable import Serve
 import Session
+import Synchronization
 import TestSupport
 import Testing
 
@@ -71,6 +72,41 @@ import Testing
             return
         }
         #expect(reason.contains("is not a regular file") || !World.canSaveState)
+    }
+
+    /// A pause a page asks for shows in the run's next frame, which takes no step, and a resume
+    /// in the frame after it: the paused flag goes out with every frame, also with those that take
+    /// no step (a page turns its pause button to "resume" on that flag; the browser test waits for it).
+    @Test(.timeLimit(.minutes(1)))
+    func aPauseAndAResumeShowInTheNextFrame() async throws {
+        let record = Self.temporary("p.rec")
+        defer { unlink(record) }
+        let live = try Self.live(record: record)
+        let frames = Mutex<[LiveFrame]>([])
+        // Asked for from the run's thread right after frames 10 and 14, as a page's message
+        // would be taken between two frames.
+        let (pauseAfter, resumeAfter) = (10, 14)
+        let outcome = await withCheckedContinuation { (done: CheckedContinuation<RunOutcome?, Never>) in
+            Thread {
+                let run = try? live.run(fps: 240, shouldStop: {
+                    // Until the resumed run has stepped on from where it stood.
+                    frames.withLock { $0.count > resumeAfter && $0.last!.snapshot.step > $0[pauseAfter - 1].snapshot.step }
+                }) { frame in
+                    let count = frames.withLock { $0.append(frame); return $0.count }
+                    if count == pauseAfter { _ = live.post(.pause) }
+                    if count == resumeAfter { _ = live.post(.resume) }
+                }
+                done.resume(returning: run)
+            }.start()
+        }
+        #expect(outcome != nil)
+        let seen = frames.withLock { $0 }
+        let stoodAt = seen[pauseAfter - 1].snapshot.step
+        #expect(!seen[pauseAfter - 1].paused)
+        for frame in seen[pauseAfter..<resumeAfter] {
+            #expect(frame.paused && frame.snapshot.step == stoodAt, "a frame after the pause: paused \(frame.paused), step \(frame.snapshot.step)")
+        }
+        #expect(!seen[resumeAfter].paused)
     }
 
     /// What the test's page does on the run's thread, frame by frame.
