@@ -1373,15 +1373,18 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
         pair->b.leaf = leaves[s.pairs[p].b];
         pair->id = s.pairs[p].id;
     }
+    // Each list threaded in one pass: a pair's thread is its first leaf's (a) or its second's (b).
     for (int i = 0; i < shapeCount; i++) {
-        uint32_t first = s.listStarts[i], end = s.listStarts[i + 1];
-        leaves[i]->PAIRS = first < end ? pairs[s.entries[first] >> 1] : NULL;
-        for (uint32_t k = first; k < end; k++) {
+        Pair *previous = NULL, **link = &leaves[i]->PAIRS;
+        for (uint32_t k = s.listStarts[i]; k < s.listStarts[i + 1]; k++) {
             Pair *pair = pairs[s.entries[k] >> 1];
-            Thread *thread = s.entries[k] & 1 ? &pair->a : &pair->b;
-            thread->prev = k > first ? pairs[s.entries[k - 1] >> 1] : NULL;
-            thread->next = k + 1 < end ? pairs[s.entries[k + 1] >> 1] : NULL;
+            Thread *thread = &pair->a + !(s.entries[k] & 1);
+            *link = pair;
+            thread->prev = previous;
+            link = &thread->next;
+            previous = pair;
         }
+        *link = NULL;
     }
 
     TreeBuild build = {{bytes, (size_t)count, s.treeAt, 0}, s.width, leaves, inner, 0};
