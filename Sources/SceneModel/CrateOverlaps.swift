@@ -45,29 +45,33 @@ public enum CrateOverlaps {
         let boxes = crates.map(Box.init)
         let sides = boxes.map { max($0.maxX - $0.minX, $0.maxY - $0.minY) }.sorted()
         let cell = max(2 * sides[sides.count / 2], sides[sides.count - 1] / 64, 1e-3)
+        let ranges = boxes.map { CellRange($0, cell: cell) }
         var work = 0
-        var grid: [GridKey: [Int]] = [:]
-        for (index, box) in boxes.enumerated() {
-            let covered = keys(box, cell: cell)
-            work += covered.count
+        for range in ranges {
+            work += range.count
             if work > maxWork {
                 report.gaveUp = true
                 return report
             }
-            for key in covered { grid[key, default: []].append(index) }
         }
+        let grid = Grid(ranges, entries: work)
+        // The crate last met in the current crate's search, per crate: no set to allocate for each.
+        var seenBy = [Int](repeating: -1, count: boxes.count)
         for (index, box) in boxes.enumerated() {
             var overlapping: [Int] = []
-            var seen = Set<Int>()
-            search: for key in keys(box, cell: cell) {
-                for other in grid[key] ?? [] where other != index && seen.insert(other).inserted {
-                    work += 1
-                    let gap = box.separation(boxes[other])
-                    if gap <= contactDistance, other > index { report.contactPairs += 1 }
-                    if gap < -1e-6 {
-                        overlapping.append(other)
-                        if other > index { report.overlappingPairs += 1 }
-                        if overlapping.count > limit { break search }
+            let range = ranges[index]
+            search: for x in range.x0...range.x1 {
+                for y in range.y0...range.y1 {
+                    for other in grid.crates(inCell: x, y) where other != index && seenBy[other] != index {
+                        seenBy[other] = index
+                        work += 1
+                        let gap = box.separation(boxes[other])
+                        if gap <= contactDistance, other > index { report.contactPairs += 1 }
+                        if gap < -1e-6 {
+                            overlapping.append(other)
+                            if other > index { report.overlappingPairs += 1 }
+                            if overlapping.count > limit { break search }
+                        }
                     }
                 }
             }
@@ -84,19 +88,82 @@ public enum CrateOverlaps {
         return report
     }
 
-    private struct GridKey: Hashable {
-        var x: Int
-        var y: Int
-    }
-
     /// The cells a box's bounding box covers. Crates are inside the world (at most 10^6 px) and at
     /// most 10^5 px, and cells are at least a median side wide, so the indices stay small.
-    private static func keys(_ box: Box, cell: Double) -> [GridKey] {
-        let x0 = Int((box.minX / cell).rounded(.down)), x1 = Int((box.maxX / cell).rounded(.down))
-        let y0 = Int((box.minY / cell).rounded(.down)), y1 = Int((box.maxY / cell).rounded(.down))
-        var result: [GridKey] = []
-        for x in x0...x1 { for y in y0...y1 { result.append(GridKey(x: x, y: y)) } }
-        return result
+    private struct CellRange {
+        var x0, x1, y0, y1: Int
+
+        init(_ box: Box, cell: Double) {
+            x0 = Int((box.minX / cell).rounded(.down))
+            x1 = Int((box.maxX / cell).rounded(.down))
+            y0 = Int((box.minY / cell).rounded(.down))
+            y1 = Int((box.maxY / cell).rounded(.down))
+        }
+
+        var count: Int { (x1 - x0 + 1) * (y1 - y0 + 1) }
+    }
+
+    /// Each cell's crates, in creation order, in one array (a cell's run found through an open
+    /// addressing table of cell keys): a dictionary of arrays hashed every key with a seeded
+    /// hasher and allocated an array a cell, most of a 100-crate scene's check.
+    private struct Grid {
+        private var keys: [Int]
+        private var runs: [(start: Int, count: Int)]
+        private var crates: [Int]
+        private let mask: Int
+
+        /// `entries`: the ranges' cells, added up.
+        init(_ ranges: [CellRange], entries: Int) {
+            var capacity = 16
+            while capacity < 2 * entries { capacity *= 2 }
+            mask = capacity - 1
+            keys = [Int](repeating: Int.min, count: capacity)
+            runs = [(start: Int, count: Int)](repeating: (0, 0), count: capacity)
+            for range in ranges {
+                for x in range.x0...range.x1 { for y in range.y0...range.y1 { runs[Self.slot(x, y, keys: &keys, mask: mask)].count += 1 } }
+            }
+            var start = 0
+            for slot in runs.indices where keys[slot] != Int.min {
+                runs[slot].start = start
+                start += runs[slot].count
+                runs[slot].count = 0
+            }
+            crates = [Int](repeating: 0, count: start)
+            for (index, range) in ranges.enumerated() {
+                for x in range.x0...range.x1 {
+                    for y in range.y0...range.y1 {
+                        let slot = Self.slot(x, y, keys: &keys, mask: mask)
+                        crates[runs[slot].start + runs[slot].count] = index
+                        runs[slot].count += 1
+                    }
+                }
+            }
+        }
+
+        /// The crates whose boxes cover cell (x, y), in creation order.
+        func crates(inCell x: Int, _ y: Int) -> ArraySlice<Int> {
+            let key = Self.key(x, y)
+            var slot = Self.hash(key) & mask
+            while keys[slot] != Int.min {
+                if keys[slot] == key { return crates[runs[slot].start..<(runs[slot].start + runs[slot].count)] }
+                slot = (slot + 1) & mask
+            }
+            return []
+        }
+
+        /// Cell indices fit in 32 bits each (see `CellRange`).
+        private static func key(_ x: Int, _ y: Int) -> Int { x << 32 | (y & 0xFFFF_FFFF) }
+
+        private static func hash(_ key: Int) -> Int { Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> 32) }
+
+        /// The slot of cell (x, y), taken for it if it has none yet.
+        private static func slot(_ x: Int, _ y: Int, keys: inout [Int], mask: Int) -> Int {
+            let key = key(x, y)
+            var slot = hash(key) & mask
+            while keys[slot] != Int.min, keys[slot] != key { slot = (slot + 1) & mask }
+            keys[slot] = key
+            return slot
+        }
     }
 
     /// A body's footprint in the world: its shape placed at its centre and angle, and its

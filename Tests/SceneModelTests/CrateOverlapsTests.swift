@@ -1,0 +1,46 @@
+import SceneModel
+import Testing
+
+/// `CrateOverlaps` finds through its grid what a test of every pair finds: each pair's overlap
+/// comes from a check of those two crates alone (no grid to miss it), and the whole set's report
+/// must count the same pairs and name the same crowded crates.
+@Suite struct CrateOverlapsTests {
+    /// Whether crates `a` and `b` share area, checked alone.
+    static func overlap(_ a: CrateSpec, _ b: CrateSpec) -> Bool { CrateOverlaps.check([a, b], limit: 0).overlappingPairs == 1 }
+
+    /// Random crates, boxes turned at any angle and circles, packed into `span` pixels so that
+    /// many overlap, with a few large ones over several grid cells.
+    static func crates(count: Int, span: Double, seed: UInt64) -> [CrateSpec] {
+        var random = SplitMix64(seed: seed)
+        func unit() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
+        return (0..<count).map { index in
+            let center = Vec2(unit() * span, unit() * span)
+            let large = index % 17 == 0
+            let side = (large ? 40 : 4) + unit() * 12
+            let shape: BodyShape = index % 3 == 0 ? .circle(radius: side / 2) : .box(size: Vec2(side, 4 + unit() * 12))
+            return CrateSpec(center: center, shape: shape, angle: unit() * 6.28, mass: 1, friction: 0.5, elasticity: 0)
+        }
+    }
+
+    @Test(arguments: [(60, 60.0, 1 as UInt64), (60, 150.0, 2), (120, 200.0, 3), (90, 40.0, 4)])
+    func everyOverlappingPairIsFoundAndTheCrowdedAreNamed(count: Int, span: Double, seed: UInt64) {
+        let crates = Self.crates(count: count, span: span, seed: seed)
+        var overlapping = [[Int]](repeating: [], count: count)
+        for i in 0..<count {
+            for j in 0..<count where j != i && Self.overlap(crates[i], crates[j]) { overlapping[i].append(j) }
+        }
+        let pairs = overlapping.enumerated().map { i, others in others.filter { $0 > i }.count }.reduce(0, +)
+        #expect(pairs > count / 4, "the scene should be crowded enough to test the grid")
+        // No crate overlaps more than all the others: nothing stops the counting.
+        #expect(CrateOverlaps.check(crates, limit: count - 1).overlappingPairs == pairs)
+
+        let limit = 3
+        let report = CrateOverlaps.check(crates, limit: limit, maxReported: 5)
+        let crowded = overlapping.indices.filter { overlapping[$0].count > limit }
+        #expect(report.crowded.map(\.index) == Array(crowded.prefix(5)))
+        for entry in report.crowded {
+            #expect(entry.overlaps == limit + 1)
+            #expect(entry.examples.count == 3 && entry.examples.allSatisfy { overlapping[entry.index].contains($0) })
+        }
+    }
+}
