@@ -152,7 +152,9 @@ public struct SweepFolder: Sendable {
     /// dead processes left).
     public func beginSample(_ index: Int) throws(FolderError) -> String {
         let temporary = "\(samplesPath)/.\(name(index)).tmp-\(FolderIO.hostName)-\(getpid())"
-        // Ours from an earlier attempt in this process (an abandoned run) goes too.
+        // Ours from an earlier attempt in this process (an abandoned run) goes too: looked for only
+        // when it is in the way, since every look is a system call on every sample.
+        if mkdir(temporary, 0o755) == 0 { return temporary }
         FolderIO.removeFolder(temporary)
         guard mkdir(temporary, 0o755) == 0 else {
             throw .cannotCreate(FolderIO.Failure(temporary, "cannot create the sample's folder").description)
