@@ -593,7 +593,8 @@ static void put_subtree(TreeWriter *tree, Node *node) {
    first leaves' entries come). The gathered entries are sorted by leaf (a counting sort keeps
    each list's order) and numbered, then written. 0 when the lists are not a world's; -1
    without memory. */
-static int put_pair_lists(Writer *w, int width, const GatheredEntries *gathered, int shapeCount, Scratch *scratch) {
+static inline __attribute__((always_inline)) int put_pair_lists_width(Writer *w, const int width, const GatheredEntries *gathered,
+                                                                       int shapeCount, Scratch *scratch) {
     size_t count = gathered->count;
     uint32_t *starts = scratch_zeroed(scratch, ((size_t)shapeCount + 2) * sizeof *starts);
     uint32_t *order = scratch_take(scratch, (count + 1) * sizeof *order);
@@ -641,6 +642,11 @@ static int put_pair_lists(Writer *w, int width, const GatheredEntries *gathered,
     return 1;
 }
 
+/* put_pair_lists_width made for each index width: the width a constant in its loops. */
+static int put_pair_lists(Writer *w, int width, const GatheredEntries *gathered, int shapeCount, Scratch *scratch) {
+    return width == 2 ? put_pair_lists_width(w, 2, gathered, shapeCount, scratch) : put_pair_lists_width(w, 4, gathered, shapeCount, scratch);
+}
+
 /* A cached arbiter as saved: its shapes' indices, stamp, state and contacts. */
 typedef struct {
     uint32_t a, b, stamp;
@@ -649,8 +655,14 @@ typedef struct {
     double jnAcc[CP_MAX_CONTACTS_PER_ARBITER], jtAcc[CP_MAX_CONTACTS_PER_ARBITER];
 } ArbiterRecord;
 
+/* An arbiter's place in the state's order: by its shapes' indices. */
+typedef struct {
+    uint32_t a, b, record;
+} ArbiterKey;
+
 typedef struct {
     ArbiterRecord *items;
+    ArbiterKey *keys; /* each record's shapes, for the sort: it reads these, not the records */
     size_t count, capacity;
     cpTimestamp stamp;
     int shapeCount, unknown;
@@ -662,6 +674,7 @@ typedef struct {
 static void collect_arbiter(cpArbiter *arb, ArbiterList *list) {
     long a = shape_number(arb->a, list->shapeCount), b = shape_number(arb->b, list->shapeCount);
     if (a < 0 || b < 0 || list->count == list->capacity || arb->count > CP_MAX_CONTACTS_PER_ARBITER) { list->unknown = 1; return; }
+    list->keys[list->count] = (ArbiterKey){(uint32_t)a, (uint32_t)b, (uint32_t)list->count};
     ArbiterRecord *record = &list->items[list->count++];
     record->a = (uint32_t)a;
     record->b = (uint32_t)b;
@@ -676,11 +689,6 @@ static void collect_arbiter(cpArbiter *arb, ArbiterList *list) {
     }
 }
 
-/* An arbiter's place in the state's order: by its shapes' indices. */
-typedef struct {
-    uint32_t a, b, record;
-} ArbiterKey;
-
 static int key_before(const ArbiterKey *p, const ArbiterKey *q) { return p->a != q->a ? p->a < q->a : p->b < q->b; }
 
 /* Orders the arbiters by their shapes' indices (the set itself is keyed by addresses, so one
@@ -690,12 +698,9 @@ static ArbiterKey *order_arbiters(const ArbiterList *list, int shapeCount, Scrat
     uint32_t *starts = scratch_zeroed(scratch, ((size_t)shapeCount + 1) * sizeof *starts);
     ArbiterKey *sorted = scratch_take(scratch, (list->count + 1) * sizeof *sorted);
     if (!starts || !sorted) return NULL;
-    for (size_t i = 0; i < list->count; i++) starts[list->items[i].a + 1]++;
+    for (size_t i = 0; i < list->count; i++) starts[list->keys[i].a + 1]++;
     for (int s = 0; s < shapeCount; s++) starts[s + 1] += starts[s];
-    for (size_t i = 0; i < list->count; i++) {
-        const ArbiterRecord *record = &list->items[i];
-        sorted[starts[record->a]++] = (ArbiterKey){record->a, record->b, (uint32_t)i};
-    }
+    for (size_t i = 0; i < list->count; i++) sorted[starts[list->keys[i].a]++] = list->keys[i];
     for (size_t i = 1; i < list->count; i++) {
         ArbiterKey item = sorted[i];
         size_t k = i;
@@ -758,9 +763,10 @@ static long save_numbered(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
     if (listed <= 0) return listed < 0 ? CRATEDROP_STATE_MEMORY : CRATEDROP_STATE_UNKNOWN_SHAPE;
 
     size_t arbiterCount = (size_t)cpHashSetCount(space->cachedArbiters);
-    ArbiterList arbiters = {scratch_take(scratch, (arbiterCount + 1) * sizeof *arbiters.items), 0, arbiterCount, space->stamp, shapeCount, 0};
+    ArbiterList arbiters = {scratch_take(scratch, (arbiterCount + 1) * sizeof *arbiters.items),
+                            scratch_take(scratch, (arbiterCount + 1) * sizeof *arbiters.keys), 0, arbiterCount, space->stamp, shapeCount, 0};
     cpArbiter **cached = scratch_take(scratch, (arbiterCount + 1) * sizeof *cached);
-    if (!arbiters.items || !cached) return CRATEDROP_STATE_MEMORY;
+    if (!arbiters.items || !arbiters.keys || !cached) return CRATEDROP_STATE_MEMORY;
     size_t gatheredArbiters = gather_arbiters(space, cached, arbiterCount);
     for (size_t i = 0; i < gatheredArbiters && i < PREFETCH_AHEAD; i++) prefetch_span(cached[i]);
     for (size_t i = 0; i < gatheredArbiters; i++) {
