@@ -205,12 +205,12 @@ static inline double get_finite(Reader *r) {
    the pages back to the system and fault them in again each time, about 50 page faults (0.1 ms)
    a pile-1000 save. Taken in order from one block and let go all at once when the call ends; a
    call that needs more takes extra blocks, and the next call gets one block as big as all of
-   them. A thread's scratch is freed when the thread ends. */
+   them (about 0.8 MB for pile-1000). A thread keeps its largest until it ends. */
 typedef struct {
     unsigned char *block;
     size_t size, used;
-    void *extra[32];
-    size_t extraSize[32];
+    void *extra[64];
+    size_t extraSize[64];
     int extraCount, failed;
 } Scratch;
 
@@ -246,7 +246,7 @@ static void *scratch_take(Scratch *scratch, size_t bytes) {
         scratch->used += bytes;
         return at;
     }
-    void *extra = scratch->extraCount < 32 ? malloc(bytes) : NULL;
+    void *extra = scratch->extraCount < 64 ? malloc(bytes) : NULL;
     if (!extra) { scratch->failed = 1; return NULL; }
     scratch->extra[scratch->extraCount] = extra;
     scratch->extraSize[scratch->extraCount++] = bytes;
@@ -321,25 +321,26 @@ static int same_bb(cpBB a, cpBB b) {
    portable backend builds. Walking its table here, rather than through cpHashSetEach's callback,
    lets the arbiters be gathered first and then read with the next ones prefetched: one by one,
    each arbiter (three cache lines) and its contacts wait on memory in turn. */
-typedef struct SetBin {
+typedef struct cpHashSetBin {
     void *elt;
     cpHashValue hash;
-    struct SetBin *next;
+    struct cpHashSetBin *next;
 } SetBin;
 
-typedef struct {
+/* Completes the type chipmunk.h declares. */
+struct cpHashSet {
     unsigned int entries, size;
     cpHashSetEqlFunc eql;
     void *default_value;
     SetBin **table;
     SetBin *pooledBins;
     cpArray *allocatedBuffers;
-} ArbiterSet;
+};
 
 /* The arbiters of the space's cache, in the set's order, into `out` (at most `capacity`: the
    set's count). */
 static size_t gather_arbiters(cpSpace *space, cpArbiter **out, size_t capacity) {
-    ArbiterSet *set = (ArbiterSet *)space->cachedArbiters;
+    cpHashSet *set = space->cachedArbiters;
     size_t count = 0;
     for (unsigned int i = 0; i < set->size; i++) {
         for (SetBin *bin = set->table[i]; bin && count < capacity; bin = bin->next) out[count++] = bin->elt;
@@ -384,8 +385,10 @@ static uint64_t number_shapes(cpShape **shapes, int count, cpHashValue *kept, in
     return digest;
 }
 
+/* Backwards: a shape listed twice (a world's bug, refused as a clash) gets its own id back from
+   its first place, whose kept id was read before any number was written. */
 static void unnumber_shapes(cpShape **shapes, int count, const cpHashValue *kept) {
-    for (int i = 0; i < count; i++) shapes[i]->hashid = kept[i];
+    for (int i = count - 1; i >= 0; i--) shapes[i]->hashid = kept[i];
 }
 
 /* A numbered shape's index, or -1 for a shape the world does not list. */
@@ -396,8 +399,9 @@ static inline long shape_number(const cpShape *shape, int count) {
     return id < (cpHashValue)count ? (long)id : -1;
 }
 
-/* A leaf holds its index plus one: a leaf's object is never NULL (NULL marks inner nodes). */
-static inline uint32_t leaf_number(const Node *leaf) { return (uint32_t)((uintptr_t)leaf->obj - 1); }
+/* A leaf holds its index plus one: a leaf's object is never NULL (NULL marks inner nodes). A
+   leaf of a shape the world does not list gives its shape's address less one. */
+static inline uintptr_t leaf_number(const Node *leaf) { return (uintptr_t)leaf->obj - 1; }
 
 static void number_leaves(Node **leaves, int count) {
     for (int i = 0; i < count; i++) leaves[i]->obj = (void *)((uintptr_t)i + 1);
@@ -408,7 +412,8 @@ static void unnumber_leaves(Node **leaves, cpShape **shapes, int count) {
 }
 
 /* The dynamic tree's leaves, each put at its shape's index in `leaves`, and its inner nodes in
-   `inner` (when not NULL); 0 when the tree holds a shape the world does not list, or one twice. */
+   `inner` (up to its capacity; all are counted); `unknown` is set when the tree holds a shape the
+   world does not list, or one twice. */
 typedef struct {
     Node **leaves, **inner;
     uint32_t innerCapacity, innerCount, leafCount;
@@ -429,6 +434,9 @@ static void find_leaves(TreeLeaves *found, Node *node) {
 }
 
 /* MARK: Pair lists */
+
+/* A pair's thread in its first leaf's list (a) or in its second's (b). */
+static inline Thread *thread_of(Pair *pair, int second) { return second ? &pair->b : &pair->a; }
 
 enum { LANES = 16 };
 
@@ -457,7 +465,7 @@ enum { LANES = 16 };
                 Pair *pair_ = cursor_[l_];                                              \
                 int first_ = pair_->a.leaf == leaf_[l_];                                \
                 VISIT(pair_, first_, index_[l_]);                                       \
-                Pair *following_ = (&pair_->a)[!first_].next;                           \
+                Pair *following_ = thread_of(pair_, !first_)->next;                     \
                 if (__builtin_expect(following_ != NULL, 1)) {                          \
                     cursor_[l_++] = following_;                                         \
                 } else {                                                                \
@@ -479,8 +487,8 @@ enum { LANES = 16 };
    which overlap). Leaves are numbered. */
 typedef struct {
     uint32_t *leaf, *entry, *link; /* link: a first leaf's entry's pair id, a second's first entry */
-    uint32_t *seconds;             /* the second leaves' entries */
-    size_t secondCount;
+    uint32_t *firsts, *seconds;    /* the first leaves' entries, and the second leaves' */
+    size_t firstCount, secondCount;
     Pair **pair;
     size_t count, capacity;
     Scratch *scratch;
@@ -493,19 +501,22 @@ static int reserve_entries(GatheredEntries *entries, size_t capacity) {
     uint32_t *leaf = scratch_take(entries->scratch, capacity * sizeof *leaf);
     uint32_t *entry = scratch_take(entries->scratch, capacity * sizeof *entry);
     uint32_t *link = scratch_take(entries->scratch, capacity * sizeof *link);
+    uint32_t *firsts = scratch_take(entries->scratch, capacity * sizeof *firsts);
     uint32_t *seconds = scratch_take(entries->scratch, capacity * sizeof *seconds);
     Pair **pair = scratch_take(entries->scratch, capacity * sizeof *pair);
-    if (!leaf || !entry || !link || !seconds || !pair) return 0;
+    if (!leaf || !entry || !link || !firsts || !seconds || !pair) return 0;
     if (count) {
         memcpy(leaf, entries->leaf, count * sizeof *leaf);
         memcpy(entry, entries->entry, count * sizeof *entry);
         memcpy(link, entries->link, count * sizeof *link);
+        memcpy(firsts, entries->firsts, entries->firstCount * sizeof *firsts);
         memcpy(seconds, entries->seconds, entries->secondCount * sizeof *seconds);
         memcpy(pair, entries->pair, count * sizeof *pair);
     }
     entries->leaf = leaf;
     entries->entry = entry;
     entries->link = link;
+    entries->firsts = firsts;
     entries->seconds = seconds;
     entries->pair = pair;
     entries->capacity = capacity;
@@ -521,21 +532,27 @@ static void gather_entries(Node **leaves, int leafCount, GatheredEntries *out) {
             break;                                                                                \
         }                                                                                         \
         size_t at = out->count++;                                                                 \
-        uint32_t other = leaf_number((&(PAIR)->a)[FIRST].leaf);                                   \
-        unsound |= other >= (uint32_t)leafCount;                                                  \
+        Node *otherLeaf = thread_of((PAIR), (FIRST))->leaf;                                       \
+        uintptr_t other = leaf_number(otherLeaf);                                                 \
+        /* A leaf not numbered holds a shape's address, never below the shape count. */        \
+        unsound |= other >= (uintptr_t)leafCount;                                                 \
         out->leaf[at] = (INDEX);                                                                  \
-        out->entry[at] = other << 1 | (uint32_t)(FIRST);                                          \
+        out->entry[at] = (uint32_t)other << 1 | (uint32_t)(FIRST);                                \
         out->pair[at] = (PAIR);                                                                   \
         /* Without a branch: written either way, the id changes only at a first leaf's entry. */ \
         cpCollisionID id = (PAIR)->id;                                                            \
         out->link[at] = id;                                                                       \
         (PAIR)->id = (FIRST) ? (cpCollisionID)at : id;                                            \
+        out->firsts[out->firstCount] = (uint32_t)at;                                              \
+        out->firstCount += (FIRST) != 0;                                                          \
         out->seconds[out->secondCount] = (uint32_t)at;                                            \
         out->secondCount += !(FIRST);                                                             \
     } while (0)
     WALK_PAIR_LISTS(leaves, leafCount, GATHER_ENTRY);
 #undef GATHER_ENTRY
-    // Second leaves' entries find their first leaves' entries; then every id goes back.
+    // Second leaves' entries find their first leaves' entries; then every id goes back, from
+    // the first leaves' entries that took them (so whatever stopped the walk or whatever the
+    // lists hold, each id changed is put back).
     size_t count = out->count;
     for (size_t k = 0; k < out->secondCount; k++) {
         uint32_t e = out->seconds[k], first = out->pair[e]->id;
@@ -543,9 +560,9 @@ static void gather_entries(Node **leaves, int leafCount, GatheredEntries *out) {
         unsound |= first >= count || out->pair[checked] != out->pair[e] || !(out->entry[checked] & 1);
         out->link[e] = checked;
     }
-    for (size_t k = 0; k < out->secondCount; k++) {
-        uint32_t first = out->link[out->seconds[k]];
-        out->pair[first]->id = out->link[first];
+    for (size_t k = 0; k < out->firstCount; k++) {
+        uint32_t e = out->firsts[k];
+        out->pair[e]->id = out->link[e];
     }
     out->unsound = unsound != 0;
 }
@@ -559,12 +576,11 @@ typedef struct {
     Writer *w;
     Node **leaves;
     int width, shapeCount, staticCount;
-    uint32_t nodes, leafCount;
+    uint32_t leafCount;
     int unknown;
 } TreeWriter;
 
 static void put_subtree(TreeWriter *tree, Node *node) {
-    tree->nodes++;
     if (NodeIsLeaf(node)) {
         long index = shape_number(node->obj, tree->shapeCount);
         if (index < tree->staticCount || tree->leaves[index]) { tree->unknown = 1; return; }
@@ -743,7 +759,7 @@ static long save_numbered(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
     int dynamicCount = shapeCount - staticCount;
     put_u32(&w, dynamicCount ? 2 * (uint32_t)dynamicCount - 1 : 0);
     memset(leaves + staticCount, 0, (size_t)dynamicCount * sizeof *leaves);
-    TreeWriter treeWriter = {&w, leaves, width, shapeCount, staticCount, 0, 0, 0};
+    TreeWriter treeWriter = {&w, leaves, width, shapeCount, staticCount, 0, 0};
     if (tree->root) put_subtree(&treeWriter, tree->root);
     if (treeWriter.unknown || treeWriter.leafCount != (uint32_t)dynamicCount) return CRATEDROP_STATE_UNKNOWN_SHAPE;
     for (int i = 0; i < staticCount; i++) put_u32(&w, leaves[i]->STAMP);
@@ -989,6 +1005,14 @@ static int read_pairs(Reader *r, Saved *s, uint32_t staticShapes, int shapeCount
                       : read_pairs_width(r, s, staticShapes, shapeCount, 4, scratch, message, size);
 }
 
+/* The state's arbiter of shapes a and b (in that order), or -1. */
+static long find_saved_arbiter(const Saved *s, uint32_t a, uint32_t b) {
+    for (uint32_t k = s->arbiterStarts[a]; k < s->arbiterStarts[a + 1]; k++) {
+        if (s->arbiters[k].b == b) return k;
+    }
+    return -1;
+}
+
 /* Checks the arbiters' records and indexes them by their first shape. */
 static int read_arbiters(Reader *r, Saved *s, int shapeCount, int width, Scratch *scratch, char *message, int size) {
     s->arbiterCount = get_u32(r);
@@ -1024,15 +1048,26 @@ static int read_arbiters(Reader *r, Saved *s, int shapeCount, int width, Scratch
     }
     r->at = (size_t)(at - start);
     for (int a = 0; a < shapeCount; a++) s->arbiterStarts[a + 1] += s->arbiterStarts[a];
+    // One arbiter a pair of shapes: (a, b) and (b, a) both is a repeat too.
+    for (int a = 0; a < shapeCount; a++) {
+        for (uint32_t k = s->arbiterStarts[a]; k < s->arbiterStarts[a + 1]; k++) {
+            uint32_t b = s->arbiters[k].b;
+            if (b < (uint32_t)a && find_saved_arbiter(s, b, (uint32_t)a) >= 0) return fail(message, size, "a contact pair is malformed, out of order or repeated");
+        }
+    }
     return CRATEDROP_STATE_OK;
 }
 
 /* Parses and checks the whole state against the world's shapes and bodies. */
 static int parse(const unsigned char *bytes, long count, int staticShapes, int shapeCount, int bodyCount, Saved *s,
                  Scratch *scratch, char *message, int size) {
-    Reader r = {bytes, (size_t)count, 0, 0};
+    Reader r = {bytes, count > 0 ? (size_t)count : 0, 0, 0};
     memset(s, 0, sizeof *s);
     s->bytes = bytes;
+#if SIZE_MAX > UINT32_MAX
+    // Offsets into the state are kept in 32 bits.
+    if (r.count > UINT32_MAX) return fail(message, size, "the state is larger than 4 GiB");
+#endif
     uint32_t bodies = get_u32(&r);
     if (r.failed || bodies != (uint32_t)bodyCount) return fail(message, size, "the state holds another number of bodies than the scene");
     if ((size_t)bodies > (r.count - r.at) / 72) return fail(message, size, "the state is cut short in its bodies");
@@ -1131,6 +1166,7 @@ static void restore_arbiter(cpSpace *space, cpArbiter *arb, const unsigned char 
     arb->state = (enum cpArbiterState)at[4];
     int count = at[5];
     arb->count = count;
+    arb->contacts = NULL;
     at += 6;
     if (count) {
         struct cpContact *contacts = cpContactBufferGetArray(space);
@@ -1146,14 +1182,6 @@ static void restore_arbiter(cpSpace *space, cpArbiter *arb, const unsigned char 
         }
         arb->contacts = contacts;
     }
-}
-
-/* The state's arbiter of shapes a and b (in that order), or -1. */
-static long find_saved_arbiter(const Saved *s, uint32_t a, uint32_t b) {
-    for (uint32_t k = s->arbiterStarts[a]; k < s->arbiterStarts[a + 1]; k++) {
-        if (s->arbiters[k].b == b) return k;
-    }
-    return -1;
 }
 
 /* The space's cached arbiters meet the state's: an arbiter of a pair of shapes the state has
@@ -1195,7 +1223,7 @@ enum { STAGE = PREFETCH_AHEAD / 2 };
    record one (when its match is found). `cached`, `matches` and `kept` have room for the set's
    count. */
 static void reuse_arbiters(ArbiterReuse *reuse, cpArbiter **cached, long *matches, unsigned char *kept) {
-    ArbiterSet *set = (ArbiterSet *)reuse->space->cachedArbiters;
+    cpHashSet *set = reuse->space->cachedArbiters;
     const Saved *s = reuse->s;
     size_t count = gather_arbiters(reuse->space, cached, set->entries);
     for (size_t i = 0; i < count && i < 3 * STAGE; i++) prefetch_span(cached[i]);
@@ -1320,7 +1348,8 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
             problem = fail(message, messageSize, "the world's shapes were added in another order than those of the world the state was saved from "
                            "(their Chipmunk ids differ, and contacts are known by them): build the world as that one was built");
         } else {
-            // Each pair once, from its first leaf's list (room for a list's worth more each time).
+            // Each pair once, from its first leaf's list (room for the state's and some; the room
+            // doubles when the world has more).
             existingCapacity = (size_t)s.pairCount + 1024;
             existing = scratch_take(scratch, existingCapacity * sizeof *existing);
             if (!existing) problem = CRATEDROP_STATE_MEMORY;
@@ -1384,7 +1413,7 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
         Pair *previous = NULL, **link = &leaves[i]->PAIRS;
         for (uint32_t k = s.listStarts[i]; k < s.listStarts[i + 1]; k++) {
             Pair *pair = pairs[s.entries[k] >> 1];
-            Thread *thread = &pair->a + !(s.entries[k] & 1);
+            Thread *thread = thread_of(pair, !(s.entries[k] & 1));
             *link = pair;
             thread->prev = previous;
             link = &thread->next;
