@@ -54,7 +54,7 @@ public enum CrateOverlaps {
                 return report
             }
         }
-        let grid = Grid(ranges, entries: work)
+        let grid = Grid(ranges)
         // The crate last met in the current crate's search, per crate: no set to allocate for each.
         var seenBy = [Int](repeating: -1, count: boxes.count)
         for (index, box) in boxes.enumerated() {
@@ -104,23 +104,37 @@ public enum CrateOverlaps {
     }
 
     /// Each cell's crates, in creation order, in one array (a cell's run found through an open
-    /// addressing table of cell keys): a dictionary of arrays hashed every key with a seeded
-    /// hasher and allocated an array a cell, most of a 100-crate scene's check.
+    /// addressing table of cell keys, at most half full of the cells in use): a dictionary of
+    /// arrays hashed every key with a seeded hasher and allocated an array a cell, most of a
+    /// 100-crate scene's check.
     private struct Grid {
         private var keys: [Int]
         private var runs: [(start: Int, count: Int)]
         private var crates: [Int]
-        private let mask: Int
+        private var mask: Int
 
-        /// `entries`: the ranges' cells, added up.
-        init(_ ranges: [CellRange], entries: Int) {
-            var capacity = 16
-            while capacity < 2 * entries { capacity *= 2 }
-            mask = capacity - 1
-            keys = [Int](repeating: Int.min, count: capacity)
-            runs = [(start: Int, count: Int)](repeating: (0, 0), count: capacity)
+        init(_ ranges: [CellRange]) {
+            mask = 15
+            keys = [Int](repeating: Int.min, count: mask + 1)
+            runs = [(start: Int, count: Int)](repeating: (0, 0), count: mask + 1)
+            crates = []
+            var cells = 0
             for range in ranges {
-                for x in range.x0...range.x1 { for y in range.y0...range.y1 { runs[Self.slot(x, y, keys: &keys, mask: mask)].count += 1 } }
+                for x in range.x0...range.x1 {
+                    for y in range.y0...range.y1 {
+                        let key = Self.key(x, y)
+                        var slot = Self.slot(key, keys: keys, mask: mask)
+                        if keys[slot] == Int.min {
+                            keys[slot] = key
+                            cells += 1
+                            if 2 * cells > mask + 1 {
+                                grow()
+                                slot = Self.slot(key, keys: keys, mask: mask)
+                            }
+                        }
+                        runs[slot].count += 1
+                    }
+                }
             }
             var start = 0
             for slot in runs.indices where keys[slot] != Int.min {
@@ -132,7 +146,7 @@ public enum CrateOverlaps {
             for (index, range) in ranges.enumerated() {
                 for x in range.x0...range.x1 {
                     for y in range.y0...range.y1 {
-                        let slot = Self.slot(x, y, keys: &keys, mask: mask)
+                        let slot = Self.slot(Self.key(x, y), keys: keys, mask: mask)
                         crates[runs[slot].start + runs[slot].count] = index
                         runs[slot].count += 1
                     }
@@ -140,15 +154,24 @@ public enum CrateOverlaps {
             }
         }
 
+        /// Twice the slots, the cells counted so far moved over.
+        private mutating func grow() {
+            let oldKeys = keys, oldRuns = runs
+            mask = 2 * (mask + 1) - 1
+            keys = [Int](repeating: Int.min, count: mask + 1)
+            runs = [(start: Int, count: Int)](repeating: (0, 0), count: mask + 1)
+            for (slot, key) in oldKeys.enumerated() where key != Int.min {
+                let new = Self.slot(key, keys: keys, mask: mask)
+                keys[new] = key
+                runs[new] = oldRuns[slot]
+            }
+        }
+
         /// The crates whose boxes cover cell (x, y), in creation order.
         func crates(inCell x: Int, _ y: Int) -> ArraySlice<Int> {
-            let key = Self.key(x, y)
-            var slot = Self.hash(key) & mask
-            while keys[slot] != Int.min {
-                if keys[slot] == key { return crates[runs[slot].start..<(runs[slot].start + runs[slot].count)] }
-                slot = (slot + 1) & mask
-            }
-            return []
+            let slot = Self.slot(Self.key(x, y), keys: keys, mask: mask)
+            guard keys[slot] != Int.min else { return [] }
+            return crates[runs[slot].start..<(runs[slot].start + runs[slot].count)]
         }
 
         /// Cell indices fit in 32 bits each (see `CellRange`).
@@ -156,12 +179,10 @@ public enum CrateOverlaps {
 
         private static func hash(_ key: Int) -> Int { Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> 32) }
 
-        /// The slot of cell (x, y), taken for it if it has none yet.
-        private static func slot(_ x: Int, _ y: Int, keys: inout [Int], mask: Int) -> Int {
-            let key = key(x, y)
+        /// The slot holding `key`, or the empty slot where it would go.
+        private static func slot(_ key: Int, keys: [Int], mask: Int) -> Int {
             var slot = hash(key) & mask
             while keys[slot] != Int.min, keys[slot] != key { slot = (slot + 1) & mask }
-            keys[slot] = key
             return slot
         }
     }
