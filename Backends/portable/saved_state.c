@@ -736,6 +736,8 @@ static long save_numbered(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
     put_u32(&w, (uint32_t)bodyCount);
     for (int i = 0; i < bodyCount; i++) {
         cpBody *body = bodies[i];
+        // Chipmunk clears forces after every step; a pending force is not part of this format.
+        if (body->f.x != 0 || body->f.y != 0 || body->t != 0) return CRATEDROP_STATE_FORCES;
         unsigned char *at = at_room(&w, 72);
         if (!at) continue;
         store_f64(at, body->p.x);
@@ -823,11 +825,6 @@ long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
                           unsigned char *buffer, long capacity) {
     int problem = check_space(space);
     if (problem) return problem;
-    for (int i = 0; i < bodyCount; i++) {
-        cpBody *body = bodies[i];
-        // Chipmunk clears forces after every step; a pending force is not part of this format.
-        if (body->f.x != 0 || body->f.y != 0 || body->t != 0) return CRATEDROP_STATE_FORCES;
-    }
     int staticCount = static_prefix(shapes, shapeCount);
     Scratch *scratch = scratch_begin();
     if (!scratch) return CRATEDROP_STATE_MEMORY;
