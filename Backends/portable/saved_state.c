@@ -211,7 +211,7 @@ typedef struct {
     size_t size, used;
     void *extra[64];
     size_t extraSize[64];
-    int extraCount, failed;
+    int extraCount;
 } Scratch;
 
 static pthread_key_t scratchKey;
@@ -234,7 +234,6 @@ static Scratch *scratch_begin(void) {
         if (!scratch || pthread_setspecific(scratchKey, scratch) != 0) { free(scratch); return NULL; }
     }
     scratch->used = 0;
-    scratch->failed = 0;
     return scratch;
 }
 
@@ -247,7 +246,7 @@ static void *scratch_take(Scratch *scratch, size_t bytes) {
         return at;
     }
     void *extra = scratch->extraCount < 64 ? malloc(bytes) : NULL;
-    if (!extra) { scratch->failed = 1; return NULL; }
+    if (!extra) return NULL;
     scratch->extra[scratch->extraCount] = extra;
     scratch->extraSize[scratch->extraCount++] = bytes;
     return extra;
@@ -482,9 +481,9 @@ enum { LANES = 16 };
    interleave, each in its own order): its leaf, the other shape's index times two plus one where
    this leaf is the pair's first, the pair. A first leaf's entry keeps the pair's collision id
    and leaves its own index in the pair's id field meanwhile; a second leaf's entry, once all are
-   gathered, reads that index there (its link to the first's entry) and puts the id back. So the
-   pairs are numbered without a search, and each is read once more at most (independent reads,
-   which overlap). Leaves are numbered. */
+   gathered, reads that index there (its link to the first's entry), and then each first leaf's
+   entry puts its id back. So the pairs are numbered without a search, and each is read and
+   written once more (independent accesses, which overlap). Leaves are numbered. */
 typedef struct {
     uint32_t *leaf, *entry, *link; /* link: a first leaf's entry's pair id, a second's first entry */
     uint32_t *firsts, *seconds;    /* the first leaves' entries, and the second leaves' */
@@ -663,9 +662,10 @@ static int put_pair_lists(Writer *w, int width, const GatheredEntries *gathered,
     return width == 2 ? put_pair_lists_width(w, 2, gathered, shapeCount, scratch) : put_pair_lists_width(w, 4, gathered, shapeCount, scratch);
 }
 
-/* A cached arbiter as saved: its shapes' indices, stamp, state and contacts. */
+/* A cached arbiter as saved, but for its shapes' indices (its key holds those): stamp, state and
+   contacts. */
 typedef struct {
-    uint32_t a, b, stamp;
+    uint32_t stamp;
     uint8_t state, count;
     uint64_t hash[CP_MAX_CONTACTS_PER_ARBITER];
     double jnAcc[CP_MAX_CONTACTS_PER_ARBITER], jtAcc[CP_MAX_CONTACTS_PER_ARBITER];
@@ -692,8 +692,6 @@ static void collect_arbiter(cpArbiter *arb, ArbiterList *list) {
     if (a < 0 || b < 0 || list->count == list->capacity || arb->count > CP_MAX_CONTACTS_PER_ARBITER) { list->unknown = 1; return; }
     list->keys[list->count] = (ArbiterKey){(uint32_t)a, (uint32_t)b, (uint32_t)list->count};
     ArbiterRecord *record = &list->items[list->count++];
-    record->a = (uint32_t)a;
-    record->b = (uint32_t)b;
     record->stamp = arb->stamp;
     int collided = arb->stamp == list->stamp && arb->state == CP_ARBITER_STATE_FIRST_COLLISION;
     record->state = (uint8_t)(collided ? CP_ARBITER_STATE_NORMAL : arb->state);
@@ -800,8 +798,8 @@ static long save_numbered(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
         const ArbiterRecord *record = &arbiters.items[order[i].record];
         unsigned char *at = at_room(&w, 2 * (size_t)width + 6 + (size_t)record->count * 24);
         if (!at) continue;
-        store_index(at, width, record->a);
-        store_index(at + width, width, record->b);
+        store_index(at, width, order[i].a);
+        store_index(at + width, width, order[i].b);
         at += 2 * width;
         store_u32(at, record->stamp);
         at[4] = record->state;
