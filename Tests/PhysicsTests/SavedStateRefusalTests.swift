@@ -3,10 +3,11 @@ import SceneModel
 import TestSupport
 import Testing
 
-/// A save the C side refuses part way (its list of the world's shapes is not the world's) leaves
-/// the world exactly as it was: while it works, the save numbers shapes and pairs in the shapes'
-/// hash ids and the pairs' id fields, and every one must be back. A world of a wrong list is a
-/// bug of CrateDrop's own, never a user's, so this reaches past the public API.
+/// Refusals the C side makes deep inside a save or a restore, each leaving the world exactly as it
+/// was. A save refused part way (its list of the world's shapes is not the world's): while it
+/// works, the save numbers shapes and pairs in the shapes' hash ids and the pairs' id fields, and
+/// every one must be back; a wrong list is a bug of CrateDrop's own, never a user's, so this
+/// reaches past the public API. A restore of a state naming one pair of shapes' contacts twice.
 @Suite(.enabled(if: World.canSaveState, "saved states need the portable backend"))
 struct SavedStateRefusalTests {
     /// The shapes as the world lists them for its states: walls, tumblers' walls, crates.
@@ -32,5 +33,63 @@ struct SavedStateRefusalTests {
         }
         #expect(try world.saveState().physics == before.physics)
         #expect(SavedStateTests.trail(world, steps: 60) == SavedStateTests.trail(twin, steps: 60))
+    }
+
+    /// Where the cached arbiters' records begin in a state's physics bytes, and how many there
+    /// are (the layout at the top of Backends/portable/saved_state.c).
+    static func arbiterSection(_ bytes: [UInt8], bodies: Int, walls: Int, shapes: Int) -> (count: Int, start: Int, width: Int) {
+        func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
+        var at = 4 + 72 * bodies + 4 + 8 + 4
+        let width = Int(bytes[at])
+        at += 2 + 8
+        let nodes = u32(at)
+        at += 4
+        func index(_ at: Int) -> Int { width == 2 ? Int(bytes[at]) | Int(bytes[at + 1]) << 8 : u32(at) }
+        for _ in 0..<nodes {
+            let kind = bytes[at]
+            at += 1 + (kind == 1 ? width + 36 : kind == 2 ? 32 : 0)
+        }
+        at += 4 * walls + 4
+        for _ in 0..<shapes {
+            let length = index(at)
+            at += width
+            for _ in 0..<length {
+                at += index(at) & 1 == 0 ? width + 4 : width
+            }
+        }
+        return (u32(at), at + 4, width)
+    }
+
+    /// A state naming one pair of shapes' contacts twice, as (a, b) and as (b, a), each record in
+    /// its place in the order, is refused: Chipmunk keeps one arbiter a pair of shapes.
+    @Test func contactsOfOnePairSavedTwiceInBothOrdersAreRefused() throws {
+        let world = try SavedStateTests.stepped("pile-100", steps: 301)
+        let twin = try SavedStateTests.stepped("pile-100", steps: 301)
+        let state = try world.saveState()
+        let bytes = state.physics
+        let section = Self.arbiterSection(bytes, bodies: world.tumblers.count + world.crates.count, walls: world.walls.count,
+                                          shapes: Self.shapes(of: world).count)
+        let width = section.width
+        func index(_ at: Int) -> Int { width == 2 ? Int(bytes[at]) | Int(bytes[at + 1]) << 8 : Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 }
+        var records: [(a: Int, b: Int, bytes: ArraySlice<UInt8>)] = []
+        var at = section.start
+        for _ in 0..<section.count {
+            let length = 2 * width + 6 + 24 * Int(bytes[at + 2 * width + 5])
+            records.append((index(at), index(at + width), bytes[at..<(at + length)]))
+            at += length
+        }
+        #expect(at == bytes.count)
+        let chosen = try #require(records.first { $0.a < $0.b && $0.a >= world.walls.count })
+        var reversed = Array(chosen.bytes)
+        reversed.replaceSubrange(0..<(2 * width), with: chosen.bytes[(chosen.bytes.startIndex + width)..<(chosen.bytes.startIndex + 2 * width)]
+                                                    + chosen.bytes[chosen.bytes.startIndex..<(chosen.bytes.startIndex + width)])
+        records.append((chosen.b, chosen.a, reversed[...]))
+        records.sort { ($0.a, $0.b) < ($1.a, $1.b) }
+        var twice = state
+        let count = records.count
+        twice.physics = Array(bytes[..<(section.start - 4)]) + [UInt8(count & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count >> 16 & 0xFF), 0]
+            + records.flatMap(\.bytes)
+        #expect(throws: StateError.malformed("a contact pair is malformed, out of order or repeated")) { try world.restore(twice) }
+        #expect(SavedStateTests.trail(world, steps: 60) == SavedStateTests.trail(twin, steps: 60), "a refused state changed the world")
     }
 }
