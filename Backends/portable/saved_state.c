@@ -36,12 +36,14 @@
    objects over about 3 MB, more than a core's cache, and each visit to one is a likely cache
    miss. So both number the shapes in place (a shape's id, a leaf's object pointer) instead of
    looking them up, walk the pair lists side by side and without branches on what they load, read
-   the arbiters through the set's table with the next ones prefetched, and reuse the world's own
+   the arbiters from the set's bin buffers in memory order with the next ones prefetched, and reuse the world's own
    arbiters and pairs rather than freeing and making them again; their working memory is kept
    by the thread between calls. docs/determinism.md has the figures.
 
    Restoring parses and checks every byte first, and changes the space only when all of it is
-   sound: a corrupt or foreign state leaves the space as it was. */
+   sound: a corrupt or foreign state leaves the space as it was. Bytes a save in this process
+   wrote and nobody changed since (cratedrop_state_restore_as_saved) skip the checks of the
+   state's own consistency, which they cannot fail, but not those that tie it to the world. */
 #include "cpBBTree.c"
 
 #include <limits.h>
@@ -336,23 +338,32 @@ struct cpHashSet {
     cpArray *allocatedBuffers;
 };
 
-/* The arbiters of the space's cache, in the set's order, into `out` (at most `capacity`: the
-   set's count). */
-static size_t gather_arbiters(cpSpace *space, cpArbiter **out, size_t capacity) {
+/* The arbiters of the space's cache into `out` (room for the set's count), and with `bins`
+   each one's bin: read from the set's bin buffers in the order they lie in memory, rather than
+   through its table's chains (a cache miss each). A bin in use holds its element; cpHashSet
+   empties the ones it keeps in its pool. Neither saving nor restoring depends on the order. */
+static size_t gather_arbiters(cpSpace *space, cpArbiter **out, SetBin **bins) {
     cpHashSet *set = space->cachedArbiters;
-    size_t count = 0;
-    for (unsigned int i = 0; i < set->size; i++) {
-        for (SetBin *bin = set->table[i]; bin && count < capacity; bin = bin->next) out[count++] = bin->elt;
+    size_t count = 0, capacity = set->entries;
+    for (int b = 0; b < set->allocatedBuffers->num; b++) {
+        SetBin *buffer = (SetBin *)set->allocatedBuffers->arr[b];
+        for (size_t i = 0; i < CP_BUFFER_BYTES / sizeof(SetBin) && count < capacity; i++) {
+            if (bins) bins[count] = &buffer[i];
+            out[count] = buffer[i].elt;
+            count += buffer[i].elt != NULL;
+        }
     }
     return count;
 }
 
-/* Asks for a span's cache lines ahead of its use: an arbiter's (176 bytes on 64-bit CPUs), or a
-   pair of contacts (192 bytes). */
+/* Asks for the cache lines of an arbiter (176 bytes on 64-bit CPUs) or of a pair of contacts
+   (the same) ahead of their use: four lines where it straddles them, as half of them do. */
 static inline void prefetch_span(const void *at) {
+    _Static_assert(sizeof(cpArbiter) <= 192 && 2 * sizeof(struct cpContact) <= 192, "an arbiter or a pair of contacts fits in 192 bytes");
     __builtin_prefetch((const char *)at);
     __builtin_prefetch((const char *)at + 64);
     __builtin_prefetch((const char *)at + 128);
+    __builtin_prefetch((const char *)at + 191);
 }
 
 enum { PREFETCH_AHEAD = 8 };
@@ -423,6 +434,8 @@ static void find_leaves(TreeLeaves *found, Node *node) {
     while (!NodeIsLeaf(node)) {
         if (found->innerCount < found->innerCapacity) found->inner[found->innerCount] = node;
         found->innerCount++;
+        // Its second child's line comes in while the first one's subtree is walked.
+        __builtin_prefetch(node->B);
         find_leaves(found, node->A);
         node = node->B;
     }
@@ -430,6 +443,8 @@ static void find_leaves(TreeLeaves *found, Node *node) {
     if (index < found->staticCount || found->leaves[index]) { found->unknown = 1; return; }
     found->leaves[index] = node;
     found->leafCount++;
+    // Its list's first pair, for the walk of the lists that follows.
+    __builtin_prefetch(node->PAIRS);
 }
 
 /* MARK: Pair lists */
@@ -585,6 +600,8 @@ static void put_subtree(TreeWriter *tree, Node *node) {
         if (index < tree->staticCount || tree->leaves[index]) { tree->unknown = 1; return; }
         tree->leaves[index] = node;
         tree->leafCount++;
+        // Its list's first pair, for the walk of the lists that follows.
+        __builtin_prefetch(node->PAIRS);
         unsigned char *at = at_room(tree->w, 1 + (size_t)tree->width + 4 + 32);
         if (!at) return;
         at[0] = 1;
@@ -783,7 +800,7 @@ static long save_numbered(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
                             scratch_take(scratch, (arbiterCount + 1) * sizeof *arbiters.keys), 0, arbiterCount, space->stamp, shapeCount, 0};
     cpArbiter **cached = scratch_take(scratch, (arbiterCount + 1) * sizeof *cached);
     if (!arbiters.items || !arbiters.keys || !cached) return CRATEDROP_STATE_MEMORY;
-    size_t gatheredArbiters = gather_arbiters(space, cached, arbiterCount);
+    size_t gatheredArbiters = gather_arbiters(space, cached, NULL);
     for (size_t i = 0; i < gatheredArbiters && i < PREFETCH_AHEAD; i++) prefetch_span(cached[i]);
     for (size_t i = 0; i < gatheredArbiters; i++) {
         if (i + PREFETCH_AHEAD < gatheredArbiters) prefetch_span(cached[i + PREFETCH_AHEAD]);
@@ -927,6 +944,20 @@ static int check_subtree(TreeCheck *check, int depth) {
     return check_subtree(check, depth + 1) && check_subtree(check, depth + 1);
 }
 
+/* Passes over a tree this library wrote, to its end: 0 when it is cut short. */
+static int skip_tree(TreeCheck *check) {
+    const unsigned char *at = check->at, *end = check->end;
+    for (uint32_t n = 0; n < check->limit; n++) {
+        if (at == end) return 0;
+        unsigned char kind = *at++;
+        size_t length = kind == 1 ? (size_t)check->width + 36 : kind == 2 ? 32 : 0;
+        if ((size_t)(end - at) < length) return 0;
+        at += length;
+    }
+    check->at = at;
+    return 1;
+}
+
 static int fail(char *message, int size, const char *text) {
     if (message && size > 0) snprintf(message, (size_t)size, "%s", text);
     return CRATEDROP_STATE_MALFORMED;
@@ -936,15 +967,14 @@ static int fail(char *message, int size, const char *text) {
    first leaf's entry (with its id) and by exactly one entry of its second leaf, by number, and
    no shape is in another's list twice. */
 static inline __attribute__((always_inline)) int read_pairs_width(Reader *r, Saved *s, uint32_t staticShapes, int shapeCount, const int width,
-                                                                   Scratch *scratch, char *message, int size) {
+                                                                   int asSaved, Scratch *scratch, char *message, int size) {
     s->pairCount = get_u32(r);
     // Each pair takes two entries of at least `width` bytes and an id.
     if (r->failed || (size_t)s->pairCount > (r->count - r->at) / (2 * (size_t)width + 4)) return fail(message, size, "the state is cut short in its pairs");
     s->listStarts = scratch_take(scratch, ((size_t)shapeCount + 1) * sizeof *s->listStarts);
     s->entries = scratch_take(scratch, (2 * (size_t)s->pairCount + 1) * sizeof *s->entries);
     s->pairs = scratch_take(scratch, ((size_t)s->pairCount + 1) * sizeof *s->pairs);
-    uint32_t *seen = scratch_zeroed(scratch, ((size_t)shapeCount + 1) * sizeof *seen);
-    if (!s->listStarts || !s->entries || !s->pairs || !seen) return CRATEDROP_STATE_MEMORY;
+    if (!s->listStarts || !s->entries || !s->pairs) return CRATEDROP_STATE_MEMORY;
     const unsigned char *at = r->bytes + r->at, *end = r->bytes + r->count;
     uint32_t count = 0, pairs = 0, total = 2 * s->pairCount;
     for (int i = 0; i < shapeCount; i++) {
@@ -975,6 +1005,9 @@ static inline __attribute__((always_inline)) int read_pairs_width(Reader *r, Sav
     r->at = (size_t)(at - r->bytes);
     s->listStarts[shapeCount] = count;
     if (pairs != s->pairCount || count != total) return fail(message, size, "the broadphase pair lists do not hold each pair twice");
+    if (asSaved) return CRATEDROP_STATE_OK;
+    uint32_t *seen = scratch_zeroed(scratch, ((size_t)shapeCount + 1) * sizeof *seen);
+    if (!seen) return CRATEDROP_STATE_MEMORY;
     // Each second leaf's entry names a pair of that leaf, and no pair is named twice (checked
     // without branches on the entries; any fault fails the state).
     uint32_t foreign = 0, twice = 0;
@@ -995,9 +1028,10 @@ static inline __attribute__((always_inline)) int read_pairs_width(Reader *r, Sav
 }
 
 /* read_pairs_width made for each index width: the width a constant in each loop. */
-static int read_pairs(Reader *r, Saved *s, uint32_t staticShapes, int shapeCount, int width, Scratch *scratch, char *message, int size) {
-    return width == 2 ? read_pairs_width(r, s, staticShapes, shapeCount, 2, scratch, message, size)
-                      : read_pairs_width(r, s, staticShapes, shapeCount, 4, scratch, message, size);
+static int read_pairs(Reader *r, Saved *s, uint32_t staticShapes, int shapeCount, int width, int asSaved, Scratch *scratch, char *message,
+                      int size) {
+    return width == 2 ? read_pairs_width(r, s, staticShapes, shapeCount, 2, asSaved, scratch, message, size)
+                      : read_pairs_width(r, s, staticShapes, shapeCount, 4, asSaved, scratch, message, size);
 }
 
 /* The state's arbiter of shapes a and b (in that order), or -1. */
@@ -1009,7 +1043,7 @@ static long find_saved_arbiter(const Saved *s, uint32_t a, uint32_t b) {
 }
 
 /* Checks the arbiters' records and indexes them by their first shape. */
-static int read_arbiters(Reader *r, Saved *s, int shapeCount, int width, Scratch *scratch, char *message, int size) {
+static int read_arbiters(Reader *r, Saved *s, int shapeCount, int width, int asSaved, Scratch *scratch, char *message, int size) {
     s->arbiterCount = get_u32(r);
     size_t smallest = 2 * (size_t)width + 6;
     if (r->failed || (size_t)s->arbiterCount > (r->count - r->at) / smallest) return fail(message, size, "the state is cut short in its contacts");
@@ -1033,7 +1067,7 @@ static int read_arbiters(Reader *r, Saved *s, int shapeCount, int width, Scratch
         at += smallest;
         if ((size_t)(end - at) < 24 * (size_t)count) return fail(message, size, "a contact's impulse is not a finite number, or the state is cut short");
         int finite = 1;
-        for (int c = 0; c < count; c++) {
+        for (int c = 0; c < count && !asSaved; c++) {
             load_finite(at + 24 * c + 8, &finite);
             load_finite(at + 24 * c + 16, &finite);
         }
@@ -1044,7 +1078,7 @@ static int read_arbiters(Reader *r, Saved *s, int shapeCount, int width, Scratch
     r->at = (size_t)(at - start);
     for (int a = 0; a < shapeCount; a++) s->arbiterStarts[a + 1] += s->arbiterStarts[a];
     // One arbiter a pair of shapes: (a, b) and (b, a) both is a repeat too.
-    for (int a = 0; a < shapeCount; a++) {
+    for (int a = 0; a < shapeCount && !asSaved; a++) {
         for (uint32_t k = s->arbiterStarts[a]; k < s->arbiterStarts[a + 1]; k++) {
             uint32_t b = s->arbiters[k].b;
             if (b < (uint32_t)a && find_saved_arbiter(s, b, (uint32_t)a) >= 0) return fail(message, size, "a contact pair is malformed, out of order or repeated");
@@ -1054,7 +1088,7 @@ static int read_arbiters(Reader *r, Saved *s, int shapeCount, int width, Scratch
 }
 
 /* Parses and checks the whole state against the world's shapes and bodies. */
-static int parse(const unsigned char *bytes, long count, int staticShapes, int shapeCount, int bodyCount, Saved *s,
+static int parse(const unsigned char *bytes, long count, int staticShapes, int shapeCount, int bodyCount, int asSaved, Saved *s,
                  Scratch *scratch, char *message, int size) {
     Reader r = {bytes, count > 0 ? (size_t)count : 0, 0, 0};
     memset(s, 0, sizeof *s);
@@ -1069,7 +1103,7 @@ static int parse(const unsigned char *bytes, long count, int staticShapes, int s
     s->bodiesAt = r.at;
     const unsigned char *at = take(&r, 72 * (size_t)bodies);
     int finite = 1;
-    for (size_t i = 0; at && i < 9 * (size_t)bodies; i++) load_finite(at + 8 * i, &finite);
+    for (size_t i = 0; at && !asSaved && i < 9 * (size_t)bodies; i++) load_finite(at + 8 * i, &finite);
     if (r.failed || !finite) return fail(message, size, "a body's value is not a finite number, or the state is cut short");
     s->stamp = get_u32(&r);
     s->currDt = get_finite(&r);
@@ -1094,7 +1128,7 @@ static int parse(const unsigned char *bytes, long count, int staticShapes, int s
     if (!placed) return CRATEDROP_STATE_MEMORY;
     s->treeAt = r.at;
     TreeCheck check = {bytes + r.at, bytes + r.count, width, staticShapes, shapeCount, 0, s->nodeCount, placed, 0};
-    int sound = !s->nodeCount || (check_subtree(&check, 0) && check.used == s->nodeCount);
+    int sound = !s->nodeCount || (asSaved ? skip_tree(&check) : check_subtree(&check, 0) && check.used == s->nodeCount);
     r.at = (size_t)(check.at - bytes);
     if (check.misplaced) return fail(message, size, "the broadphase tree names a shape that is not one of the scene's moving shapes, or names one twice");
     if (!sound) return fail(message, size, "the broadphase tree is malformed");
@@ -1102,9 +1136,9 @@ static int parse(const unsigned char *bytes, long count, int staticShapes, int s
     s->staticStampsAt = r.at;
     if (!take(&r, 4 * (size_t)staticShapes)) return fail(message, size, "the state is cut short in its walls' stamps");
 
-    int problem = read_pairs(&r, s, (uint32_t)staticShapes, shapeCount, width, scratch, message, size);
+    int problem = read_pairs(&r, s, (uint32_t)staticShapes, shapeCount, width, asSaved, scratch, message, size);
     if (problem) return problem;
-    problem = read_arbiters(&r, s, shapeCount, width, scratch, message, size);
+    problem = read_arbiters(&r, s, shapeCount, width, asSaved, scratch, message, size);
     if (problem) return problem;
     if (r.at != r.count) return fail(message, size, "the state has bytes after its end");
     return CRATEDROP_STATE_OK;
@@ -1215,12 +1249,12 @@ enum { STAGE = PREFETCH_AHEAD / 2 };
 
 /* cpHashSetFilter with reuse_arbiter, the arbiters gathered first and read in a pipeline: an
    arbiter's lines are asked for three stages before its turn, its shapes' ids two, its saved
-   record one (when its match is found). `cached`, `matches` and `kept` have room for the set's
-   count. */
-static void reuse_arbiters(ArbiterReuse *reuse, cpArbiter **cached, long *matches, unsigned char *kept) {
+   record one (when its match is found). `cached`, `links`, `matches` and `kept` have room for
+   the set's count. */
+static void reuse_arbiters(ArbiterReuse *reuse, cpArbiter **cached, SetBin **bins, long *matches, unsigned char *kept) {
     cpHashSet *set = reuse->space->cachedArbiters;
     const Saved *s = reuse->s;
-    size_t count = gather_arbiters(reuse->space, cached, set->entries);
+    size_t count = gather_arbiters(reuse->space, cached, bins);
     for (size_t i = 0; i < count && i < 3 * STAGE; i++) prefetch_span(cached[i]);
     for (size_t i = 0; i < count && i < STAGE; i++) matches[i] = saved_match(cached[i], reuse);
     for (size_t i = 0; i < count; i++) {
@@ -1238,22 +1272,17 @@ static void reuse_arbiters(ArbiterReuse *reuse, cpArbiter **cached, long *matche
         }
         kept[i] = (unsigned char)reuse_arbiter(cached[i], matches[i], reuse);
     }
-    // The discarded ones' bins go back to the set's pool, as cpHashSetFilter does.
-    size_t i = 0;
-    for (unsigned int t = 0; t < set->size; t++) {
-        SetBin **link = &set->table[t];
-        for (SetBin *bin = *link, *next; bin && i < count; bin = next) {
-            next = bin->next;
-            if (kept[i++]) {
-                link = &bin->next;
-            } else {
-                *link = next;
-                set->entries--;
-                bin->next = set->pooledBins;
-                set->pooledBins = bin;
-                bin->elt = NULL;
-            }
-        }
+    // The discarded ones' bins leave their chains and go back to the set's pool, as in
+    // cpHashSetFilter.
+    for (size_t i = 0; i < count; i++) {
+        if (kept[i]) continue;
+        SetBin *bin = bins[i], **link = &set->table[bin->hash % set->size];
+        while (*link != bin) link = &(*link)->next;
+        *link = bin->next;
+        bin->elt = NULL;
+        bin->next = set->pooledBins;
+        set->pooledBins = bin;
+        set->entries--;
     }
 }
 
@@ -1266,6 +1295,29 @@ static void *arbiter_from_pool(cpShape **pair, cpSpace *space) {
         for (int i = 0; i < count; i++) cpArrayPush(space->pooledArbiters, buffer + i);
     }
     return cpArbiterInit((cpArbiter *)cpArrayPop(space->pooledArbiters), pair[0], pair[1]);
+}
+
+/* Gives the world's pairs (`pairs`, one a state's pair) the state's leaves and ids, and threads
+   each leaf's list in one pass: a pair's thread is its first leaf's (a) or its second's (b). */
+static void thread_lists(const Saved *s, Node **leaves, Pair **pairs, int shapeCount) {
+    for (uint32_t p = 0; p < s->pairCount; p++) {
+        Pair *pair = pairs[p];
+        pair->a.leaf = leaves[s->pairs[p].a];
+        pair->b.leaf = leaves[s->pairs[p].b];
+        pair->id = s->pairs[p].id;
+    }
+    for (int i = 0; i < shapeCount; i++) {
+        Pair *previous = NULL, **link = &leaves[i]->PAIRS;
+        for (uint32_t k = s->listStarts[i]; k < s->listStarts[i + 1]; k++) {
+            Pair *pair = pairs[s->entries[k] >> 1];
+            Thread *thread = thread_of(pair, !(s->entries[k] & 1));
+            *link = pair;
+            thread->prev = previous;
+            link = &thread->next;
+            previous = pair;
+        }
+        *link = NULL;
+    }
 }
 
 /* Builds the saved tree out of the world's leaves and its inner nodes (a tree of as many leaves
@@ -1297,18 +1349,16 @@ static Node *build_subtree(TreeBuild *build) {
     return node;
 }
 
-/* Puts the state in `bytes` into the space, whose shapes and bodies are given in the world's own
-   order, as for saving. Returns 0, or a negative CRATEDROP_STATE_ code with what is wrong in
-   `message`; on any error the space is left exactly as it was. */
-int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount,
-                            const unsigned char *bytes, long count, char *message, int messageSize) {
+/* cratedrop_state_restore, or with `asSaved` cratedrop_state_restore_as_saved. */
+static int restore(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount, const unsigned char *bytes,
+                   long count, int asSaved, char *message, int messageSize) {
     int problem = check_space(space);
     if (problem) return problem;
     int staticCount = static_prefix(shapes, shapeCount);
     Scratch *scratch = scratch_begin();
     if (!scratch) return CRATEDROP_STATE_MEMORY;
     Saved s;
-    problem = parse(bytes, count, staticCount, shapeCount, bodyCount, &s, scratch, message, messageSize);
+    problem = parse(bytes, count, staticCount, shapeCount, bodyCount, asSaved, &s, scratch, message, messageSize);
     if (problem) { scratch_end(scratch); return problem; }
 
     // The world as it is: its leaves (walls' by their ids, before the ids hold numbers), its
@@ -1324,9 +1374,10 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
     cpArbiter **cached = scratch_take(scratch, (cachedCount + 1) * sizeof *cached);
     long *matches = scratch_take(scratch, (cachedCount + 1) * sizeof *matches);
     unsigned char *keptArbiters = scratch_take(scratch, cachedCount + 1);
+    SetBin **arbiterBins = scratch_take(scratch, (cachedCount + 1) * sizeof *arbiterBins);
     Pair **existing = NULL;
     size_t existingCount = 0, existingCapacity = 0;
-    if (!leaves || !inner || !kept || !pairs || !restored || !cached || !matches || !keptArbiters) problem = CRATEDROP_STATE_MEMORY;
+    if (!leaves || !inner || !kept || !pairs || !restored || !cached || !matches || !keptArbiters || !arbiterBins) problem = CRATEDROP_STATE_MEMORY;
     for (int i = 0; i < staticCount && !problem; i++) {
         leaves[i] = leaf_of(shapes[i]);
         if (!leaves[i]) problem = fail(message, messageSize, "a shape of the world is not in its broadphase");
@@ -1378,7 +1429,7 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
     free_contact_buffers(space, s.stamp);
     cpSpacePushFreshContactBuffer(space);
     ArbiterReuse reuse = {space, &s, shapes, shapeCount, restored};
-    reuse_arbiters(&reuse, cached, matches, keptArbiters);
+    reuse_arbiters(&reuse, cached, arbiterBins, matches, keptArbiters);
     unnumber_shapes(shapes, shapeCount, kept);
     for (uint32_t k = 0; k < s.arbiterCount; k++) {
         if (restored[k]) continue;
@@ -1397,25 +1448,7 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
     // field of each is written below.
     for (uint32_t p = 0; p < s.pairCount; p++) pairs[p] = p < existingCount ? existing[p] : PairFromPool(tree);
     for (size_t p = s.pairCount; p < existingCount; p++) PairRecycle(tree, existing[p]);
-    for (uint32_t p = 0; p < s.pairCount; p++) {
-        Pair *pair = pairs[p];
-        pair->a.leaf = leaves[s.pairs[p].a];
-        pair->b.leaf = leaves[s.pairs[p].b];
-        pair->id = s.pairs[p].id;
-    }
-    // Each list threaded in one pass: a pair's thread is its first leaf's (a) or its second's (b).
-    for (int i = 0; i < shapeCount; i++) {
-        Pair *previous = NULL, **link = &leaves[i]->PAIRS;
-        for (uint32_t k = s.listStarts[i]; k < s.listStarts[i + 1]; k++) {
-            Pair *pair = pairs[s.entries[k] >> 1];
-            Thread *thread = thread_of(pair, !(s.entries[k] & 1));
-            *link = pair;
-            thread->prev = previous;
-            link = &thread->next;
-            previous = pair;
-        }
-        *link = NULL;
-    }
+    thread_lists(&s, leaves, pairs, shapeCount);
 
     TreeBuild build = {{bytes, (size_t)count, s.treeAt, 0}, s.width, leaves, inner, 0};
     tree->root = s.nodeCount ? build_subtree(&build) : NULL;
@@ -1442,4 +1475,23 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
 
     scratch_end(scratch);
     return CRATEDROP_STATE_OK;
+}
+
+/* Puts the state in `bytes` into the space, whose shapes and bodies are given in the world's own
+   order, as for saving. Returns 0, or a negative CRATEDROP_STATE_ code with what is wrong in
+   `message`; on any error the space is left exactly as it was. */
+int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount,
+                            const unsigned char *bytes, long count, char *message, int messageSize) {
+    return restore(space, shapes, shapeCount, bodies, bodyCount, bytes, count, 0, message, messageSize);
+}
+
+/* cratedrop_state_restore for bytes exactly as cratedrop_state_save wrote them in this process
+   (kept in memory and unchanged since; a planner's or a rewind's): their consistency (each pair
+   listed twice, each contact pair once, finite values, the tree's shape) is then known, so it is
+   not checked again, which is a third of a restore's work. What ties the state to this world is
+   checked as always (its counts and shapes' ids), and so are offsets and indices. Anything else,
+   a file above all, goes through cratedrop_state_restore. */
+int cratedrop_state_restore_as_saved(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount,
+                                     const unsigned char *bytes, long count, char *message, int messageSize) {
+    return restore(space, shapes, shapeCount, bodies, bodyCount, bytes, count, 1, message, messageSize);
 }

@@ -76,7 +76,7 @@ extension World {
         do {
             let makeup = stateMakeup
             let bytes = try SavedStateCalls.save(space: space, makeup: makeup)
-            return WorldState(step: stepCount, gravity: gravity, fingerprint: makeup.fingerprint, physics: bytes)
+            return WorldState(step: stepCount, gravity: gravity, fingerprint: makeup.fingerprint, savedPhysics: bytes)
         } catch {
             throw StateError(error)
         }
@@ -93,7 +93,7 @@ extension World {
         guard state.gravity.x.isFinite, state.gravity.y.isFinite, abs(state.gravity.x) <= Limits.gravity,
               abs(state.gravity.y) <= Limits.gravity else { throw .malformed("the state's gravity is out of range") }
         do {
-            try SavedStateCalls.restore(space: space, makeup: stateMakeup, bytes: state.physics)
+            try SavedStateCalls.restore(space: space, makeup: stateMakeup, bytes: state.physics, asSaved: state.physicsAsSaved)
         } catch {
             throw StateError(error)
         }

@@ -10,12 +10,30 @@ public struct WorldState: Sendable, Equatable {
     public var fingerprint: UInt64
     /// Chipmunk's part: bodies, the broadphase tree and its pairs, cached contacts with their
     /// impulses; little-endian and fixed-width, the same bytes on every CPU.
-    public var physics: [UInt8]
+    public var physics: [UInt8] {
+        didSet { physicsAsSaved = false }
+    }
+    /// Whether `physics` holds exactly what this process's physics library wrote when it saved a
+    /// world (set by `World.saveState()`, cleared by any change to the bytes): their consistency
+    /// is then known, and a restore does not check it again. Bytes from anywhere else (a file, a
+    /// peer, an edit) are checked in full.
+    package private(set) var physicsAsSaved = false
 
     public init(step: Int, gravity: Vec2, fingerprint: UInt64, physics: [UInt8]) {
         self.step = step
         self.gravity = gravity
         self.fingerprint = fingerprint
         self.physics = physics
+    }
+
+    /// A state whose `physics` are the bytes the physics library has just saved.
+    package init(step: Int, gravity: Vec2, fingerprint: UInt64, savedPhysics: [UInt8]) {
+        self.init(step: step, gravity: gravity, fingerprint: fingerprint, physics: savedPhysics)
+        physicsAsSaved = true
+    }
+
+    /// Equal states hold the same values, wherever their bytes came from.
+    public static func == (lhs: WorldState, rhs: WorldState) -> Bool {
+        lhs.step == rhs.step && lhs.gravity == rhs.gravity && lhs.fingerprint == rhs.fingerprint && lhs.physics == rhs.physics
     }
 }

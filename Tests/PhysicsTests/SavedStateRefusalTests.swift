@@ -8,6 +8,7 @@ import Testing
 /// works, the save numbers shapes and pairs in the shapes' hash ids and the pairs' id fields, and
 /// every one must be back; a wrong list is a bug of CrateDrop's own, never a user's, so this
 /// reaches past the public API. A restore of a state naming one pair of shapes' contacts twice.
+/// A state's bytes edited after the save lose their as-saved mark, and are checked in full.
 @Suite(.enabled(if: World.canSaveState, "saved states need the portable backend"))
 struct SavedStateRefusalTests {
     /// The shapes as the world lists them for its states: walls, tumblers' walls, crates.
@@ -91,5 +92,39 @@ struct SavedStateRefusalTests {
             + records.flatMap(\.bytes)
         #expect(throws: StateError.malformed("a contact pair is malformed, out of order or repeated")) { try world.restore(twice) }
         #expect(SavedStateTests.trail(world, steps: 60) == SavedStateTests.trail(twin, steps: 60), "a refused state changed the world")
+    }
+
+    /// A state straight from `saveState()` is restored without its consistency checked again;
+    /// once its bytes change (here a contact's impulse made NaN, which only that check catches)
+    /// or come from a file, they are checked in full. Both ways continue alike.
+    @Test func onlyBytesKeptAsSavedSkipTheConsistencyCheck() throws {
+        let world = try SavedStateTests.stepped("pile-100", steps: 301)
+        let twin = try SavedStateTests.stepped("pile-100", steps: 301)
+        let state = try world.saveState()
+        let savedIsAsSaved = state.physicsAsSaved
+        #expect(savedIsAsSaved)
+        let fromFile = try WorldState(bytes: state.bytes)
+        let fromFileIsAsSaved = fromFile.physicsAsSaved, equal = fromFile == state
+        #expect(!fromFileIsAsSaved && equal)
+
+        let section = Self.arbiterSection(state.physics, bodies: world.tumblers.count + world.crates.count, walls: world.walls.count,
+                                          shapes: Self.shapes(of: world).count)
+        let record = section.start
+        let contacts = Int(state.physics[record + 2 * section.width + 5])
+        try #require(section.count > 0 && contacts > 0)
+        var edited = state
+        // The first contact's normal impulse: after the record's shapes, stamp, state and count,
+        // and the contact's hash.
+        let impulse = record + 2 * section.width + 6 + 8
+        edited.physics.replaceSubrange(impulse..<(impulse + 8), with: [0, 0, 0, 0, 0, 0, 0xF8, 0x7F])
+        let editedIsAsSaved = edited.physicsAsSaved
+        #expect(!editedIsAsSaved)
+        #expect(throws: StateError.malformed("a contact's impulse is not a finite number, or the state is cut short")) { try world.restore(edited) }
+        #expect(SavedStateTests.trail(world, steps: 30) == SavedStateTests.trail(twin, steps: 30), "a refused state changed the world")
+
+        let asSaved = try SavedStateTests.stepped("pile-100", steps: 5), checked = try SavedStateTests.stepped("pile-100", steps: 5)
+        try asSaved.restore(state)
+        try checked.restore(fromFile)
+        #expect(SavedStateTests.trail(asSaved, steps: 60) == SavedStateTests.trail(checked, steps: 60))
     }
 }

@@ -49,11 +49,14 @@ enum SavedStateCalls {
     private struct Functions {
         let save: CChipmunk_StateSave
         let restore: CChipmunk_StateRestore
+        let restoreAsSaved: CChipmunk_StateRestore
     }
 
     private static let functions: Functions? = {
-        guard let save = dlsym(nil, "cratedrop_state_save"), let restore = dlsym(nil, "cratedrop_state_restore") else { return nil }
-        return Functions(save: unsafeBitCast(save, to: CChipmunk_StateSave.self), restore: unsafeBitCast(restore, to: CChipmunk_StateRestore.self))
+        guard let save = dlsym(nil, "cratedrop_state_save"), let restore = dlsym(nil, "cratedrop_state_restore"),
+              let restoreAsSaved = dlsym(nil, "cratedrop_state_restore_as_saved") else { return nil }
+        return Functions(save: unsafeBitCast(save, to: CChipmunk_StateSave.self), restore: unsafeBitCast(restore, to: CChipmunk_StateRestore.self),
+                         restoreAsSaved: unsafeBitCast(restoreAsSaved, to: CChipmunk_StateRestore.self))
     }()
 
     static var available: Bool { functions != nil }
@@ -83,15 +86,18 @@ enum SavedStateCalls {
         }
     }
 
-    /// Puts `bytes` into the space; on any error the space is left as it was.
-    static func restore(space: OpaquePointer, makeup: StateMakeup, bytes: [UInt8]) throws(SavedStateCallError) {
+    /// Puts `bytes` into the space; on any error the space is left as it was. `asSaved`: the
+    /// bytes are exactly as `save` returned them in this process, so their consistency is not
+    /// checked again (what ties them to this world is).
+    static func restore(space: OpaquePointer, makeup: StateMakeup, bytes: [UInt8], asSaved: Bool = false) throws(SavedStateCallError) {
         guard let functions else { throw .unavailable }
+        let restore = asSaved ? functions.restoreAsSaved : functions.restore
         var message = [CChar](repeating: 0, count: 256)
         let code = makeup.shapes.withUnsafeMutableBufferPointer { shapes in
             makeup.bodies.withUnsafeMutableBufferPointer { bodies in
                 bytes.withUnsafeBufferPointer { byteBuffer in
                     message.withUnsafeMutableBufferPointer { messageBuffer in
-                        functions.restore(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
+                        restore(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
                                           byteBuffer.baseAddress, byteBuffer.count, messageBuffer.baseAddress, Int32(messageBuffer.count))
                     }
                 }
