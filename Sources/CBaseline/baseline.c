@@ -104,7 +104,7 @@ static int state_lists(cbaseline_world *world, cpShape ***shapes, cpBody ***bodi
     return shapeCount;
 }
 
-typedef long (*state_save_function)(cpSpace *, cpShape **, int, cpBody **, int, unsigned char *, long);
+typedef long (*state_save_function)(cpSpace *, cpShape **, int, cpBody **, int, unsigned char *, long, double *);
 typedef int (*state_restore_function)(cpSpace *, cpShape **, int, cpBody **, int, const unsigned char *, long, char *, int);
 
 long cbaseline_state_save(cbaseline_world *world, unsigned char *buffer, long capacity) {
@@ -113,7 +113,7 @@ long cbaseline_state_save(cbaseline_world *world, unsigned char *buffer, long ca
     cpShape **shapes;
     cpBody **bodies;
     int shapeCount = state_lists(world, &shapes, &bodies);
-    long size = save(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count, buffer, capacity);
+    long size = save(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count, buffer, capacity, NULL);
     free(shapes);
     free(bodies);
     return size;

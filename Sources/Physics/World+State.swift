@@ -75,8 +75,9 @@ extension World {
     public func saveState() throws(StateError) -> WorldState {
         do {
             let makeup = stateMakeup
-            let bytes = try SavedStateCalls.save(space: space, makeup: makeup)
-            return WorldState(step: stepCount, gravity: gravity, fingerprint: makeup.fingerprint, savedPhysics: bytes)
+            let saved = try SavedStateCalls.save(space: space, makeup: makeup)
+            return WorldState(step: stepCount, gravity: gravity, fingerprint: makeup.fingerprint, savedPhysics: saved.bytes,
+                              bodyTransforms: saved.transforms)
         } catch {
             throw StateError(error)
         }
@@ -93,7 +94,8 @@ extension World {
         guard state.gravity.x.isFinite, state.gravity.y.isFinite, abs(state.gravity.x) <= Limits.gravity,
               abs(state.gravity.y) <= Limits.gravity else { throw .malformed("the state's gravity is out of range") }
         do {
-            try SavedStateCalls.restore(space: space, makeup: stateMakeup, bytes: state.physics, asSaved: state.physicsAsSaved)
+            try SavedStateCalls.restore(space: space, makeup: stateMakeup, bytes: state.physics, asSaved: state.physicsAsSaved,
+                                        transforms: state.bodyTransforms)
         } catch {
             throw StateError(error)
         }

@@ -11,13 +11,20 @@ public struct WorldState: Sendable, Equatable {
     /// Chipmunk's part: bodies, the broadphase tree and its pairs, cached contacts with their
     /// impulses; little-endian and fixed-width, the same bytes on every CPU.
     public var physics: [UInt8] {
-        didSet { physicsAsSaved = false }
+        didSet {
+            physicsAsSaved = false
+            bodyTransforms = []
+        }
     }
     /// Whether `physics` holds exactly what this process's physics library wrote when it saved a
     /// world (set by `World.saveState()`, cleared by any change to the bytes): their consistency
     /// is then known, and a restore does not check it again. Bytes from anywhere else (a file, a
     /// peer, an edit) are checked in full.
     package private(set) var physicsAsSaved = false
+    /// With bytes as saved, each body's transform as the physics library kept it then (six
+    /// doubles a body): derived from the bytes (the cosine and sine of each angle), so never
+    /// written out, but a restore of these bytes takes them instead of computing them again.
+    package private(set) var bodyTransforms: [Double] = []
 
     public init(step: Int, gravity: Vec2, fingerprint: UInt64, physics: [UInt8]) {
         self.step = step
@@ -26,11 +33,16 @@ public struct WorldState: Sendable, Equatable {
         self.physics = physics
     }
 
-    /// A state whose `physics` are the bytes the physics library has just saved.
-    package init(step: Int, gravity: Vec2, fingerprint: UInt64, savedPhysics: [UInt8]) {
+    /// A state whose `physics` are the bytes the physics library has just saved, with the bodies'
+    /// transforms it gave beside them.
+    package init(step: Int, gravity: Vec2, fingerprint: UInt64, savedPhysics: [UInt8], bodyTransforms: [Double]) {
         self.init(step: step, gravity: gravity, fingerprint: fingerprint, physics: savedPhysics)
         physicsAsSaved = true
+        self.bodyTransforms = bodyTransforms
     }
+
+    /// What the state takes in memory, near enough: its bytes and the transforms kept beside them.
+    package var memoryBytes: Int { physics.count + MemoryLayout<Double>.stride * bodyTransforms.count }
 
     /// Equal states hold the same values, wherever their bytes came from.
     public static func == (lhs: WorldState, rhs: WorldState) -> Bool {

@@ -49,56 +49,71 @@ enum SavedStateCalls {
     private struct Functions {
         let save: CChipmunk_StateSave
         let restore: CChipmunk_StateRestore
-        let restoreAsSaved: CChipmunk_StateRestore
+        let restoreAsSaved: CChipmunk_StateRestoreAsSaved
     }
 
     private static let functions: Functions? = {
         guard let save = dlsym(nil, "cratedrop_state_save"), let restore = dlsym(nil, "cratedrop_state_restore"),
               let restoreAsSaved = dlsym(nil, "cratedrop_state_restore_as_saved") else { return nil }
         return Functions(save: unsafeBitCast(save, to: CChipmunk_StateSave.self), restore: unsafeBitCast(restore, to: CChipmunk_StateRestore.self),
-                         restoreAsSaved: unsafeBitCast(restoreAsSaved, to: CChipmunk_StateRestore.self))
+                         restoreAsSaved: unsafeBitCast(restoreAsSaved, to: CChipmunk_StateRestoreAsSaved.self))
     }()
 
     static var available: Bool { functions != nil }
 
     /// The space's state as bytes, written straight into the array (a second call when the
-    /// first guess at its size, the last state's plus an eighth, was short).
-    static func save(space: OpaquePointer, makeup: StateMakeup) throws(SavedStateCallError) -> [UInt8] {
+    /// first guess at its size, the last state's plus an eighth, was short); with each body's
+    /// transform (six doubles a body, in the order of `makeup.bodies`), which a restore of these
+    /// very bytes can take instead of computing it again.
+    static func save(space: OpaquePointer, makeup: StateMakeup) throws(SavedStateCallError) -> (bytes: [UInt8], transforms: [Double]) {
         guard let functions else { throw .unavailable }
         var capacity = makeup.lastSize + makeup.lastSize / 8 + 4096
+        var transforms = [Double](repeating: 0, count: 6 * makeup.bodies.count)
         while true {
             var needed = 0
             let bytes = makeup.shapes.withUnsafeMutableBufferPointer { shapes in
                 makeup.bodies.withUnsafeMutableBufferPointer { bodies in
-                    [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                        needed = functions.save(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
-                                                buffer.baseAddress, capacity)
-                        initialized = needed >= 0 && needed <= capacity ? needed : 0
+                    transforms.withUnsafeMutableBufferPointer { transforms in
+                        [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                            needed = functions.save(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
+                                                    buffer.baseAddress, capacity, transforms.baseAddress)
+                            initialized = needed >= 0 && needed <= capacity ? needed : 0
+                        }
                     }
                 }
             }
             guard needed >= 0 else { throw SavedStateCallError(code: needed) }
             if needed <= capacity {
                 makeup.lastSize = needed
-                return bytes
+                return (bytes, transforms)
             }
             capacity = needed
         }
     }
 
     /// Puts `bytes` into the space; on any error the space is left as it was. `asSaved`: the
-    /// bytes are exactly as `save` returned them in this process, so their consistency is not
-    /// checked again (what ties them to this world is).
-    static func restore(space: OpaquePointer, makeup: StateMakeup, bytes: [UInt8], asSaved: Bool = false) throws(SavedStateCallError) {
+    /// bytes are exactly as `save` returned them in this process, with the transforms it returned
+    /// beside them (or none), so their consistency is not checked again (what ties them to this
+    /// world is).
+    static func restore(space: OpaquePointer, makeup: StateMakeup, bytes: [UInt8], asSaved: Bool = false,
+                        transforms: [Double] = []) throws(SavedStateCallError) {
         guard let functions else { throw .unavailable }
-        let restore = asSaved ? functions.restoreAsSaved : functions.restore
         var message = [CChar](repeating: 0, count: 256)
         let code = makeup.shapes.withUnsafeMutableBufferPointer { shapes in
             makeup.bodies.withUnsafeMutableBufferPointer { bodies in
                 bytes.withUnsafeBufferPointer { byteBuffer in
                     message.withUnsafeMutableBufferPointer { messageBuffer in
-                        restore(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
-                                          byteBuffer.baseAddress, byteBuffer.count, messageBuffer.baseAddress, Int32(messageBuffer.count))
+                        guard asSaved else {
+                            return functions.restore(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
+                                                     byteBuffer.baseAddress, byteBuffer.count, messageBuffer.baseAddress, Int32(messageBuffer.count))
+                        }
+                        // Transforms of another number of bodies are not these bodies': left out.
+                        let transforms = transforms.count == 6 * bodies.count ? transforms : []
+                        return transforms.withUnsafeBufferPointer { transforms in
+                            functions.restoreAsSaved(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
+                                                     byteBuffer.baseAddress, byteBuffer.count, transforms.isEmpty ? nil : transforms.baseAddress,
+                                                     messageBuffer.baseAddress, Int32(messageBuffer.count))
+                        }
                     }
                 }
             }

@@ -5,7 +5,8 @@ import SceneModel
 /// at least one.
 struct StateRing {
     private var states: [WorldState] = []
-    /// Bytes of the states' physics (what a state costs; the rest is a few words).
+    /// Bytes the states take (their physics, and the transforms kept beside them; the rest is a
+    /// few words).
     private(set) var bytes = 0
 
     var count: Int { states.count }
@@ -15,9 +16,9 @@ struct StateRing {
     /// Adds a state newer than every state kept (a state of a step already kept replaces it).
     mutating func append(_ state: WorldState) {
         precondition(states.last.map { $0.step <= state.step } ?? true, "states join the ring in step order")
-        if states.last?.step == state.step { bytes -= states.removeLast().physics.count }
+        if states.last?.step == state.step { bytes -= states.removeLast().memoryBytes }
         states.append(state)
-        bytes += state.physics.count
+        bytes += state.memoryBytes
     }
 
     /// The newest state at or before `step`, if any.
@@ -27,7 +28,7 @@ struct StateRing {
 
     /// Drops the states after `step`.
     mutating func dropNewer(than step: Int) {
-        while let last = states.last, last.step > step, states.count > 1 { bytes -= states.removeLast().physics.count }
+        while let last = states.last, last.step > step, states.count > 1 { bytes -= states.removeLast().memoryBytes }
     }
 
     /// Drops the oldest states while the next one is still at or before `step`: one state at or
@@ -43,7 +44,7 @@ struct StateRing {
     mutating func fit(bytes limit: Int, keepingAtOrBefore step: Int) {
         var drop = 0, total = bytes
         while total > limit, drop + 1 < states.count, states[drop + 1].step <= step {
-            total -= states[drop].physics.count
+            total -= states[drop].memoryBytes
             drop += 1
         }
         removeOldest(drop)
@@ -51,7 +52,7 @@ struct StateRing {
 
     private mutating func removeOldest(_ count: Int) {
         guard count > 0 else { return }
-        for state in states[..<count] { bytes -= state.physics.count }
+        for state in states[..<count] { bytes -= state.memoryBytes }
         states.removeFirst(count)
     }
 }
