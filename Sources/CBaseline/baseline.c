@@ -106,14 +106,16 @@ static int state_lists(cbaseline_world *world, cpShape ***shapes, cpBody ***bodi
 
 typedef long (*state_save_function)(cpSpace *, cpShape **, int, cpBody **, int, unsigned char *, long, double *);
 typedef int (*state_restore_function)(cpSpace *, cpShape **, int, cpBody **, int, const unsigned char *, long, char *, int);
+typedef int (*state_restore_as_saved_function)(cpSpace *, cpShape **, int, cpBody **, int, const unsigned char *, long, const double *,
+                                               char *, int);
 
-long cbaseline_state_save(cbaseline_world *world, unsigned char *buffer, long capacity) {
+long cbaseline_state_save(cbaseline_world *world, unsigned char *buffer, long capacity, double *transforms) {
     state_save_function save = (state_save_function)dlsym(RTLD_DEFAULT, "cratedrop_state_save");
     if (!save) return CBASELINE_STATE_UNAVAILABLE;
     cpShape **shapes;
     cpBody **bodies;
     int shapeCount = state_lists(world, &shapes, &bodies);
-    long size = save(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count, buffer, capacity, NULL);
+    long size = save(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count, buffer, capacity, transforms);
     free(shapes);
     free(bodies);
     return size;
@@ -126,6 +128,20 @@ int cbaseline_state_restore(cbaseline_world *world, const unsigned char *bytes, 
     cpBody **bodies;
     int shapeCount = state_lists(world, &shapes, &bodies);
     int result = restore(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count, bytes, count, message, size);
+    free(shapes);
+    free(bodies);
+    return result;
+}
+
+int cbaseline_state_restore_as_saved(cbaseline_world *world, const unsigned char *bytes, long count, const double *transforms,
+                                     char *message, int size) {
+    state_restore_as_saved_function restore = (state_restore_as_saved_function)dlsym(RTLD_DEFAULT, "cratedrop_state_restore_as_saved");
+    if (!restore) return CBASELINE_STATE_UNAVAILABLE;
+    cpShape **shapes;
+    cpBody **bodies;
+    int shapeCount = state_lists(world, &shapes, &bodies);
+    int result = restore(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count, bytes, count,
+                         transforms, message, size);
     free(shapes);
     free(bodies);
     return result;

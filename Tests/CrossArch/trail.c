@@ -11,9 +11,10 @@
                           header (a state file of the same scene) with this CPU's name, the step,
                           gravity and physics (docs/determinism.md, "Saved states")
      trail SPEC STEPS --state-cost REPS
-                          after STEPS steps, REPS times: save the state, step once, restore it;
-                          prints the state's size and the mean save and restore times (this
-                          thread's CPU time): scripts/state-cost runs it, also under callgrind
+                          after STEPS steps, REPS times: save the state, step once, restore it
+                          (then REPS times more, restoring it as a state kept in memory); prints
+                          the state's size and the mean save and restore times (this thread's
+                          CPU time): scripts/state-cost runs it, also under callgrind
      trail --probe SPEC   "CLASS ANGLE_DIGEST CONTACT_DIGEST": the determinism class, computed as
                           Sources/Physics/DeterminismClass.swift computes it
 
@@ -268,9 +269,9 @@ static void put_bytes(FILE *out, const unsigned char *bytes, size_t count, uint6
 
 /* Writes the world's state as a state file with the template's header, this CPU's name, `step` and `gravity`. */
 static void write_state_file(cbaseline_world *world, const state_file *template, uint64_t step, const double gravity[2], const char *path) {
-    long size = cbaseline_state_save(world, NULL, 0);
+    long size = cbaseline_state_save(world, NULL, 0, NULL);
     unsigned char *physics = size > 0 ? malloc((size_t)size) : NULL;
-    if (size <= 0 || cbaseline_state_save(world, physics, size) != size) {
+    if (size <= 0 || cbaseline_state_save(world, physics, size, NULL) != size) {
         fprintf(stderr, "trail: cannot save the state (%ld)\n", size);
         exit(69);
     }
@@ -301,27 +302,36 @@ static double thread_microseconds(void) {
     return (double)now.tv_sec * 1e6 + (double)now.tv_nsec / 1e3;
 }
 
-/* Save, one step, restore, REPS times, from the state after `steps` steps. The functions are
-   separate (not inlined) so callgrind can count each: --toggle-collect=cratedrop_state_save. */
+/* Save, one step, restore, REPS times, from the state after `steps` steps; then the same with
+   the restore of a state kept in memory (as saved, with its transforms), as World.restore does
+   for one. The functions are separate (not inlined) so callgrind can count each:
+   --toggle-collect=cratedrop_state_save. */
 static int state_cost(spec *s, int steps, int reps) {
     cbaseline_world *world = build(s);
     cbaseline_step(world, steps);
-    long size = cbaseline_state_save(world, NULL, 0);
+    long size = cbaseline_state_save(world, NULL, 0, NULL);
     if (size <= 0) { fprintf(stderr, "trail: cannot save states here (%ld): the portable backend saves them\n", size); return 69; }
     unsigned char *state = malloc((size_t)size);
-    double save = 0, restore = 0;
-    for (int i = 0; i < reps; i++) {
-        double start = thread_microseconds();
-        cbaseline_state_save(world, state, size);
-        save += thread_microseconds() - start;
-        cbaseline_step(world, 1);
-        char message[256];
-        start = thread_microseconds();
-        if (cbaseline_state_restore(world, state, size, message, sizeof message) != 0) { fprintf(stderr, "trail: %s\n", message); return 65; }
-        restore += thread_microseconds() - start;
+    double *transforms = malloc(6 * sizeof *transforms * (size_t)(s->crate_count + 1));
+    double save = 0, restore = 0, restoreAsSaved = 0;
+    for (int asSaved = 0; asSaved < 2; asSaved++) {
+        for (int i = 0; i < reps; i++) {
+            double start = thread_microseconds();
+            cbaseline_state_save(world, state, size, asSaved ? transforms : NULL);
+            if (!asSaved) save += thread_microseconds() - start;
+            cbaseline_step(world, 1);
+            char message[256];
+            start = thread_microseconds();
+            int problem = asSaved ? cbaseline_state_restore_as_saved(world, state, size, transforms, message, sizeof message)
+                                  : cbaseline_state_restore(world, state, size, message, sizeof message);
+            if (problem != 0) { fprintf(stderr, "trail: %s\n", message); return 65; }
+            *(asSaved ? &restoreAsSaved : &restore) += thread_microseconds() - start;
+        }
     }
-    printf("bytes %ld bodies %d save_us %.1f restore_us %.1f\n", size, s->crate_count, save / reps, restore / reps);
+    printf("bytes %ld bodies %d save_us %.1f restore_us %.1f restore_as_saved_us %.1f\n", size, s->crate_count, save / reps, restore / reps,
+           restoreAsSaved / reps);
     free(state);
+    free(transforms);
     cbaseline_destroy(world);
     return 0;
 }

@@ -68,12 +68,15 @@ enum SavedStateCalls {
     static func save(space: OpaquePointer, makeup: StateMakeup) throws(SavedStateCallError) -> (bytes: [UInt8], transforms: [Double]) {
         guard let functions else { throw .unavailable }
         var capacity = makeup.lastSize + makeup.lastSize / 8 + 4096
-        var transforms = [Double](repeating: 0, count: 6 * makeup.bodies.count)
+        let bodyCount = makeup.bodies.count
         while true {
             var needed = 0
-            let bytes = makeup.shapes.withUnsafeMutableBufferPointer { shapes in
-                makeup.bodies.withUnsafeMutableBufferPointer { bodies in
-                    transforms.withUnsafeMutableBufferPointer { transforms in
+            var bytes: [UInt8] = []
+            // A save that succeeds (even one with too little room for the bytes) has written
+            // every body's six doubles.
+            let transforms = [Double](unsafeUninitializedCapacity: 6 * bodyCount) { transforms, written in
+                bytes = makeup.shapes.withUnsafeMutableBufferPointer { shapes in
+                    makeup.bodies.withUnsafeMutableBufferPointer { bodies in
                         [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
                             needed = functions.save(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
                                                     buffer.baseAddress, capacity, transforms.baseAddress)
@@ -81,6 +84,7 @@ enum SavedStateCalls {
                         }
                     }
                 }
+                written = needed >= 0 ? 6 * bodyCount : 0
             }
             guard needed >= 0 else { throw SavedStateCallError(code: needed) }
             if needed <= capacity {
