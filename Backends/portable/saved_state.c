@@ -42,8 +42,9 @@
 
    Restoring parses and checks every byte first, and changes the space only when all of it is
    sound: a corrupt or foreign state leaves the space as it was. Bytes a save in this process
-   wrote and nobody changed since (cratedrop_state_restore_as_saved) skip the checks of the
-   state's own consistency, which they cannot fail, but not those that tie it to the world. */
+   wrote and nobody changed since (cratedrop_state_restore_as_saved) skip most checks of the
+   state's own consistency, which such bytes pass, but not those that tie it to the world; with
+   the save's restore aid beside them, most of the parsing goes too. */
 #include "cpBBTree.c"
 
 #include <limits.h>
@@ -319,7 +320,7 @@ static int same_bb(cpBB a, cpBB b) {
 }
 
 /* cpHashSet.c's set, private to that file: its layout in Chipmunk 7.0.3's source, which the
-   portable backend builds. Walking its table here, rather than through cpHashSetEach's callback,
+   portable backend builds. Reading its bins here, rather than through cpHashSetEach's callback,
    lets the arbiters be gathered first and then read with the next ones prefetched: one by one,
    each arbiter (three cache lines) and its contacts wait on memory in turn. */
 typedef struct cpHashSetBin {
@@ -581,6 +582,65 @@ static void gather_entries(Node **leaves, int leafCount, GatheredEntries *out) {
     out->unsound = unsound != 0;
 }
 
+/* MARK: Restore aid */
+
+/* A pair of the state: its first and second leaves' shapes' indices, its collision id. */
+typedef struct {
+    uint32_t a, b, id;
+} SavedPair;
+
+/* A cached arbiter in the state: its second shape's index and where its record begins. */
+typedef struct {
+    uint32_t b, at;
+} SavedArbiter;
+
+/* What a save can hand back beside a state, for a restore of those very bytes in the same
+   process (cratedrop_state_restore_as_saved): what that restore would otherwise work out again,
+   in the form it uses. Each body's transform as Chipmunk keeps it (the cosine and sine of its
+   angle: computing them is a tenth of a restore), the pair lists as the parse of the bytes
+   makes them (a sixth), and the arbiters' index (a twentieth). Never written out: it is derived
+   from the bytes, and holds nothing they do not. Laid out as AidLayout says, after its header;
+   8-byte aligned. */
+typedef struct {
+    uint32_t shapeCount, bodyCount, pairCount, arbiterCount;
+} AidHeader;
+
+typedef struct {
+    size_t transforms, listStarts, entries, pairs, arbiterStarts, arbiters, size;
+} AidLayout;
+
+static AidLayout aid_layout(size_t shapes, size_t bodies, size_t pairs, size_t arbiters) {
+    AidLayout layout;
+    size_t at = sizeof(AidHeader);
+    layout.transforms = at;
+    at += 6 * sizeof(double) * bodies;
+    layout.listStarts = at;
+    at += sizeof(uint32_t) * (shapes + 1);
+    layout.entries = at;
+    at += sizeof(uint32_t) * 2 * pairs;
+    layout.pairs = at;
+    at += sizeof(SavedPair) * pairs;
+    layout.arbiterStarts = at;
+    at += sizeof(uint32_t) * (shapes + 1);
+    layout.arbiters = at;
+    at += sizeof(SavedArbiter) * arbiters;
+    layout.size = (at + 7) & ~(size_t)7;
+    return layout;
+}
+
+/* Where a save writes the aid: `at`, with room for `capacity` bytes (none when NULL), laid out
+   as `layout` once the save knows the counts. */
+typedef struct {
+    unsigned char *at;
+    size_t capacity;
+    AidLayout layout;
+} AidOut;
+
+/* The aid's part at `offset`, when there is room for the whole aid (NULL otherwise). */
+static inline void *aid_part(const AidOut *aid, size_t offset) {
+    return aid->at && aid->layout.size <= aid->capacity ? aid->at + offset : NULL;
+}
+
 /* MARK: Saving */
 
 /* The dynamic tree in preorder (a kind byte, a leaf's shape index, stamp and box, an inner
@@ -626,7 +686,7 @@ static void put_subtree(TreeWriter *tree, Node *node) {
    each list's order) and numbered, then written. 0 when the lists are not a world's; -1
    without memory. */
 static inline __attribute__((always_inline)) int put_pair_lists_width(Writer *w, const int width, const GatheredEntries *gathered,
-                                                                       int shapeCount, Scratch *scratch) {
+                                                                       int shapeCount, AidOut *aid, Scratch *scratch) {
     size_t count = gathered->count;
     uint32_t *starts = scratch_zeroed(scratch, ((size_t)shapeCount + 2) * sizeof *starts);
     uint32_t *order = scratch_take(scratch, (count + 1) * sizeof *order);
@@ -649,6 +709,11 @@ static inline __attribute__((always_inline)) int put_pair_lists_width(Writer *w,
         numbers[e] = number;
         number += gathered->entry[e] & 1;
     }
+    // The aid's lists, as parse makes them of the bytes (a pair's number times two, plus one for
+    // its first leaf's entry; each pair's leaves and id), when it has room.
+    uint32_t *aidStarts = aid_part(aid, aid->layout.listStarts), *aidEntries = aid_part(aid, aid->layout.entries);
+    SavedPair *aidPairs = aid_part(aid, aid->layout.pairs);
+    if (aidStarts) memcpy(aidStarts, starts, ((size_t)shapeCount + 1) * sizeof *starts);
     // The section's exact size: the lengths, a first leaf's entries with ids, a second's without.
     size_t size = 4 + (size_t)shapeCount * (size_t)width + count * (size_t)width + firsts * 4;
     unsigned char *at = at_room(w, size);
@@ -665,9 +730,15 @@ static inline __attribute__((always_inline)) int put_pair_lists_width(Writer *w,
                 store_index(at, width, entry & ~1u);
                 store_u32(at + width, gathered->link[e]);
                 at += width + 4;
+                if (aidEntries) {
+                    aidEntries[k] = numbers[e] << 1 | 1;
+                    aidPairs[numbers[e]] = (SavedPair){(uint32_t)i, entry >> 1, gathered->link[e]};
+                }
             } else {
-                store_index(at, width, numbers[gathered->link[e]] << 1 | 1);
+                uint32_t pairNumber = numbers[gathered->link[e]];
+                store_index(at, width, pairNumber << 1 | 1);
                 at += width;
+                if (aidEntries) aidEntries[k] = pairNumber << 1;
             }
         }
     }
@@ -675,8 +746,9 @@ static inline __attribute__((always_inline)) int put_pair_lists_width(Writer *w,
 }
 
 /* put_pair_lists_width made for each index width: the width a constant in its loops. */
-static int put_pair_lists(Writer *w, int width, const GatheredEntries *gathered, int shapeCount, Scratch *scratch) {
-    return width == 2 ? put_pair_lists_width(w, 2, gathered, shapeCount, scratch) : put_pair_lists_width(w, 4, gathered, shapeCount, scratch);
+static int put_pair_lists(Writer *w, int width, const GatheredEntries *gathered, int shapeCount, AidOut *aid, Scratch *scratch) {
+    return width == 2 ? put_pair_lists_width(w, 2, gathered, shapeCount, aid, scratch)
+                      : put_pair_lists_width(w, 4, gathered, shapeCount, aid, scratch);
 }
 
 /* A cached arbiter as saved, but for its shapes' indices (its key holds those): stamp, state and
@@ -746,10 +818,13 @@ static ArbiterKey *order_arbiters(const ArbiterList *list, int shapeCount, Scrat
 enum { CRATEDROP_STATE_WIDER = -100 };
 
 static long save_numbered(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount, Node **leaves,
-                          int staticCount, uint64_t ids, int width, unsigned char *buffer, long capacity, double *transforms,
+                          int staticCount, uint64_t ids, int width, unsigned char *buffer, long capacity, AidOut *aid,
                           Scratch *scratch) {
     Writer w = {buffer, 0, capacity > 0 ? (size_t)capacity : 0};
     put_u32(&w, (uint32_t)bodyCount);
+    // The aid's transforms come first in it, whatever the counts found later.
+    double *transforms = aid->at && aid->capacity >= sizeof(AidHeader) + 6 * sizeof(double) * (size_t)bodyCount
+        ? (double *)(aid->at + sizeof(AidHeader)) : NULL;
     for (int i = 0; i < bodyCount; i++) {
         cpBody *body = bodies[i];
         // Chipmunk clears forces after every step; a pending force is not part of this format.
@@ -794,11 +869,12 @@ static long save_numbered(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
     if (gathered.failed) problem = CRATEDROP_STATE_MEMORY;
     else if (gathered.unsound || gathered.count % 2) problem = CRATEDROP_STATE_UNKNOWN_SHAPE;
     else if (index_width(shapeCount, gathered.count / 2) > width) problem = CRATEDROP_STATE_WIDER;
-    int listed = problem ? 1 : put_pair_lists(&w, width, &gathered, shapeCount, scratch);
+    size_t arbiterCount = (size_t)cpHashSetCount(space->cachedArbiters);
+    aid->layout = aid_layout((size_t)shapeCount, (size_t)bodyCount, gathered.count / 2, arbiterCount);
+    int listed = problem ? 1 : put_pair_lists(&w, width, &gathered, shapeCount, aid, scratch);
     if (problem) return problem;
     if (listed <= 0) return listed < 0 ? CRATEDROP_STATE_MEMORY : CRATEDROP_STATE_UNKNOWN_SHAPE;
 
-    size_t arbiterCount = (size_t)cpHashSetCount(space->cachedArbiters);
     ArbiterList arbiters = {scratch_take(scratch, (arbiterCount + 1) * sizeof *arbiters.items),
                             scratch_take(scratch, (arbiterCount + 1) * sizeof *arbiters.keys), 0, arbiterCount, space->stamp, shapeCount, 0};
     cpArbiter **cached = scratch_take(scratch, (arbiterCount + 1) * sizeof *cached);
@@ -814,8 +890,17 @@ static long save_numbered(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
     ArbiterKey *order = arbiters.unknown ? NULL : order_arbiters(&arbiters, shapeCount, scratch);
     if (!order) return arbiters.unknown ? CRATEDROP_STATE_UNKNOWN_SHAPE : CRATEDROP_STATE_MEMORY;
     put_u32(&w, (uint32_t)arbiters.count);
+    // The aid's index of the arbiters, as parse makes it: by first shape, each one's second
+    // shape and where its record begins.
+    uint32_t *aidStarts = arbiters.count == arbiterCount ? aid_part(aid, aid->layout.arbiterStarts) : NULL;
+    SavedArbiter *aidArbiters = aid_part(aid, aid->layout.arbiters);
+    if (aidStarts) memset(aidStarts, 0, ((size_t)shapeCount + 1) * sizeof *aidStarts);
     for (size_t i = 0; i < arbiters.count; i++) {
         const ArbiterRecord *record = &arbiters.items[order[i].record];
+        if (aidStarts) {
+            aidArbiters[i] = (SavedArbiter){order[i].b, (uint32_t)w.count};
+            aidStarts[order[i].a + 1]++;
+        }
         unsigned char *at = at_room(&w, 2 * (size_t)width + 6 + (size_t)record->count * 24);
         if (!at) continue;
         store_index(at, width, order[i].a);
@@ -832,18 +917,29 @@ static long save_numbered(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
         }
     }
     if (w.count > (size_t)LONG_MAX) return CRATEDROP_STATE_MEMORY;
+    // The aid is whole (and gets its header) only when the bytes had room too: its lists are
+    // written with theirs.
+    AidHeader *header = aidStarts && transforms && w.count <= w.capacity ? aid_part(aid, 0) : NULL;
+    if (header) {
+        for (int a = 0; a < shapeCount; a++) aidStarts[a + 1] += aidStarts[a];
+        *header = (AidHeader){(uint32_t)shapeCount, (uint32_t)bodyCount, (uint32_t)(gathered.count / 2), (uint32_t)arbiters.count};
+    }
     return (long)w.count;
 }
 
 /* Writes the space's state into `buffer`; `shapes` and `bodies` name every shape and non-static
    body in the world's own order (walls, tumbler, crates). Returns the state's size in bytes (when
    it is more than `capacity`, the buffer holds only its beginning: call again with room for it),
-   or a negative CRATEDROP_STATE_ code. With `transforms` (room for six doubles a body), each
-   body's transform as Chipmunk keeps it too, for cratedrop_state_restore_as_saved: not part of
-   the state (the cosines and sines in it depend only on the angle), but computing them again is
-   some 7% of a restore, which a state kept in memory can spare. */
+   or a negative CRATEDROP_STATE_ code. With `aid` (8-byte aligned, room for `aidCapacity`
+   bytes), the restore aid too (see AidHeader), for cratedrop_state_restore_as_saved of these
+   bytes; `aidSize` (when not NULL) is set to the aid's size. The aid is whole only when both the
+   state and the aid had room (call again with room for both). */
 long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount,
-                          unsigned char *buffer, long capacity, double *transforms) {
+                          unsigned char *buffer, long capacity, void *aid, long aidCapacity, long *aidSize) {
+    AidOut aidOut = {aid, aid && aidCapacity > 0 ? (size_t)aidCapacity : 0, {0}};
+    if (aidSize) *aidSize = 0;
+    // An aid left incomplete has no header, so a stale one in the same memory is not taken.
+    if (aidOut.capacity >= sizeof(AidHeader)) memset(aid, 0, sizeof(AidHeader));
     int problem = check_space(space);
     if (problem) return problem;
     int staticCount = static_prefix(shapes, shapeCount);
@@ -863,27 +959,20 @@ long cratedrop_state_save(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
         uint64_t ids = number_shapes(shapes, shapeCount, kept, &unknown);
         if (!unknown) {
             result = save_numbered(space, shapes, shapeCount, bodies, bodyCount, leaves, staticCount, ids,
-                                   index_width(shapeCount, 0), buffer, capacity, transforms, scratch);
+                                   index_width(shapeCount, 0), buffer, capacity, &aidOut, scratch);
             if (result == CRATEDROP_STATE_WIDER) {
-                result = save_numbered(space, shapes, shapeCount, bodies, bodyCount, leaves, staticCount, ids, 4, buffer, capacity, transforms, scratch);
+                result = save_numbered(space, shapes, shapeCount, bodies, bodyCount, leaves, staticCount, ids, 4, buffer, capacity, &aidOut,
+                                       scratch);
             }
         }
         unnumber_shapes(shapes, shapeCount, kept);
     }
     scratch_end(scratch);
+    if (aidSize && result >= 0) *aidSize = aidOut.layout.size > LONG_MAX ? LONG_MAX : (long)aidOut.layout.size;
     return result;
 }
 
 /* MARK: Restoring */
-
-typedef struct {
-    uint32_t a, b, id;
-} SavedPair;
-
-/* A cached arbiter in the state: its second shape's index and where its record begins. */
-typedef struct {
-    uint32_t b, at;
-} SavedArbiter;
 
 /* A parsed and checked state: its sections, and what restoring needs of the pair lists and
    arbiters in a form it can look up. */
@@ -950,18 +1039,34 @@ static int check_subtree(TreeCheck *check, int depth) {
     return check_subtree(check, depth + 1) && check_subtree(check, depth + 1);
 }
 
-/* Passes over a tree this library wrote, to its end: 0 when it is cut short. */
+/* Passes over a tree this library wrote, to its end, checking what building it relies on for
+   memory (not its boxes): that it is one tree of `limit` nodes, and each leaf one of the world's
+   moving shapes, once. 0 when it is not. */
 static int skip_tree(TreeCheck *check) {
     const unsigned char *at = check->at, *end = check->end;
+    // Children still to come: an inner node adds one (it takes a place and opens two).
+    uint32_t open = 1;
     for (uint32_t n = 0; n < check->limit; n++) {
-        if (at == end) return 0;
+        if (at == end || open == 0) return 0;
         unsigned char kind = *at++;
+        if (kind > 2) return 0;
         size_t length = kind == 1 ? (size_t)check->width + 36 : kind == 2 ? 32 : 0;
         if ((size_t)(end - at) < length) return 0;
+        if (kind == 1) {
+            uint32_t shape = load_index(at, check->width);
+            if (shape >= (uint32_t)check->shapeCount || shape < (uint32_t)check->staticShapes || check->placed[shape]) {
+                check->misplaced = 1;
+                return 0;
+            }
+            check->placed[shape] = 1;
+            open--;
+        } else {
+            open++;
+        }
         at += length;
     }
     check->at = at;
-    return 1;
+    return open == 0;
 }
 
 static int fail(char *message, int size, const char *text) {
@@ -994,6 +1099,7 @@ static inline __attribute__((always_inline)) int read_pairs_width(Reader *r, Sav
             if (end - at < width) return fail(message, size, "a broadphase pair list is cut short");
             uint32_t entry = load_index(at, width);
             if (entry & 1) {
+                if (entry >> 1 >= s->pairCount) return fail(message, size, "a broadphase pair list names a pair of other shapes, or one shape twice");
                 s->entries[count++] = entry & ~1u;
                 at += width;
                 continue;
@@ -1094,8 +1200,8 @@ static int read_arbiters(Reader *r, Saved *s, int shapeCount, int width, int asS
 }
 
 /* Parses and checks the whole state against the world's shapes and bodies. */
-static int parse(const unsigned char *bytes, long count, int staticShapes, int shapeCount, int bodyCount, int asSaved, Saved *s,
-                 Scratch *scratch, char *message, int size) {
+static int parse(const unsigned char *bytes, long count, int staticShapes, int shapeCount, int bodyCount, int asSaved,
+                 const unsigned char *aid, Saved *s, Scratch *scratch, char *message, int size) {
     Reader r = {bytes, count > 0 ? (size_t)count : 0, 0, 0};
     memset(s, 0, sizeof *s);
     s->bytes = bytes;
@@ -1141,6 +1247,20 @@ static int parse(const unsigned char *bytes, long count, int staticShapes, int s
 
     s->staticStampsAt = r.at;
     if (!take(&r, 4 * (size_t)staticShapes)) return fail(message, size, "the state is cut short in its walls' stamps");
+    if (aid) {
+        // The lists and the arbiters' index as this state's save made them.
+        const AidHeader *header = (const AidHeader *)aid;
+        AidLayout layout = aid_layout(header->shapeCount, header->bodyCount, header->pairCount, header->arbiterCount);
+        s->pairCount = get_u32(&r);
+        if (r.failed || s->pairCount != header->pairCount) return fail(message, size, "the state's restore aid is not its own");
+        s->listStarts = (uint32_t *)(aid + layout.listStarts);
+        s->entries = (uint32_t *)(aid + layout.entries);
+        s->pairs = (SavedPair *)(aid + layout.pairs);
+        s->arbiterCount = header->arbiterCount;
+        s->arbiterStarts = (uint32_t *)(aid + layout.arbiterStarts);
+        s->arbiters = (SavedArbiter *)(aid + layout.arbiters);
+        return CRATEDROP_STATE_OK;
+    }
 
     int problem = read_pairs(&r, s, (uint32_t)staticShapes, shapeCount, width, asSaved, scratch, message, size);
     if (problem) return problem;
@@ -1255,7 +1375,7 @@ enum { STAGE = PREFETCH_AHEAD / 2 };
 
 /* cpHashSetFilter with reuse_arbiter, the arbiters gathered first and read in a pipeline: an
    arbiter's lines are asked for three stages before its turn, its shapes' ids two, its saved
-   record one (when its match is found). `cached`, `links`, `matches` and `kept` have room for
+   record one (when its match is found). `cached`, `bins`, `matches` and `kept` have room for
    the set's count. */
 static void reuse_arbiters(ArbiterReuse *reuse, cpArbiter **cached, SetBin **bins, long *matches, unsigned char *kept) {
     cpHashSet *set = reuse->space->cachedArbiters;
@@ -1357,14 +1477,15 @@ static Node *build_subtree(TreeBuild *build) {
 
 /* cratedrop_state_restore, or with `asSaved` cratedrop_state_restore_as_saved. */
 static int restore(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount, const unsigned char *bytes,
-                   long count, int asSaved, const double *transforms, char *message, int messageSize) {
+                   long count, int asSaved, const unsigned char *aid, char *message, int messageSize) {
     int problem = check_space(space);
     if (problem) return problem;
     int staticCount = static_prefix(shapes, shapeCount);
     Scratch *scratch = scratch_begin();
     if (!scratch) return CRATEDROP_STATE_MEMORY;
     Saved s;
-    problem = parse(bytes, count, staticCount, shapeCount, bodyCount, asSaved, &s, scratch, message, messageSize);
+    problem = parse(bytes, count, staticCount, shapeCount, bodyCount, asSaved, aid, &s, scratch, message, messageSize);
+    const double *transforms = aid ? (const double *)(aid + sizeof(AidHeader)) : NULL;
     if (problem) { scratch_end(scratch); return problem; }
 
     // The world as it is: its leaves (walls' by their ids, before the ids hold numbers), its
@@ -1501,13 +1622,23 @@ int cratedrop_state_restore(cpSpace *space, cpShape **shapes, int shapeCount, cp
 }
 
 /* cratedrop_state_restore for bytes exactly as cratedrop_state_save wrote them in this process
-   (kept in memory and unchanged since; a planner's or a rewind's): their consistency (each pair
-   listed twice, each contact pair once, finite values, the tree's shape) is then known, so it is
-   not checked again, which is a third of a restore's work. What ties the state to this world is
-   checked as always (its counts and shapes' ids), and so are offsets and indices. Anything else,
-   a file above all, goes through cratedrop_state_restore. `transforms`, when not NULL, are the
-   bodies' transforms the same save gave. */
+   (kept in memory and unchanged since; a planner's or a rewind's), with the restore aid the same
+   save gave (`aidSize` bytes; or NULL). The caller vouches for both: they are the save's output,
+   untouched (World.restore passes only such: WorldState marks them, and any change unmarks them).
+   So the state's own consistency (each pair listed twice, each contact pair once, finite values,
+   inner boxes) is not checked again, and what the aid holds (the lists and the arbiters' index
+   as the parse would make them, each body's transform) is taken as it is: a third of a restore's
+   work without the aid, half with it. What ties the state to this world is checked as always
+   (its counts and shapes' ids), and so is what building the tree relies on; an aid of other
+   counts than this world's is not used. Anything else, a file above all, goes through
+   cratedrop_state_restore. (A world whose values went non-finite saves them as they are: such a
+   state restores here, and is refused from a file.) */
 int cratedrop_state_restore_as_saved(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount,
-                                     const unsigned char *bytes, long count, const double *transforms, char *message, int messageSize) {
-    return restore(space, shapes, shapeCount, bodies, bodyCount, bytes, count, 1, transforms, message, messageSize);
+                                     const unsigned char *bytes, long count, const void *aid, long aidSize, char *message,
+                                     int messageSize) {
+    const AidHeader *header = aid && aidSize >= (long)sizeof(AidHeader) ? (const AidHeader *)aid : NULL;
+    int fits = header && header->shapeCount == (uint32_t)shapeCount && header->bodyCount == (uint32_t)bodyCount
+        && aid_layout(header->shapeCount, header->bodyCount, header->pairCount, header->arbiterCount).size == (size_t)aidSize;
+    return restore(space, shapes, shapeCount, bodies, bodyCount, bytes, count, 1, fits ? (const unsigned char *)aid : NULL, message,
+                   messageSize);
 }

@@ -104,18 +104,19 @@ static int state_lists(cbaseline_world *world, cpShape ***shapes, cpBody ***bodi
     return shapeCount;
 }
 
-typedef long (*state_save_function)(cpSpace *, cpShape **, int, cpBody **, int, unsigned char *, long, double *);
+typedef long (*state_save_function)(cpSpace *, cpShape **, int, cpBody **, int, unsigned char *, long, void *, long, long *);
 typedef int (*state_restore_function)(cpSpace *, cpShape **, int, cpBody **, int, const unsigned char *, long, char *, int);
-typedef int (*state_restore_as_saved_function)(cpSpace *, cpShape **, int, cpBody **, int, const unsigned char *, long, const double *,
+typedef int (*state_restore_as_saved_function)(cpSpace *, cpShape **, int, cpBody **, int, const unsigned char *, long, const void *, long,
                                                char *, int);
 
-long cbaseline_state_save(cbaseline_world *world, unsigned char *buffer, long capacity, double *transforms) {
+long cbaseline_state_save(cbaseline_world *world, unsigned char *buffer, long capacity, void *aid, long aidCapacity, long *aidSize) {
     state_save_function save = (state_save_function)dlsym(RTLD_DEFAULT, "cratedrop_state_save");
     if (!save) return CBASELINE_STATE_UNAVAILABLE;
     cpShape **shapes;
     cpBody **bodies;
     int shapeCount = state_lists(world, &shapes, &bodies);
-    long size = save(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count, buffer, capacity, transforms);
+    long size = save(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count, buffer, capacity, aid, aidCapacity,
+                     aidSize);
     free(shapes);
     free(bodies);
     return size;
@@ -133,7 +134,7 @@ int cbaseline_state_restore(cbaseline_world *world, const unsigned char *bytes, 
     return result;
 }
 
-int cbaseline_state_restore_as_saved(cbaseline_world *world, const unsigned char *bytes, long count, const double *transforms,
+int cbaseline_state_restore_as_saved(cbaseline_world *world, const unsigned char *bytes, long count, const void *aid, long aidSize,
                                      char *message, int size) {
     state_restore_as_saved_function restore = (state_restore_as_saved_function)dlsym(RTLD_DEFAULT, "cratedrop_state_restore_as_saved");
     if (!restore) return CBASELINE_STATE_UNAVAILABLE;
@@ -141,7 +142,7 @@ int cbaseline_state_restore_as_saved(cbaseline_world *world, const unsigned char
     cpBody **bodies;
     int shapeCount = state_lists(world, &shapes, &bodies);
     int result = restore(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count, bytes, count,
-                         transforms, message, size);
+                         aid, aidSize, message, size);
     free(shapes);
     free(bodies);
     return result;

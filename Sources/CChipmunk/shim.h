@@ -83,11 +83,11 @@ static inline double CChipmunk_SpaceKineticEnergy(cpSpace *space) {
 /// Saved states (Backends/portable/saved_state.c): present only in the portable backend's
 /// library, so they are looked up at run time (dlsym) rather than linked.
 typedef long (*CChipmunk_StateSave)(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount,
-                                    unsigned char *buffer, long capacity, double *transforms);
+                                    unsigned char *buffer, long capacity, void *aid, long aidCapacity, long *aidSize);
 typedef int (*CChipmunk_StateRestore)(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount,
                                       const unsigned char *bytes, long count, char *message, int messageSize);
 typedef int (*CChipmunk_StateRestoreAsSaved)(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount,
-                                             const unsigned char *bytes, long count, const double *transforms, char *message,
+                                             const unsigned char *bytes, long count, const void *aid, long aidSize, char *message,
                                              int messageSize);
 
 #endif

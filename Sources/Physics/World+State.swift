@@ -77,7 +77,7 @@ extension World {
             let makeup = stateMakeup
             let saved = try SavedStateCalls.save(space: space, makeup: makeup)
             return WorldState(step: stepCount, gravity: gravity, fingerprint: makeup.fingerprint, savedPhysics: saved.bytes,
-                              bodyTransforms: saved.transforms)
+                              restoreAid: saved.aid)
         } catch {
             throw StateError(error)
         }
@@ -95,7 +95,7 @@ extension World {
               abs(state.gravity.y) <= Limits.gravity else { throw .malformed("the state's gravity is out of range") }
         do {
             try SavedStateCalls.restore(space: space, makeup: stateMakeup, bytes: state.physics, asSaved: state.physicsAsSaved,
-                                        transforms: state.bodyTransforms)
+                                        aid: state.restoreAid)
         } catch {
             throw StateError(error)
         }

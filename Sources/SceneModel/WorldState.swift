@@ -13,7 +13,7 @@ public struct WorldState: Sendable, Equatable {
     public var physics: [UInt8] {
         didSet {
             physicsAsSaved = false
-            bodyTransforms = []
+            restoreAid = []
         }
     }
     /// Whether `physics` holds exactly what this process's physics library wrote when it saved a
@@ -21,10 +21,11 @@ public struct WorldState: Sendable, Equatable {
     /// is then known, and a restore does not check it again. Bytes from anywhere else (a file, a
     /// peer, an edit) are checked in full.
     package private(set) var physicsAsSaved = false
-    /// With bytes as saved, each body's transform as the physics library kept it then (six
-    /// doubles a body): derived from the bytes (the cosine and sine of each angle), so never
-    /// written out, but a restore of these bytes takes them instead of computing them again.
-    package private(set) var bodyTransforms: [Double] = []
+    /// With bytes as saved, what the physics library handed back beside them for restoring them
+    /// (each body's transform, the pair lists and contacts indexed as a restore reads them): all
+    /// of it derived from the bytes, so never written out, but a restore of these bytes takes it
+    /// instead of working it out again. Opaque here (Backends/portable/saved_state.c, AidHeader).
+    package private(set) var restoreAid: [UInt64] = []
 
     public init(step: Int, gravity: Vec2, fingerprint: UInt64, physics: [UInt8]) {
         self.step = step
@@ -33,16 +34,25 @@ public struct WorldState: Sendable, Equatable {
         self.physics = physics
     }
 
-    /// A state whose `physics` are the bytes the physics library has just saved, with the bodies'
-    /// transforms it gave beside them.
-    package init(step: Int, gravity: Vec2, fingerprint: UInt64, savedPhysics: [UInt8], bodyTransforms: [Double]) {
+    /// A state whose `physics` are the bytes the physics library has just saved, with the restore
+    /// aid it gave beside them: only for exactly those (`World.saveState()`), since a restore of
+    /// the state then takes both on trust.
+    package init(step: Int, gravity: Vec2, fingerprint: UInt64, savedPhysics: [UInt8], restoreAid: [UInt64]) {
         self.init(step: step, gravity: gravity, fingerprint: fingerprint, physics: savedPhysics)
         physicsAsSaved = true
-        self.bodyTransforms = bodyTransforms
+        self.restoreAid = restoreAid
     }
 
-    /// What the state takes in memory, near enough: its bytes and the transforms kept beside them.
-    package var memoryBytes: Int { physics.count + MemoryLayout<Double>.stride * bodyTransforms.count }
+    /// The same state without its restore aid (which takes about half as much memory again as
+    /// the bytes): for states kept long, where a restore's speed matters less than their memory.
+    package var withoutRestoreAid: WorldState {
+        var state = self
+        state.restoreAid = []
+        return state
+    }
+
+    /// What the state takes in memory, near enough: its bytes and the aid kept beside them.
+    package var memoryBytes: Int { physics.count + MemoryLayout<UInt64>.stride * restoreAid.count }
 
     /// Equal states hold the same values, wherever their bytes came from.
     public static func == (lhs: WorldState, rhs: WorldState) -> Bool {

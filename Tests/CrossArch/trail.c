@@ -12,7 +12,7 @@
                           gravity and physics (docs/determinism.md, "Saved states")
      trail SPEC STEPS --state-cost REPS
                           after STEPS steps, REPS times: save the state, step once, restore it
-                          (then REPS times more, restoring it as a state kept in memory); prints
+                          (then REPS times more, as a state kept in memory, with its aid); prints
                           the state's size and the mean save and restore times (this thread's
                           CPU time): scripts/state-cost runs it, also under callgrind
      trail --probe SPEC   "CLASS ANGLE_DIGEST CONTACT_DIGEST": the determinism class, computed as
@@ -269,9 +269,9 @@ static void put_bytes(FILE *out, const unsigned char *bytes, size_t count, uint6
 
 /* Writes the world's state as a state file with the template's header, this CPU's name, `step` and `gravity`. */
 static void write_state_file(cbaseline_world *world, const state_file *template, uint64_t step, const double gravity[2], const char *path) {
-    long size = cbaseline_state_save(world, NULL, 0, NULL);
+    long size = cbaseline_state_save(world, NULL, 0, NULL, 0, NULL);
     unsigned char *physics = size > 0 ? malloc((size_t)size) : NULL;
-    if (size <= 0 || cbaseline_state_save(world, physics, size, NULL) != size) {
+    if (size <= 0 || cbaseline_state_save(world, physics, size, NULL, 0, NULL) != size) {
         fprintf(stderr, "trail: cannot save the state (%ld)\n", size);
         exit(69);
     }
@@ -303,35 +303,39 @@ static double thread_microseconds(void) {
 }
 
 /* Save, one step, restore, REPS times, from the state after `steps` steps; then the same with
-   the restore of a state kept in memory (as saved, with its transforms), as World.restore does
-   for one. The functions are separate (not inlined) so callgrind can count each:
+   the save and restore of a state kept in memory (with its restore aid, restored as saved), as
+   World.saveState and World.restore do for one. The functions are separate (not inlined) so callgrind can count each:
    --toggle-collect=cratedrop_state_save. */
 static int state_cost(spec *s, int steps, int reps) {
     cbaseline_world *world = build(s);
     cbaseline_step(world, steps);
-    long size = cbaseline_state_save(world, NULL, 0, NULL);
+    long size = cbaseline_state_save(world, NULL, 0, NULL, 0, NULL);
     if (size <= 0) { fprintf(stderr, "trail: cannot save states here (%ld): the portable backend saves them\n", size); return 69; }
     unsigned char *state = malloc((size_t)size);
-    double *transforms = malloc(6 * sizeof *transforms * (size_t)(s->crate_count + 1));
-    double save = 0, restore = 0, restoreAsSaved = 0;
+    long aidSize = 0, aidCapacity;
+    cbaseline_state_save(world, NULL, 0, NULL, 0, &aidSize);
+    aidCapacity = 2 * aidSize;
+    double *aid = malloc((size_t)aidCapacity);
+    double save = 0, saveWithAid = 0, restore = 0, restoreAsSaved = 0;
     for (int asSaved = 0; asSaved < 2; asSaved++) {
         for (int i = 0; i < reps; i++) {
             double start = thread_microseconds();
-            cbaseline_state_save(world, state, size, asSaved ? transforms : NULL);
-            if (!asSaved) save += thread_microseconds() - start;
+            cbaseline_state_save(world, state, size, asSaved ? aid : NULL, asSaved ? aidCapacity : 0, &aidSize);
+            if (asSaved && aidSize > aidCapacity) { fprintf(stderr, "trail: the restore aid grew past its room\n"); return 70; }
+            *(asSaved ? &saveWithAid : &save) += thread_microseconds() - start;
             cbaseline_step(world, 1);
             char message[256];
             start = thread_microseconds();
-            int problem = asSaved ? cbaseline_state_restore_as_saved(world, state, size, transforms, message, sizeof message)
+            int problem = asSaved ? cbaseline_state_restore_as_saved(world, state, size, aid, aidSize, message, sizeof message)
                                   : cbaseline_state_restore(world, state, size, message, sizeof message);
             if (problem != 0) { fprintf(stderr, "trail: %s\n", message); return 65; }
             *(asSaved ? &restoreAsSaved : &restore) += thread_microseconds() - start;
         }
     }
-    printf("bytes %ld bodies %d save_us %.1f restore_us %.1f restore_as_saved_us %.1f\n", size, s->crate_count, save / reps, restore / reps,
-           restoreAsSaved / reps);
+    printf("bytes %ld bodies %d save_us %.1f restore_us %.1f save_with_aid_us %.1f restore_as_saved_us %.1f\n", size, s->crate_count,
+           save / reps, restore / reps, saveWithAid / reps, restoreAsSaved / reps);
     free(state);
-    free(transforms);
+    free(aid);
     cbaseline_destroy(world);
     return 0;
 }

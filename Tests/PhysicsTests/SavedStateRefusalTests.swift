@@ -131,4 +131,35 @@ struct SavedStateRefusalTests {
         #expect(asSaved.stateHash == checked.stateHash && asSaved.snapshot() == checked.snapshot())
         #expect(SavedStateTests.trail(asSaved, steps: 60) == SavedStateTests.trail(checked, steps: 60))
     }
+
+    /// `World.restore` takes a state straight from `saveState()` the fast way: its consistency on
+    /// trust (bytes with a NaN impulse are not refused there, as they are from anywhere else) and
+    /// the bodies' transforms from its restore aid (a transform moved by 1 px in the aid moves
+    /// the restored crate by 1 px).
+    @Test func statesAsSavedAreRestoredOnTrustWithTheirAid() throws {
+        let world = try SavedStateTests.stepped("pile-100", steps: 301)
+        let state = try world.saveState()
+        let section = Self.arbiterSection(state.physics, bodies: world.tumblers.count + world.crates.count, walls: world.walls.count,
+                                          shapes: Self.shapes(of: world).count)
+        var bytes = state.physics
+        let impulse = section.start + 2 * section.width + 6 + 8
+        bytes.replaceSubrange(impulse..<(impulse + 8), with: [0, 0, 0, 0, 0, 0, 0xF8, 0x7F])
+        let makeup = StateMakeup(shapes: Self.shapes(of: world), bodies: world.tumblers.map(\.body) + world.crates.map(\.body),
+                                 fingerprint: world.fingerprint)
+        #expect(throws: SavedStateCallError.self) { try SavedStateCalls.restore(space: world.space, makeup: makeup, bytes: bytes) }
+        #expect(throws: Never.self) { try SavedStateCalls.restore(space: world.space, makeup: makeup, bytes: bytes, asSaved: true) }
+
+        // The aid: a header of four counts (16 bytes), then six doubles a body (a, b, c, d, tx, ty).
+        try #require(world.tumblers.isEmpty && state.restoreAid.count > 8)
+        var aid = state.restoreAid
+        aid[6] = (Double(bitPattern: aid[6]) + 1).bitPattern
+        let moved = WorldState(step: state.step, gravity: state.gravity, fingerprint: state.fingerprint, savedPhysics: state.physics,
+                               restoreAid: aid)
+        let twin = try SavedStateTests.stepped("pile-100", steps: 5)
+        try world.restore(moved)
+        try twin.restore(state)
+        let restored = world.snapshot().bodies, expected = twin.snapshot().bodies
+        #expect(restored[0].position.x == expected[0].position.x + 1 && restored[0].position.y == expected[0].position.y)
+        #expect(Array(restored.dropFirst()) == Array(expected.dropFirst()))
+    }
 }

@@ -48,14 +48,14 @@ unsigned long long cbaseline_state_hash(const cbaseline_world *world);
 /* Saved states, as CrateDrop's World saves and restores them (Backends/portable/saved_state.c):
    found in the loaded libchipmunk at run time, so CBASELINE_STATE_UNAVAILABLE on Debian's. Save
    returns the state's size (the buffer holds it when it is at most `capacity`) or a negative
-   code, and with `transforms` (six doubles a body, or NULL) the bodies' transforms; restore
-   returns 0 or a negative code with the reason in `message`. Restore as saved takes bytes a save
-   in this process wrote, unchanged, with that save's transforms (or NULL), as World.restore does
-   for a state kept in memory. */
+   code, and with `aid` (8-byte aligned room for `aidCapacity` bytes, or NULL) the restore aid,
+   whose size goes to `aidSize`; restore returns 0 or a negative code with the reason in
+   `message`. Restore as saved takes bytes a save in this process wrote, unchanged, with that
+   save's aid (or NULL), as World.restore does for a state kept in memory. */
 #define CBASELINE_STATE_UNAVAILABLE (-100)
-long cbaseline_state_save(cbaseline_world *world, unsigned char *buffer, long capacity, double *transforms);
+long cbaseline_state_save(cbaseline_world *world, unsigned char *buffer, long capacity, void *aid, long aidCapacity, long *aidSize);
 int cbaseline_state_restore(cbaseline_world *world, const unsigned char *bytes, long count, char *message, int size);
-int cbaseline_state_restore_as_saved(cbaseline_world *world, const unsigned char *bytes, long count, const double *transforms,
+int cbaseline_state_restore_as_saved(cbaseline_world *world, const unsigned char *bytes, long count, const void *aid, long aidSize,
                                      char *message, int size);
 
 void cbaseline_destroy(cbaseline_world *world);

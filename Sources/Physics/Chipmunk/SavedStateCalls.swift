@@ -35,8 +35,9 @@ final class StateMakeup {
     var shapes: [OpaquePointer?]
     var bodies: [OpaquePointer?]
     let fingerprint: UInt64
-    /// The size of the last state saved, the first guess at the next one's.
+    /// The sizes of the last state saved and of its restore aid, the first guesses at the next ones'.
     var lastSize = 0
+    var lastAidSize = 0
 
     init(shapes: [OpaquePointer], bodies: [OpaquePointer], fingerprint: UInt64) {
         self.shapes = shapes
@@ -52,6 +53,8 @@ enum SavedStateCalls {
         let restoreAsSaved: CChipmunk_StateRestoreAsSaved
     }
 
+    // All three or none: the as-saved restore came with the save's aid arguments, so a library
+    // without it has an older save, which is not called with them.
     private static let functions: Functions? = {
         guard let save = dlsym(nil, "cratedrop_state_save"), let restore = dlsym(nil, "cratedrop_state_restore"),
               let restoreAsSaved = dlsym(nil, "cratedrop_state_restore_as_saved") else { return nil }
@@ -61,46 +64,46 @@ enum SavedStateCalls {
 
     static var available: Bool { functions != nil }
 
-    /// The space's state as bytes, written straight into the array (a second call when the
-    /// first guess at its size, the last state's plus an eighth, was short); with each body's
-    /// transform (six doubles a body, in the order of `makeup.bodies`), which a restore of these
-    /// very bytes can take instead of computing it again.
-    static func save(space: OpaquePointer, makeup: StateMakeup) throws(SavedStateCallError) -> (bytes: [UInt8], transforms: [Double]) {
+    /// The space's state as bytes, written straight into the array, with its restore aid (what a
+    /// restore of these very bytes would otherwise work out again: Backends/portable/saved_state.c,
+    /// AidHeader), in 8-byte words. A second call when the first guesses at their sizes (the last
+    /// ones' plus an eighth) were short.
+    static func save(space: OpaquePointer, makeup: StateMakeup) throws(SavedStateCallError) -> (bytes: [UInt8], aid: [UInt64]) {
         guard let functions else { throw .unavailable }
         var capacity = makeup.lastSize + makeup.lastSize / 8 + 4096
-        let bodyCount = makeup.bodies.count
+        var aidWords = (makeup.lastAidSize + makeup.lastAidSize / 8) / 8 + 512
         while true {
-            var needed = 0
+            var needed = 0, aidNeeded = 0
             var bytes: [UInt8] = []
-            // A save that succeeds (even one with too little room for the bytes) has written
-            // every body's six doubles.
-            let transforms = [Double](unsafeUninitializedCapacity: 6 * bodyCount) { transforms, written in
+            let aid = [UInt64](unsafeUninitializedCapacity: aidWords) { aid, aidWritten in
                 bytes = makeup.shapes.withUnsafeMutableBufferPointer { shapes in
                     makeup.bodies.withUnsafeMutableBufferPointer { bodies in
                         [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
                             needed = functions.save(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
-                                                    buffer.baseAddress, capacity, transforms.baseAddress)
+                                                    buffer.baseAddress, capacity, aid.baseAddress, 8 * aidWords, &aidNeeded)
                             initialized = needed >= 0 && needed <= capacity ? needed : 0
                         }
                     }
                 }
-                written = needed >= 0 ? 6 * bodyCount : 0
+                // The aid is whole when the save succeeded and it had room.
+                aidWritten = needed >= 0 && aidNeeded <= 8 * aidWords ? aidNeeded / 8 : 0
             }
             guard needed >= 0 else { throw SavedStateCallError(code: needed) }
-            if needed <= capacity {
+            if needed <= capacity && aidNeeded <= 8 * aidWords {
                 makeup.lastSize = needed
-                return (bytes, transforms)
+                makeup.lastAidSize = aidNeeded
+                return (bytes, aid)
             }
-            capacity = needed
+            capacity = max(capacity, needed)
+            aidWords = max(aidWords, (aidNeeded + 7) / 8)
         }
     }
 
     /// Puts `bytes` into the space; on any error the space is left as it was. `asSaved`: the
-    /// bytes are exactly as `save` returned them in this process, with the transforms it returned
-    /// beside them (or none), so their consistency is not checked again (what ties them to this
-    /// world is).
+    /// bytes are exactly as `save` returned them in this process, with the aid it returned beside
+    /// them (or none), so their consistency is not checked again (what ties them to this world is).
     static func restore(space: OpaquePointer, makeup: StateMakeup, bytes: [UInt8], asSaved: Bool = false,
-                        transforms: [Double] = []) throws(SavedStateCallError) {
+                        aid: [UInt64] = []) throws(SavedStateCallError) {
         guard let functions else { throw .unavailable }
         var message = [CChar](repeating: 0, count: 256)
         let code = makeup.shapes.withUnsafeMutableBufferPointer { shapes in
@@ -111,12 +114,11 @@ enum SavedStateCalls {
                             return functions.restore(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
                                                      byteBuffer.baseAddress, byteBuffer.count, messageBuffer.baseAddress, Int32(messageBuffer.count))
                         }
-                        // Transforms of another number of bodies are not these bodies': left out.
-                        let transforms = transforms.count == 6 * bodies.count ? transforms : []
-                        return transforms.withUnsafeBufferPointer { transforms in
+                        // The C side uses an aid only when its counts are this world's.
+                        return aid.withUnsafeBufferPointer { aid in
                             functions.restoreAsSaved(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
-                                                     byteBuffer.baseAddress, byteBuffer.count, transforms.isEmpty ? nil : transforms.baseAddress,
-                                                     messageBuffer.baseAddress, Int32(messageBuffer.count))
+                                                     byteBuffer.baseAddress, byteBuffer.count, aid.isEmpty ? nil : UnsafeRawPointer(aid.baseAddress),
+                                                     8 * aid.count, messageBuffer.baseAddress, Int32(messageBuffer.count))
                         }
                     }
                 }

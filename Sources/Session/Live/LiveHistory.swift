@@ -78,7 +78,9 @@ public final class LiveHistory: StepStage {
         spanSteps = settings.seconds * stepRate
         interval = settings.interval(atRate: stepRate)
         ring = StateRing()
-        ring.append(try world.saveState())
+        // States kept for 30 s go without their restore aid: a rewind is not worth half as much
+        // memory again.
+        ring.append(try world.saveState().withoutRestoreAid)
         newestStep = world.stepCount
         recordLengthsFrom = world.stepCount
         lastGravity = world.gravity
@@ -115,7 +117,7 @@ public final class LiveHistory: StepStage {
         }
         if step % interval == 0 {
             do {
-                ring.append(try world.saveState())
+                ring.append(try world.saveState().withoutRestoreAid)
             } catch {
                 // Checked when the history began; a world that stops being savable keeps the
                 // states it has, and the span stops growing.
