@@ -122,7 +122,9 @@ struct CrateDropBench: ParsableCommand {
 
     /// `--state-cost`: save and restore in memory, each timed alone, median of the repetitions.
     /// Between the two the world takes a step (untimed), so every restore puts back a state the
-    /// world has moved on from, as a planner's or a rewind's does.
+    /// world has moved on from, as a planner's or a rewind's does. Then, after another step, the
+    /// same state's bytes restored as if read from a file (checked in full, without the aid a
+    /// state kept in memory carries).
     private func runStateCost(_ scene: Scene) throws {
         guard World.canSaveState else {
             printError("cratedrop: bench: --state-cost needs the portable backend (scripts/portable)")
@@ -138,7 +140,7 @@ struct CrateDropBench: ParsableCommand {
             return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
         }
         let clock = ContinuousClock()
-        var saves: [Duration] = [], restores: [Duration] = [], saveCPU: [Double] = [], restoreCPU: [Double] = []
+        var saves: [Duration] = [], restores: [Duration] = [], fromBytes: [Duration] = [], saveCPU: [Double] = [], restoreCPU: [Double] = []
         var state = try world.saveState()
         for _ in 0..<(repetitions ?? 51) {
             var cpu = threadSeconds()
@@ -148,6 +150,10 @@ struct CrateDropBench: ParsableCommand {
             cpu = threadSeconds()
             restores.append(try clock.measure { try world.restore(state) })
             restoreCPU.append(threadSeconds() - cpu)
+            world.step()
+            var asFromAFile = state
+            asFromAFile.physics = state.physics  // any change to the bytes: checked in full
+            fromBytes.append(try clock.measure { try world.restore(asFromAFile) })
         }
         func medianMs(_ values: [Duration]) -> Double {
             let sorted = values.sorted()
@@ -160,6 +166,7 @@ struct CrateDropBench: ParsableCommand {
             "scene": .string(scene.name), "step": .integer(world.stepCount), "bodies": .integer(world.crates.count),
             "save_ms": .number(medianMs(saves)), "restore_ms": .number(medianMs(restores)),
             "save_cpu_ms": .number(medianMs(saveCPU)), "restore_cpu_ms": .number(medianMs(restoreCPU)),
+            "restore_from_bytes_ms": .number(medianMs(fromBytes)),
             "physics_bytes": .integer(state.physics.count), "bytes_per_body": .number(Double(state.physics.count) / Double(bodies)),
         ]
         try StandardOutput.print(report.text)

@@ -38,4 +38,22 @@ import Testing
         #expect(swift.status == 0 && c.status == 0)
         #expect(swift.stdout == hash.stdout && c.stdout == hash.stdout)
     }
+
+    /// `--state-cost` times a save, a restore of the state kept in memory and a restore of its
+    /// bytes as from a file, on the portable backend (each time positive, the state's size beside
+    /// them); on Debian's library it refuses with 69.
+    @Test func stateCostTimesSavesAndBothRestores() throws {
+        let result = try CLI.run(["bench", "--state-cost", "Scenes/pile-100.json", "--repetitions", "5", "--warmup", "30"])
+        guard SavedStateCommandTests.portable else {
+            #expect(result.status == 69 && result.stdout.isEmpty && result.stderr.contains("portable backend"), "\(result.stderr)")
+            return
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONFields(result.stdout.trimmingCharacters(in: .newlines))
+        for field in ["save_ms", "restore_ms", "restore_from_bytes_ms", "bytes_per_body"] {
+            #expect((report.number(field) ?? 0) > 0, "\(field)")
+        }
+        #expect(report.number("step") == 30 && report.number("bodies") == 100)
+    }
 }
+
