@@ -792,24 +792,22 @@ static void collect_arbiter(cpArbiter *arb, ArbiterList *list) {
     }
 }
 
-static int key_before(const ArbiterKey *p, const ArbiterKey *q) { return p->a != q->a ? p->a < q->a : p->b < q->b; }
-
 /* Orders the arbiters by their shapes' indices (the set itself is keyed by addresses, so one
-   state always gives the same bytes): counted into buckets by the first index, each bucket
-   (a shape's few contacts) then sorted by the second. */
+   state always gives the same bytes): counted by the second index, then, keeping that order,
+   by the first (two passes without a comparison, where a sort's would be mispredicted). */
 static ArbiterKey *order_arbiters(const ArbiterList *list, int shapeCount, Scratch *scratch) {
-    uint32_t *starts = scratch_zeroed(scratch, ((size_t)shapeCount + 1) * sizeof *starts);
+    uint32_t *starts = scratch_take(scratch, ((size_t)shapeCount + 1) * sizeof *starts);
+    ArbiterKey *bySecond = scratch_take(scratch, (list->count + 1) * sizeof *bySecond);
     ArbiterKey *sorted = scratch_take(scratch, (list->count + 1) * sizeof *sorted);
-    if (!starts || !sorted) return NULL;
-    for (size_t i = 0; i < list->count; i++) starts[list->keys[i].a + 1]++;
+    if (!starts || !bySecond || !sorted) return NULL;
+    memset(starts, 0, ((size_t)shapeCount + 1) * sizeof *starts);
+    for (size_t i = 0; i < list->count; i++) starts[list->keys[i].b + 1]++;
     for (int s = 0; s < shapeCount; s++) starts[s + 1] += starts[s];
-    for (size_t i = 0; i < list->count; i++) sorted[starts[list->keys[i].a]++] = list->keys[i];
-    for (size_t i = 1; i < list->count; i++) {
-        ArbiterKey item = sorted[i];
-        size_t k = i;
-        while (k > 0 && key_before(&item, &sorted[k - 1])) { sorted[k] = sorted[k - 1]; k--; }
-        sorted[k] = item;
-    }
+    for (size_t i = 0; i < list->count; i++) bySecond[starts[list->keys[i].b]++] = list->keys[i];
+    memset(starts, 0, ((size_t)shapeCount + 1) * sizeof *starts);
+    for (size_t i = 0; i < list->count; i++) starts[bySecond[i].a + 1]++;
+    for (int s = 0; s < shapeCount; s++) starts[s + 1] += starts[s];
+    for (size_t i = 0; i < list->count; i++) sorted[starts[bySecond[i].a]++] = bySecond[i];
     return sorted;
 }
 
