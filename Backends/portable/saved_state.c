@@ -584,9 +584,10 @@ static void gather_entries(Node **leaves, int leafCount, GatheredEntries *out) {
 
 /* MARK: Restore aid */
 
-/* A pair of the state: its first and second leaves' shapes' indices, its collision id. */
+/* A pair of the state: its first and second leaves' shapes' indices (its collision id is kept
+   apart: a restore that does not check the pairs reads only that). */
 typedef struct {
-    uint32_t a, b, id;
+    uint32_t a, b;
 } SavedPair;
 
 /* A cached arbiter in the state: its second shape's index and where its record begins. */
@@ -598,7 +599,7 @@ typedef struct {
    process (cratedrop_state_restore_as_saved): what that restore would otherwise work out again,
    in the form it uses. Each body's transform as Chipmunk keeps it (the cosine and sine of its
    angle: computing them is a tenth of a restore), the pair lists as the parse of the bytes
-   makes them (a sixth), and the arbiters' index (a twentieth). Never written out: it is derived
+   makes them with the pairs' ids (a sixth), and the arbiters' index (a twentieth). Never written out: it is derived
    from the bytes, and holds nothing they do not. Laid out as AidLayout says, after its header;
    8-byte aligned. */
 typedef struct {
@@ -606,7 +607,7 @@ typedef struct {
 } AidHeader;
 
 typedef struct {
-    size_t transforms, listStarts, entries, pairs, arbiterStarts, arbiters, size;
+    size_t transforms, listStarts, entries, pairIds, arbiterStarts, arbiters, size;
 } AidLayout;
 
 static AidLayout aid_layout(size_t shapes, size_t bodies, size_t pairs, size_t arbiters) {
@@ -618,8 +619,8 @@ static AidLayout aid_layout(size_t shapes, size_t bodies, size_t pairs, size_t a
     at += sizeof(uint32_t) * (shapes + 1);
     layout.entries = at;
     at += sizeof(uint32_t) * 2 * pairs;
-    layout.pairs = at;
-    at += sizeof(SavedPair) * pairs;
+    layout.pairIds = at;
+    at += sizeof(uint32_t) * pairs;
     layout.arbiterStarts = at;
     at += sizeof(uint32_t) * (shapes + 1);
     layout.arbiters = at;
@@ -710,9 +711,9 @@ static inline __attribute__((always_inline)) int put_pair_lists_width(Writer *w,
         number += gathered->entry[e] & 1;
     }
     // The aid's lists, as parse makes them of the bytes (a pair's number times two, plus one for
-    // its first leaf's entry; each pair's leaves and id), when it has room.
+    // its first leaf's entry; each pair's id), when it has room.
     uint32_t *aidStarts = aid_part(aid, aid->layout.listStarts), *aidEntries = aid_part(aid, aid->layout.entries);
-    SavedPair *aidPairs = aid_part(aid, aid->layout.pairs);
+    uint32_t *aidIds = aid_part(aid, aid->layout.pairIds);
     if (aidStarts) memcpy(aidStarts, starts, ((size_t)shapeCount + 1) * sizeof *starts);
     // The section's exact size: the lengths, a first leaf's entries with ids, a second's without.
     size_t size = 4 + (size_t)shapeCount * (size_t)width + count * (size_t)width + firsts * 4;
@@ -732,7 +733,7 @@ static inline __attribute__((always_inline)) int put_pair_lists_width(Writer *w,
                 at += width + 4;
                 if (aidEntries) {
                     aidEntries[k] = numbers[e] << 1 | 1;
-                    aidPairs[numbers[e]] = (SavedPair){(uint32_t)i, entry >> 1, gathered->link[e]};
+                    aidIds[numbers[e]] = gathered->link[e];
                 }
             } else {
                 uint32_t pairNumber = numbers[gathered->link[e]];
@@ -982,7 +983,8 @@ typedef struct {
     double currDt;
     size_t bodiesAt, treeAt, staticStampsAt;
     uint32_t pairCount;
-    SavedPair *pairs;
+    SavedPair *pairs;    /* made only when the pairs are checked */
+    uint32_t *pairIds;
     uint32_t *listStarts; /* per shape, where its list begins in `entries`; one more at the end */
     uint32_t *entries;    /* per list entry, its pair's number times two, plus one for a first leaf's */
     uint32_t arbiterCount;
@@ -1083,7 +1085,8 @@ static inline __attribute__((always_inline)) int read_pairs_width(Reader *r, Sav
     s->listStarts = scratch_take(scratch, ((size_t)shapeCount + 1) * sizeof *s->listStarts);
     s->entries = scratch_take(scratch, (2 * (size_t)s->pairCount + 1) * sizeof *s->entries);
     s->pairs = scratch_take(scratch, ((size_t)s->pairCount + 1) * sizeof *s->pairs);
-    if (!s->listStarts || !s->entries || !s->pairs) return CRATEDROP_STATE_MEMORY;
+    s->pairIds = scratch_take(scratch, ((size_t)s->pairCount + 1) * sizeof *s->pairIds);
+    if (!s->listStarts || !s->entries || !s->pairs || !s->pairIds) return CRATEDROP_STATE_MEMORY;
     const unsigned char *at = r->bytes + r->at, *end = r->bytes + r->count;
     uint32_t count = 0, pairs = 0, total = 2 * s->pairCount;
     for (int i = 0; i < shapeCount; i++) {
@@ -1107,7 +1110,8 @@ static inline __attribute__((always_inline)) int read_pairs_width(Reader *r, Sav
                 return fail(message, size, "a broadphase pair names shapes that cannot pair");
             }
             if (end - at < width + 4) return fail(message, size, "a broadphase pair list is cut short");
-            s->pairs[pairs] = (SavedPair){(uint32_t)i, other, load_u32(at + width)};
+            s->pairs[pairs] = (SavedPair){(uint32_t)i, other};
+            s->pairIds[pairs] = load_u32(at + width);
             s->entries[count++] = pairs++ << 1 | 1;
             at += width + 4;
         }
@@ -1253,7 +1257,7 @@ static int parse(const unsigned char *bytes, long count, int staticShapes, int s
         if (r.failed || s->pairCount != header->pairCount) return fail(message, size, "the state's restore aid is not its own");
         s->listStarts = (uint32_t *)(aid + layout.listStarts);
         s->entries = (uint32_t *)(aid + layout.entries);
-        s->pairs = (SavedPair *)(aid + layout.pairs);
+        s->pairIds = (uint32_t *)(aid + layout.pairIds);
         s->arbiterCount = header->arbiterCount;
         s->arbiterStarts = (uint32_t *)(aid + layout.arbiterStarts);
         s->arbiters = (SavedArbiter *)(aid + layout.arbiters);
@@ -1421,20 +1425,19 @@ static void *arbiter_from_pool(cpShape **pair, cpSpace *space) {
     return cpArbiterInit((cpArbiter *)cpArrayPop(space->pooledArbiters), pair[0], pair[1]);
 }
 
-/* Gives the world's pairs (`pairs`, one a state's pair) the state's leaves and ids, and threads
-   each leaf's list in one pass: a pair's thread is its first leaf's (a) or its second's (b). */
+/* Threads each leaf's list in one pass, giving the world's pairs (`pairs`, one a state's pair)
+   the state's leaves and ids on the way: a pair's thread is its first leaf's (a) or its
+   second's (b), and holds that leaf; its id is written from both (without a branch). */
 static void thread_lists(const Saved *s, Node **leaves, Pair **pairs, int shapeCount) {
-    for (uint32_t p = 0; p < s->pairCount; p++) {
-        Pair *pair = pairs[p];
-        pair->a.leaf = leaves[s->pairs[p].a];
-        pair->b.leaf = leaves[s->pairs[p].b];
-        pair->id = s->pairs[p].id;
-    }
     for (int i = 0; i < shapeCount; i++) {
-        Pair *previous = NULL, **link = &leaves[i]->PAIRS;
+        Node *leaf = leaves[i];
+        Pair *previous = NULL, **link = &leaf->PAIRS;
         for (uint32_t k = s->listStarts[i]; k < s->listStarts[i + 1]; k++) {
-            Pair *pair = pairs[s->entries[k] >> 1];
+            uint32_t number = s->entries[k] >> 1;
+            Pair *pair = pairs[number];
             Thread *thread = thread_of(pair, !(s->entries[k] & 1));
+            thread->leaf = leaf;
+            pair->id = s->pairIds[number];
             *link = pair;
             thread->prev = previous;
             link = &thread->next;
