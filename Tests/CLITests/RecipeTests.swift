@@ -158,10 +158,13 @@ import Testing
         let viewed = try CLI.recipe(view.replacingOccurrences(of: "--view", with: "--view --seconds 1"), in: directory, environment: dummy)
         #expect(viewed.status == 0, "\(viewed.stderr)")
         let summary = try JSONFields(viewed.stdout.trimmingCharacters(in: .newlines))
-        // Every frame of the second reached the window, or was skipped (counted) while it was busy.
+        // Every one of the second's 60 frame slots reached the window, or was skipped (counted)
+        // while it was busy: as many as an offline run draws, however many frames the loop itself
+        // took (on a loaded machine a late frame takes several steps, and the presenter sends it
+        // for each slot it passed), so not bounded by the summary's frame count.
         let render = try summary.object("render")
         let offered = (render.number("frames_written") ?? 0) + (render.number("frames_skipped") ?? 0)
-        #expect(offered >= 60 && offered <= (summary.number("frames") ?? 0))
+        #expect(offered == 60, "\(viewed.stdout)")
         #expect((render.number("frames_written") ?? 0) >= 30)
     }
 
