@@ -36,9 +36,9 @@
    objects over about 3 MB, more than a core's cache, and each visit to one is a likely cache
    miss. So both number the shapes in place (a shape's id, a leaf's object pointer) instead of
    looking them up, walk the pair lists side by side and without branches on what they load, read
-   the arbiters from the set's bin buffers in memory order with the next ones prefetched, and reuse the world's own
-   arbiters and pairs rather than freeing and making them again; their working memory is kept
-   by the thread between calls. docs/determinism.md has the figures.
+   the arbiters from the set's bin buffers in memory order with the next ones prefetched, and
+   reuse the world's own arbiters and pairs rather than freeing and making them again; their
+   working memory is kept by the thread between calls. docs/determinism.md has the figures.
 
    Restoring parses and checks every byte first, and changes the space only when all of it is
    sound: a corrupt or foreign state leaves the space as it was. Bytes a save in this process
@@ -599,9 +599,9 @@ typedef struct {
    process (cratedrop_state_restore_as_saved): what that restore would otherwise work out again,
    in the form it uses. Each body's transform as Chipmunk keeps it (the cosine and sine of its
    angle: computing them is a tenth of a restore), the pair lists as the parse of the bytes
-   makes them with the pairs' ids (a sixth), and the arbiters' index (a twentieth). Never written out: it is derived
-   from the bytes, and holds nothing they do not. Laid out as AidLayout says, after its header;
-   8-byte aligned. */
+   makes them with the pairs' ids (a sixth), and the arbiters' index (a twentieth). Never
+   written out: it is derived from the bytes, and holds nothing they do not. Laid out as
+   AidLayout says, after its header; 8-byte aligned. */
 typedef struct {
     uint32_t shapeCount, bodyCount, pairCount, arbiterCount;
 } AidHeader;
@@ -891,14 +891,14 @@ static long save_numbered(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
     put_u32(&w, (uint32_t)arbiters.count);
     // The aid's index of the arbiters, as parse makes it: by first shape, each one's second
     // shape and where its record begins.
-    uint32_t *aidStarts = arbiters.count == arbiterCount ? aid_part(aid, aid->layout.arbiterStarts) : NULL;
+    uint32_t *aidArbiterStarts = arbiters.count == arbiterCount ? aid_part(aid, aid->layout.arbiterStarts) : NULL;
     SavedArbiter *aidArbiters = aid_part(aid, aid->layout.arbiters);
-    if (aidStarts) memset(aidStarts, 0, ((size_t)shapeCount + 1) * sizeof *aidStarts);
+    if (aidArbiterStarts) memset(aidArbiterStarts, 0, ((size_t)shapeCount + 1) * sizeof *aidArbiterStarts);
     for (size_t i = 0; i < arbiters.count; i++) {
         const ArbiterRecord *record = &arbiters.items[order[i].record];
-        if (aidStarts) {
+        if (aidArbiterStarts) {
             aidArbiters[i] = (SavedArbiter){order[i].b, (uint32_t)w.count};
-            aidStarts[order[i].a + 1]++;
+            aidArbiterStarts[order[i].a + 1]++;
         }
         unsigned char *at = at_room(&w, 2 * (size_t)width + 6 + (size_t)record->count * 24);
         if (!at) continue;
@@ -918,9 +918,9 @@ static long save_numbered(cpSpace *space, cpShape **shapes, int shapeCount, cpBo
     if (w.count > (size_t)LONG_MAX) return CRATEDROP_STATE_MEMORY;
     // The aid is whole (and gets its header) only when the bytes had room too: its lists are
     // written with theirs.
-    AidHeader *header = aidStarts && transforms && w.count <= w.capacity ? aid_part(aid, 0) : NULL;
+    AidHeader *header = aidArbiterStarts && transforms && w.count <= w.capacity ? aid_part(aid, 0) : NULL;
     if (header) {
-        for (int a = 0; a < shapeCount; a++) aidStarts[a + 1] += aidStarts[a];
+        for (int a = 0; a < shapeCount; a++) aidArbiterStarts[a + 1] += aidArbiterStarts[a];
         *header = (AidHeader){(uint32_t)shapeCount, (uint32_t)bodyCount, (uint32_t)(gathered.count / 2), (uint32_t)arbiters.count};
     }
     return (long)w.count;
@@ -983,7 +983,7 @@ typedef struct {
     double currDt;
     size_t bodiesAt, treeAt, staticStampsAt;
     uint32_t pairCount;
-    SavedPair *pairs;    /* made only when the pairs are checked */
+    SavedPair *pairs;    /* read only when the pairs are checked */
     uint32_t *pairIds;
     uint32_t *listStarts; /* per shape, where its list begins in `entries`; one more at the end */
     uint32_t *entries;    /* per list entry, its pair's number times two, plus one for a first leaf's */
@@ -1486,8 +1486,9 @@ static int restore(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bo
     if (!scratch) return CRATEDROP_STATE_MEMORY;
     Saved s;
     problem = parse(bytes, count, staticCount, shapeCount, bodyCount, asSaved, aid, &s, scratch, message, messageSize);
-    const double *transforms = aid ? (const double *)(aid + sizeof(AidHeader)) : NULL;
     if (problem) { scratch_end(scratch); return problem; }
+    // The aid's transforms come first in it, after its header.
+    const double *transforms = aid ? (const double *)(aid + sizeof(AidHeader)) : NULL;
 
     // The world as it is: its leaves (walls' by their ids, before the ids hold numbers), its
     // tree's inner nodes and its pairs, each to be given the state's values where it is.
