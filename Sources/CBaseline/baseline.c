@@ -1,7 +1,9 @@
 #include "cbaseline.h"
 
 #include <chipmunk/chipmunk.h>
-#include <dlfcn.h>
+/* Weak: this baseline runs on CrateDrop's Chipmunk and on Debian's, which lacks saved states. */
+#define CRATEDROP_STATE_API __attribute__((weak))
+#include "../CChipmunk/cratedrop_state.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,31 +106,25 @@ static int state_lists(cbaseline_world *world, cpShape ***shapes, cpBody ***bodi
     return shapeCount;
 }
 
-typedef long (*state_save_function)(cpSpace *, cpShape **, int, cpBody **, int, unsigned char *, long, void *, long, long *);
-typedef int (*state_restore_function)(cpSpace *, cpShape **, int, cpBody **, int, const unsigned char *, long, char *, int);
-typedef int (*state_restore_as_saved_function)(cpSpace *, cpShape **, int, cpBody **, int, const unsigned char *, long, const void *, long,
-                                               char *, int);
-
 long cbaseline_state_save(cbaseline_world *world, unsigned char *buffer, long capacity, void *aid, long aidCapacity, long *aidSize) {
-    state_save_function save = (state_save_function)dlsym(RTLD_DEFAULT, "cratedrop_state_save");
-    if (!save) return CBASELINE_STATE_UNAVAILABLE;
+    if (!cratedrop_state_save) return CBASELINE_STATE_UNAVAILABLE;
     cpShape **shapes;
     cpBody **bodies;
     int shapeCount = state_lists(world, &shapes, &bodies);
-    long size = save(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count, buffer, capacity, aid, aidCapacity,
-                     aidSize);
+    long size = cratedrop_state_save(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count, buffer, capacity,
+                                     aid, aidCapacity, aidSize);
     free(shapes);
     free(bodies);
     return size;
 }
 
 int cbaseline_state_restore(cbaseline_world *world, const unsigned char *bytes, long count, char *message, int size) {
-    state_restore_function restore = (state_restore_function)dlsym(RTLD_DEFAULT, "cratedrop_state_restore");
-    if (!restore) return CBASELINE_STATE_UNAVAILABLE;
+    if (!cratedrop_state_restore) return CBASELINE_STATE_UNAVAILABLE;
     cpShape **shapes;
     cpBody **bodies;
     int shapeCount = state_lists(world, &shapes, &bodies);
-    int result = restore(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count, bytes, count, message, size);
+    int result = cratedrop_state_restore(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count, bytes, count,
+                                        message, size);
     free(shapes);
     free(bodies);
     return result;
@@ -136,13 +132,12 @@ int cbaseline_state_restore(cbaseline_world *world, const unsigned char *bytes, 
 
 int cbaseline_state_restore_as_saved(cbaseline_world *world, const unsigned char *bytes, long count, const void *aid, long aidSize,
                                      char *message, int size) {
-    state_restore_as_saved_function restore = (state_restore_as_saved_function)dlsym(RTLD_DEFAULT, "cratedrop_state_restore_as_saved");
-    if (!restore) return CBASELINE_STATE_UNAVAILABLE;
+    if (!cratedrop_state_restore_as_saved) return CBASELINE_STATE_UNAVAILABLE;
     cpShape **shapes;
     cpBody **bodies;
     int shapeCount = state_lists(world, &shapes, &bodies);
-    int result = restore(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count, bytes, count,
-                         aid, aidSize, message, size);
+    int result = cratedrop_state_restore_as_saved(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count,
+                                                  bytes, count, aid, aidSize, message, size);
     free(shapes);
     free(bodies);
     return result;

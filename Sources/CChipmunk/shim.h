@@ -80,14 +80,21 @@ static inline double CChipmunk_SpaceKineticEnergy(cpSpace *space) {
     return energy;
 }
 
-/// Saved states (Backends/portable/saved_state.c): present only in the portable backend's
-/// library, so they are looked up at run time (dlsym) rather than linked.
-typedef long (*CChipmunk_StateSave)(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount,
-                                    unsigned char *buffer, long capacity, void *aid, long aidCapacity, long *aidSize);
-typedef int (*CChipmunk_StateRestore)(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount,
-                                      const unsigned char *bytes, long count, char *message, int messageSize);
-typedef int (*CChipmunk_StateRestoreAsSaved)(cpSpace *space, cpShape **shapes, int shapeCount, cpBody **bodies, int bodyCount,
-                                             const unsigned char *bytes, long count, const void *aid, long aidSize, char *message,
-                                             int messageSize);
+/// Saved states: declared once, in cratedrop_state.h, and defined only in CrateDrop's build of
+/// Chipmunk (Backends/portable). The declarations are weak so that the same binary also runs on
+/// Debian's libchipmunk7, which lacks them: there their addresses are NULL, which
+/// `CChipmunk_HasSavedStates` tells, and nothing calls them.
+#define CRATEDROP_STATE_API __attribute__((weak))
+#include "cratedrop_state.h"
+
+/// Whether the loaded libchipmunk is CrateDrop's build, with saved states.
+static inline int CChipmunk_HasSavedStates(void) {
+    return cratedrop_state_save != NULL && cratedrop_state_restore != NULL && cratedrop_state_restore_as_saved != NULL;
+}
+
+/// The loaded build's description (cratedrop_portable_backend), or NULL on any other libchipmunk.
+static inline const char *CChipmunk_BuildDescription(void) {
+    return cratedrop_portable_backend != NULL ? cratedrop_portable_backend : NULL;
+}
 
 #endif

@@ -15,9 +15,9 @@ public enum StateError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unsupportedBackend:
-            "saved states need CrateDrop's portable physics backend (scripts/portable build -c release): Debian's libchipmunk "
-                + "keeps its broadphase tree private, and the order in which it hands pairs to the solver is part of what a "
-                + "continuation must restore"
+            "saved states need CrateDrop's Chipmunk (the portable physics backend), which scripts/install installs by default; this cratedrop runs on "
+                + "Debian's libchipmunk7 (installed with --chipmunk debian; `cratedrop platform` tells), which keeps its broadphase "
+                + "tree private, and the order in which it hands pairs to the solver is part of what a continuation must restore"
         case let .unsupportedWorld(reason): reason
         case .otherWorld: "the state was saved from a world of another make-up (another scene)"
         case let .malformed(reason): reason

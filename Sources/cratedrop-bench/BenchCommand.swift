@@ -127,7 +127,7 @@ struct CrateDropBench: ParsableCommand {
     /// state kept in memory carries).
     private func runStateCost(_ scene: Scene) throws {
         guard World.canSaveState else {
-            printError("cratedrop: bench: --state-cost needs the portable backend (scripts/portable)")
+            printError("cratedrop: bench: --state-cost needs CrateDrop's Chipmunk, the portable backend (the default of scripts/install and scripts/swiftpm)")
             throw ExitCodes.unavailable
         }
         let world = try makeWorld(scene)

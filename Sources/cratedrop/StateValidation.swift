@@ -36,7 +36,7 @@ enum StateValidation {
             + "\(TerminalText.escaped(file.backend)) backend, \(TerminalText.escaped(file.architecture))"
         if let warning = SavedStateInput.otherClassWarning(file, at: path) { printError("cratedrop: warning: \(warning)") }
         guard World.canSaveState else {
-            return Result(line: "\(name): ok (saved state: \(made); its physics part is checked only where it can be restored: the portable backend)",
+            return Result(line: "\(name): ok (saved state: \(made); its physics part is checked only where it can be restored: CrateDrop's Chipmunk, not Debian's libchipmunk7)",
                           exitCode: nil)
         }
         do {

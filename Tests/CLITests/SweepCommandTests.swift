@@ -120,7 +120,7 @@ import Testing
             #expect(saved.status == 69)
             try Data("CDSTATE\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/settled.state"))
             let refused = try CLI.run(["sweep", "plan", "\(folder)/branch.json"])
-            #expect(refused.status == 69 && refused.stderr.contains("branch.json:1: start_state: saved states need CrateDrop's portable physics backend"))
+            #expect(refused.status == 69 && refused.stderr.contains("branch.json:1: start_state: saved states need CrateDrop's Chipmunk (the portable physics backend)"))
             return
         }
         #expect(plan.status == 0 && plan.stdout.contains(#""starts_at_step":240"#))

@@ -45,8 +45,8 @@ void cbaseline_step(cbaseline_world *world, int steps);
    order, little-endian IEEE-754 bits), computed independently of the Swift implementation. */
 unsigned long long cbaseline_state_hash(const cbaseline_world *world);
 
-/* Saved states, as CrateDrop's World saves and restores them (Backends/portable/saved_state.c):
-   found in the loaded libchipmunk at run time, so CBASELINE_STATE_UNAVAILABLE on Debian's. Save
+/* Saved states, as CrateDrop's World saves and restores them (Sources/CChipmunk/cratedrop_state.h):
+   weakly linked, so CBASELINE_STATE_UNAVAILABLE on Debian's libchipmunk, which lacks them. Save
    returns the state's size (the buffer holds it when it is at most `capacity`) or a negative
    code, and with `aid` (8-byte aligned room for `aidCapacity` bytes, or NULL) the restore aid,
    whose size goes to `aidSize`; restore returns 0 or a negative code with the reason in

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FileIO
+internal import CChipmunk
 
 /// Which libchipmunk the dynamic linker bound this process to, read from the process's own
 /// memory map and symbol table.
@@ -17,11 +18,10 @@ enum LoadedLibrary {
         return nil
     }
 
-    /// The portable backend's description (Backends/portable/backend_marker.c), or nil when the
-    /// loaded libchipmunk is not that build.
+    /// CrateDrop's Chipmunk's description (Backends/portable/backend_marker.c), or nil when the
+    /// loaded libchipmunk is another build (Debian's).
     static var portableBackendDescription: String? {
-        guard let marker = dlsym(nil, "cratedrop_portable_backend") else { return nil }
-        return String(cString: marker.assumingMemoryBound(to: CChar.self))
+        CChipmunk_BuildDescription().map { String(cString: $0) }
     }
 
     /// The C library's version, e.g. "glibc 2.36" (`confstr(_CS_GNU_LIBC_VERSION)`).

@@ -1,12 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CChipmunk
 
-// The portable backend's saved-state functions (Backends/portable/saved_state.c), found in the
-// loaded libchipmunk at run time: Debian's library does not have them.
+// The saved-state functions of CrateDrop's Chipmunk (Backends/portable), declared once in
+// Sources/CChipmunk/cratedrop_state.h and linked weakly: Debian's library does not have them.
 
-/// Why the C side refused, by its CRATEDROP_STATE_ codes.
+/// Why the C side refused, by its `cratedrop_state_code`.
 enum SavedStateCallError: Error {
     case unavailable
     case notATree
@@ -18,13 +15,13 @@ enum SavedStateCallError: Error {
     case unknownShape
 
     init(code: Int, message: String = "") {
-        switch code {
-        case -1: self = .notATree
-        case -2: self = .sleeping
-        case -3: self = .locked
-        case -4: self = .pendingForces
-        case -5: self = .outOfMemory
-        case -7: self = .unknownShape
+        switch cratedrop_state_code(rawValue: Int32(truncatingIfNeeded: code)) {
+        case CRATEDROP_STATE_NOT_A_TREE: self = .notATree
+        case CRATEDROP_STATE_SLEEPING: self = .sleeping
+        case CRATEDROP_STATE_LOCKED: self = .locked
+        case CRATEDROP_STATE_FORCES: self = .pendingForces
+        case CRATEDROP_STATE_MEMORY: self = .outOfMemory
+        case CRATEDROP_STATE_UNKNOWN_SHAPE: self = .unknownShape
         default: self = .malformed(message.isEmpty ? "malformed" : message)
         }
     }
@@ -47,29 +44,15 @@ final class StateMakeup {
 }
 
 enum SavedStateCalls {
-    private struct Functions {
-        let save: CChipmunk_StateSave
-        let restore: CChipmunk_StateRestore
-        let restoreAsSaved: CChipmunk_StateRestoreAsSaved
-    }
-
-    // All three or none: the as-saved restore came with the save's aid arguments, so a library
-    // without it has an older save, which is not called with them.
-    private static let functions: Functions? = {
-        guard let save = dlsym(nil, "cratedrop_state_save"), let restore = dlsym(nil, "cratedrop_state_restore"),
-              let restoreAsSaved = dlsym(nil, "cratedrop_state_restore_as_saved") else { return nil }
-        return Functions(save: unsafeBitCast(save, to: CChipmunk_StateSave.self), restore: unsafeBitCast(restore, to: CChipmunk_StateRestore.self),
-                         restoreAsSaved: unsafeBitCast(restoreAsSaved, to: CChipmunk_StateRestoreAsSaved.self))
-    }()
-
-    static var available: Bool { functions != nil }
+    /// Whether the loaded libchipmunk has saved states (CrateDrop's build does, Debian's not).
+    static let available: Bool = CChipmunk_HasSavedStates() != 0
 
     /// The space's state as bytes, written straight into the array, with its restore aid (what a
     /// restore of these very bytes would otherwise work out again: Backends/portable/saved_state.c,
     /// AidHeader), in 8-byte words. A second call when the first guesses at their sizes (the last
     /// ones' plus an eighth) were short.
     static func save(space: OpaquePointer, makeup: StateMakeup) throws(SavedStateCallError) -> (bytes: [UInt8], aid: [UInt64]) {
-        guard let functions else { throw .unavailable }
+        guard available else { throw .unavailable }
         var capacity = makeup.lastSize + makeup.lastSize / 8 + 4096
         var aidWords = (makeup.lastAidSize + makeup.lastAidSize / 8) / 8 + 512
         while true {
@@ -79,7 +62,7 @@ enum SavedStateCalls {
                 bytes = makeup.shapes.withUnsafeMutableBufferPointer { shapes in
                     makeup.bodies.withUnsafeMutableBufferPointer { bodies in
                         [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                            needed = functions.save(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
+                            needed = cratedrop_state_save(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
                                                     buffer.baseAddress, capacity, aid.baseAddress, 8 * aidWords, &aidNeeded)
                             initialized = needed >= 0 && needed <= capacity ? needed : 0
                         }
@@ -104,19 +87,19 @@ enum SavedStateCalls {
     /// them (or none), so their consistency is not checked again (what ties them to this world is).
     static func restore(space: OpaquePointer, makeup: StateMakeup, bytes: [UInt8], asSaved: Bool = false,
                         aid: [UInt64] = []) throws(SavedStateCallError) {
-        guard let functions else { throw .unavailable }
+        guard available else { throw .unavailable }
         var message = [CChar](repeating: 0, count: 256)
         let code = makeup.shapes.withUnsafeMutableBufferPointer { shapes in
             makeup.bodies.withUnsafeMutableBufferPointer { bodies in
                 bytes.withUnsafeBufferPointer { byteBuffer in
                     message.withUnsafeMutableBufferPointer { messageBuffer in
                         guard asSaved else {
-                            return functions.restore(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
+                            return cratedrop_state_restore(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
                                                      byteBuffer.baseAddress, byteBuffer.count, messageBuffer.baseAddress, Int32(messageBuffer.count))
                         }
                         // The C side uses an aid only when its counts are this world's.
                         return aid.withUnsafeBufferPointer { aid in
-                            functions.restoreAsSaved(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
+                            cratedrop_state_restore_as_saved(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
                                                      byteBuffer.baseAddress, byteBuffer.count, aid.isEmpty ? nil : UnsafeRawPointer(aid.baseAddress),
                                                      8 * aid.count, messageBuffer.baseAddress, Int32(messageBuffer.count))
                         }

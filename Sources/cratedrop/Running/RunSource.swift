@@ -63,7 +63,7 @@ enum RunSource {
         if start.state == nil, from > 0 {
             let why = if let first = record.keyframeSteps.first, record.keyframe == nil { "its first keyframe is after step \(first)" }
                 else if record.keyframe == nil { "it holds no keyframes (record with --keyframes K to have them)" }
-                else { "its keyframes need the portable backend" }
+                else { "its keyframes need CrateDrop's Chipmunk (this cratedrop runs on Debian's libchipmunk7)" }
             printError("cratedrop: warning: \(path): \(why): stepping from step 0 to step \(from)")
         }
         return start

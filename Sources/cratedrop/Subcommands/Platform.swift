@@ -7,7 +7,7 @@ struct Platform: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Prints the physics backend this process loaded and its determinism class.",
         discussion: """
-            Runs of the same scene and inputs give the same state hash, bit for bit, within one determinism class. The class is measured by a probe (a few milliseconds) that reaches the Chipmunk library the way a simulation does; see README, "Determinism". Build with scripts/portable for the portable backend, whose class is the same on every CPU.
+            Runs of the same scene and inputs give the same state hash, bit for bit, within one determinism class. The class is measured by a probe (a few milliseconds) that reaches the Chipmunk library the way a simulation does; see README, "Determinism". CrateDrop's own Chipmunk, which scripts/install installs and scripts/swiftpm links by default (the portable backend), has the same class on every CPU; Debian's libchipmunk7 (scripts/install --chipmunk debian) has one per kind of CPU and no saved states. This command says which library the program loaded.
 
             Example:
               cratedrop platform
@@ -35,7 +35,8 @@ struct Platform: ParsableCommand {
             try StandardOutput.print(report.text)
             return
         }
-        let kind = backend.buildDescription.map { "portable backend: \($0)" } ?? "system library"
+        let kind = backend.buildDescription.map { "CrateDrop's Chipmunk, portable backend: \($0)" }
+            ?? "system library, Debian's libchipmunk7: no saved states; scripts/install without --chipmunk debian installs CrateDrop's"
         try StandardOutput.print("architecture: \(backend.architecture)")
         try StandardOutput.print("libchipmunk: \(backend.libraryPath ?? "unknown") (\(kind))")
         try StandardOutput.print("libc: \(backend.libcVersion)")
