@@ -68,7 +68,7 @@ struct CrateDropBench: ParsableCommand {
     @Option(help: ArgumentHelp("With --png: where to write the encoded frame as PPM.", valueName: "FILE"))
     var frameOut: String?
 
-    @Flag(help: "Saved states of the first scene after --warmup steps (default 600): median save and restore time in memory and bytes per body, as JSON (portable backend).")
+    @Flag(help: "Saved states of the first scene after --warmup steps (default 600): median save and restore time in memory and bytes per body, as JSON (CrateDrop's Chipmunk).")
     var stateCost = false
 
     @Flag(help: "Print the first scene (or 'probe', the determinism probe) as the C baseline's text spec, for scripts/cross-arch.")

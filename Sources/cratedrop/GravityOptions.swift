@@ -27,7 +27,7 @@ struct GravityOptions: ParsableArguments {
     @Option(help: ArgumentHelp("On a malformed gravity line: stop (the default) or skip it with a warning.", valueName: "stop|skip"))
     var onBadLine: GravityInput.BadLinePolicy = .stop
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("With --record: keep the world's saved state in the record every K steps, so `replay --from STEP` starts near STEP (portable backend).", valueName: "K"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --record: keep the world's saved state in the record every K steps, so `replay --from STEP` starts near STEP (CrateDrop's Chipmunk).", valueName: "K"))
     var keyframes: Int?
 
     func validate() throws {

@@ -4,11 +4,11 @@ import Session
 /// `--save-state FILE` and `--save-every STEPS DIR`: saved states out of `run` and `hash`
 /// (docs/determinism.md, "Saved states"; portable backend).
 struct StateOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Save the world's state at the end to FILE; `cratedrop hash FILE` or `cratedrop run FILE` continues it exactly (portable backend).", valueName: "FILE"), completion: .file())
+    @Option(help: ArgumentHelp("Save the world's state at the end to FILE; `cratedrop hash FILE` or `cratedrop run FILE` continues it exactly (CrateDrop's Chipmunk).", valueName: "FILE"), completion: .file())
     var saveState: String?
 
     @Option(name: .customLong("save-every"), parsing: .upToNextOption,
-            help: ArgumentHelp("Save the state every STEPS steps (counted from the scene's start) as DIR/step-NNNNNNNNN.state; DIR is created if missing (portable backend).", valueName: "STEPS DIR"))
+            help: ArgumentHelp("Save the state every STEPS steps (counted from the scene's start) as DIR/step-NNNNNNNNN.state; DIR is created if missing (CrateDrop's Chipmunk).", valueName: "STEPS DIR"))
     var saveEvery: [String] = []
 
     /// The file these options write, for `OutputChecks` (the folder is checked when it is made).

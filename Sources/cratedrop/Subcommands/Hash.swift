@@ -19,7 +19,7 @@ struct Hash: ParsableCommand {
     @Argument(help: "Scene file (JSON), or a saved state (from --save-state) to continue.", completion: .file())
     var scene: String
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("At every step save the state, step K ahead, restore, and check the steps after the restore reach the same states bit for bit; exit 3 at the first that differs (portable backend).", valueName: "K"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("At every step save the state, step K ahead, restore, and check the steps after the restore reach the same states bit for bit; exit 3 at the first that differs (CrateDrop's Chipmunk).", valueName: "K"))
     var synctest: Int?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Simulated seconds to run (decimal, e.g. 2.5).", valueName: "S"))

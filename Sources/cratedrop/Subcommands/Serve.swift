@@ -56,7 +56,7 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Runs a scene live in real time and shows it in a browser, tilted by arrow keys or a phone.",
         discussion: """
-            Serves a page at http://HOST:PORT/ (printed on stderr) that draws the run as it happens and sends tilts back over a WebSocket; tilts apply at step boundaries and go into the session's record (download it from the page, or --record FILE), which replays offline to the same state hash. On the portable backend pages can also rewind the last 30 s and branch from there; the record then follows the branch. Ctrl-C stops the server and prints a JSON summary on stdout. Binds 127.0.0.1 unless --host says otherwise.
+            Serves a page at http://HOST:PORT/ (printed on stderr) that draws the run as it happens and sends tilts back over a WebSocket; tilts apply at step boundaries and go into the session's record (download it from the page, or --record FILE), which replays offline to the same state hash. On CrateDrop's Chipmunk (the default) pages can also rewind the last 30 s and branch from there; the record then follows the branch. Ctrl-C stops the server and prints a JSON summary on stdout. Binds 127.0.0.1 unless --host says otherwise.
 
             Examples:
               cratedrop serve Scenes/book.json

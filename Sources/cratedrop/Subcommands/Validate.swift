@@ -7,7 +7,7 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Checks scene files and prints one line per problem.",
         discussion: """
-            Prints `FILE: ok (...)` for a good scene, and `FILE:LINE: PATH: PROBLEM` for each problem, every problem of a file in one pass. Warnings (a crate placed overlapping a wall) go to stderr as `cratedrop: FILE:LINE: warning: PATH: ...` and do not fail the check. A saved state (from --save-state) is checked whole: its header and checksum, its embedded scene, and (on the portable backend) that it restores into a world of that scene. Exits 65 if any file has problems, 66 if any file cannot be read.
+            Prints `FILE: ok (...)` for a good scene, and `FILE:LINE: PATH: PROBLEM` for each problem, every problem of a file in one pass. Warnings (a crate placed overlapping a wall) go to stderr as `cratedrop: FILE:LINE: warning: PATH: ...` and do not fail the check. A saved state (from --save-state) is checked whole: its header and checksum, its embedded scene, and (on CrateDrop's Chipmunk) that it restores into a world of that scene. Exits 65 if any file has problems, 66 if any file cannot be read.
 
             Example:
               cratedrop validate Scenes/*.json
