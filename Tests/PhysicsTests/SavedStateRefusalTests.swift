@@ -37,10 +37,10 @@ struct SavedStateRefusalTests {
     }
 
     /// Where the cached arbiters' records begin in a state's physics bytes, and how many there
-    /// are (the layout at the top of Backends/portable/saved_state.c).
+    /// are (the layout in Backends/portable/patches/0001-state-format.patch, cpStateFormat.h).
     static func arbiterSection(_ bytes: [UInt8], bodies: Int, walls: Int, shapes: Int) -> (count: Int, start: Int, width: Int) {
         func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
-        var at = 4 + 72 * bodies + 4 + 8 + 4
+        var at = 8 + 4 + 72 * bodies + 4 + 8 + 4
         let width = Int(bytes[at])
         at += 2 + 8
         let nodes = u32(at)

@@ -82,9 +82,10 @@ import Testing
         var foreign = state
         foreign.fingerprint ^= 1
         #expect(throws: StateError.otherWorld) { try world.restore(foreign) }
-        // Counts and indices out of range in the first bytes (the body count) and past the end.
+        // Counts and indices out of range in the first bytes (the body count, after the layout
+        // identifier) and past the end.
         var wrongCount = state
-        wrongCount.physics[0] ^= 0x01
+        wrongCount.physics[8] ^= 0x01
         #expect(throws: (any Error).self) { try world.restore(wrongCount) }
         var longer = state
         longer.physics.append(0)

@@ -47,8 +47,9 @@ import Testing
         let world = try World(scene: Repository.scene("pile-100"))
         let stage = SyncTestStage(depth: 2) { world, state throws(StateError) in
             var state = state
-            // The physics part begins with the body count (u32) and body 0's x (f64, little-endian).
-            if state.step == 50 { state.physics[4] ^= 1 }
+            // The physics part begins with its layout identifier (u64), the body count (u32) and
+            // body 0's x (f64, little-endian).
+            if state.step == 50 { state.physics[12] ^= 1 }
             try world.restore(state)
         }
         let pipeline = StepPipeline(world: world, stages: [(.synctest, stage)])
