@@ -24,7 +24,7 @@ public struct WorldState: Sendable, Equatable {
     /// With bytes as saved, what the physics library handed back beside them for restoring them
     /// (each body's transform, the pair lists and contacts indexed as a restore reads them): all
     /// of it derived from the bytes, so never written out, but a restore of these bytes takes it
-    /// instead of working it out again. Opaque here (Backends/portable/saved_state.c, AidHeader).
+    /// instead of working it out again. Opaque here (cpStateFormat.h in Backends/portable/patches/0001-state-format.patch, AidHeader).
     package private(set) var restoreAid: [UInt64] = []
 
     public init(step: Int, gravity: Vec2, fingerprint: UInt64, physics: [UInt8]) {

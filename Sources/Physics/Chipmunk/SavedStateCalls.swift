@@ -48,7 +48,7 @@ enum SavedStateCalls {
     static let available: Bool = CChipmunk_HasSavedStates() != 0
 
     /// The space's state as bytes, written straight into the array, with its restore aid (what a
-    /// restore of these very bytes would otherwise work out again: Backends/portable/saved_state.c,
+    /// restore of these very bytes would otherwise work out again: cpStateFormat.h (Backends/portable/patches),
     /// AidHeader), in 8-byte words. A second call when the first guesses at their sizes (the last
     /// ones' plus an eighth) were short.
     static func save(space: OpaquePointer, makeup: StateMakeup) throws(SavedStateCallError) -> (bytes: [UInt8], aid: [UInt64]) {
