@@ -239,7 +239,7 @@ import Testing
         return Command(page: page, text: text, status: status, statusOnDebian: statusOnDebian)
     }
 
-    /// Whether the suite runs on the portable backend (`scripts/portable test`).
+    /// Whether the suite runs on the portable backend (`scripts/swiftpm test`, the default).
     static let portable = (try? CLI.run(["platform"]).stdout.contains("portable backend")) == true
 
     /// Every file under `directory`, as paths relative to it (folders end in `/`).

@@ -30,6 +30,22 @@ import Testing
         #expect(continued.stdout.split(separator: "\n") == Array(expected))
     }
 
+    /// A state saved before states began with a layout identifier (file format 2, by CrateDrop's
+    /// Chipmunk of 2026-11-27; Tests/CLITests/Golden/README.md says how it was made) is refused as
+    /// bad data, naming the format, by `hash`, `run` and `validate`.
+    @Test func aStateOfAnEarlierLayoutIsRefusedNamingIt() throws {
+        guard Self.portable else { return }
+        let earlier = "Tests/CLITests/Golden/earlier-formats/book-60-format-2-no-layout-id.state"
+        let out = Self.temporary("out")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        for arguments in [["hash", earlier, "--steps", "1"], ["run", earlier, "--seconds", "0.1", "--out", out + ".png"], ["validate", earlier]] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 65, "\(arguments): \(result.stderr)")
+            #expect((result.stdout + result.stderr).contains("a state of another format or Chipmunk layout (layout 0xf42a4e0700000005, this library reads 0x"),
+                    "\(arguments): \(result.stdout) \(result.stderr)")
+        }
+    }
+
     @Test func corruptTruncatedAndForeignStatesAreBadData() throws {
         guard Self.portable else { return }
         let state = Self.temporary("s.state")

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Rewind and branch through a real `cratedrop serve`, over its WebSocket as pages do
-/// (docs/serve.md, "Rewind and branch"). On the portable backend (`scripts/portable test`): a page
+/// (docs/serve.md, "Rewind and branch"). On the portable backend (`scripts/swiftpm test`, the default): a page
 /// rewinds the paused run, every page's next frame shows the run's own state at that step, the
 /// run branches with a new tilt, and the record downloaded then verifies with `replay --verify`.
 /// On Debian's library the scene message says why rewind is off and a rewind is refused with
