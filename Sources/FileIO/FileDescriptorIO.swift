@@ -4,7 +4,7 @@ import Glibc
 import SystemPackage
 
 /// POSIX writes with the loops POSIX requires, reporting errno as `FileFailure`, and the rules every
-/// output file follows (README, "Output files"):
+/// output file follows (docs/outputs.md, "Output files"):
 /// - a regular file (or a new one) is replaced atomically: written under a fresh hidden name made
 ///   with `mkstemp` (`.NAME.tmp-PID-XXXXXX`, created exclusively, so a planted file or symbolic
 ///   link is never followed), then renamed over the target, and removed if anything fails;

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import FileIO
 
-/// What `--out PATH` asks for, told from the path alone (README, "Outputs"):
+/// What `--out PATH` asks for, told from the path alone (docs/outputs.md):
 /// - `-`: the PPM stream on stdout;
 /// - a name ending in `.mp4`, `.mkv`, `.webm` or `.gif` (any case): a video file;
 /// - a name ending in `.png` (any case): one still image;

@@ -10,7 +10,7 @@ import Raster
 /// turn a flat run into zeros that cost the same, and trying them costs time (measured on a
 /// 1280x720 frame of pile-100: no filter is smaller than adaptive filtering at every level, and
 /// 3-5x faster). So rows are never filtered, and the level is zlib's; the default, 1, is the
-/// fastest that still compresses (README, "Outputs").
+/// fastest that still compresses (docs/outputs.md).
 public struct PNGEncoder: Sendable, Equatable {
     /// zlib compression level, 0 (store) ... 9 (smallest).
     public let level: Int

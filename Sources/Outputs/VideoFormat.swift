@@ -1,5 +1,5 @@
 /// The video files `run --out` makes through ffmpeg, picked by the file's extension
-/// (README, "Video").
+/// (docs/outputs.md, "Video").
 public enum VideoFormat: String, Sendable, CaseIterable {
     /// H.264 in MP4, moov atom first so playback starts before the download ends.
     case mp4

@@ -6,7 +6,7 @@ import Foundation
 import Raster
 
 /// Shows frames live in a window: an ffplay subprocess fed raw RGB frames on a pipe, told the
-/// frame rate so it shows each frame for 1/fps s (README, "Watching a run live"). Closing the
+/// frame rate so it shows each frame for 1/fps s (docs/outputs.md, "Watching a run live"). Closing the
 /// window ends the run like a stop request.
 ///
 /// A closed window shows up as a write error (EPIPE), never as a SIGPIPE that kills the process

@@ -4,7 +4,7 @@ import SceneModel
 /// scene and inputs agree bit for bit inside one class, and are not promised to across classes.
 ///
 /// The class is measured, not looked up: a probe reaches Chipmunk the way a simulation does and
-/// hashes what comes back (README, "Determinism"):
+/// hashes what comes back (docs/determinism.md):
 /// 1. `angles`: `cpBodySetAngle` on 4096 angles (SplitMix64 seed `0x5EED_C1A5`; angle i is
 ///    (2u − 1) × 10^(i mod 7) rad, so up to ±1e6 rad) and the bits of the rotation (cos, sin) it
 ///    computes through the library's maths: this tells apart libm variants, such as glibc's FMA and

@@ -29,7 +29,7 @@ public enum SceneSchema {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": "scene.schema.json",
             "title": "CrateDrop scene",
-            "description": "A crate-drop scene. Units: pixels, seconds, radians; y points up. See README, \"Scene files\".",
+            "description": "A crate-drop scene. Units: pixels, seconds, radians; y points up. See docs/scenes.md.",
             "type": "object",
             "required": ["world", "gravity"],
             "additionalProperties": false,

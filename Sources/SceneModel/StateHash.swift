@@ -1,4 +1,4 @@
-/// The documented determinism hash of a world state (see README, "State hash").
+/// The documented determinism hash of a world state (see docs/determinism.md, "State hash").
 ///
 /// FNV-1a 64 over a byte stream made, for each body in creation order, of the IEEE-754 binary64
 /// bit patterns of x, y, angle, vx, vy and angular velocity, each as 8 little-endian bytes.

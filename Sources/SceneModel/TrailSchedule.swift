@@ -1,4 +1,4 @@
-/// Which steps a run record keeps a checkpoint for (README, "Records").
+/// Which steps a run record keeps a checkpoint for (docs/determinism.md, "Records").
 ///
 /// - A full state (every body's six values) after each of the first `stateSteps` steps:
 ///   ⌊stateRows / bodies⌋, so the full states of a record hold at most `stateRows` body rows

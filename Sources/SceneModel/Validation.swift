@@ -242,12 +242,12 @@ extension Scene {
         }
         if report.overlappingPairs > Limits.overlappingPairs {
             return [FieldProblem("crates", "more than \(Limits.overlappingPairs) pairs of crates start overlapping; at most "
-                + "\(Limits.overlappingPairs): Chipmunk's first steps slow down steeply with many overlaps (README, \"Limits\")")]
+                + "\(Limits.overlappingPairs): Chipmunk's first steps slow down steeply with many overlaps (docs/scenes.md, \"Limits\")")]
         }
         if report.contactPairs > Limits.contactPairs {
             return [FieldProblem("crates", "more than \(Limits.contactPairs) pairs of crates start touching or overlapping; at most "
                 + "\(Limits.contactPairs): a large packed block of crates makes Chipmunk's steps slow down steeply "
-                + "(README, \"Limits\"); leave gaps between them, as the generator does")]
+                + "(docs/scenes.md, \"Limits\"); leave gaps between them, as the generator does")]
         }
         return report.crowded.map { crowded in
             let examples = crowded.examples.map(name).joined(separator: ", ")

@@ -2,6 +2,9 @@
 extension WorldState {
     public static let magic = Array("CDWORLD\n".utf8)
     public static let formatVersion: UInt32 = 1
+    /// The latest step a state may be at: 2^53 (some 2.4 million years at 120 steps a second).
+    /// With `hash --steps` bounded the same way, a run from any state stays far inside `Int`.
+    public static let maxStep = 1 << 53
 
     /// Why bytes are not a world state; `description` names what is wrong.
     public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -52,7 +55,9 @@ extension WorldState {
     /// Reads the fields `append(to:)` writes.
     package static func read(from reader: inout LittleEndianReader) throws -> WorldState {
         let step = try reader.u64()
-        guard step <= UInt64(Int.max) else { throw FormatError(description: "the state's step count is out of range") }
+        guard step <= UInt64(maxStep) else {
+            throw FormatError(description: "the state's step count \(step) is out of range (at most 2^53 = \(maxStep))")
+        }
         let gravity = Vec2(try reader.f64(), try reader.f64())
         return WorldState(step: Int(step), gravity: gravity, fingerprint: try reader.u64(), physics: try reader.field())
     }

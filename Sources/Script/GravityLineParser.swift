@@ -41,7 +41,7 @@ public struct GravityLineParser: Sendable {
         }
     }
 
-    /// Parses one line of a gravity stream or of a run record (README, "Records"): a record's own
+    /// Parses one line of a gravity stream or of a run record (docs/determinism.md, "Records"): a record's own
     /// lines (its header, scene, checkpoints and end line) give nil. They are recognised only after
     /// a record header on line 1, so a plain stream stays strict.
     public mutating func read(_ bytes: [UInt8], line: Int) -> Result<GravityCommand?, GravityLineError> {

@@ -5,7 +5,7 @@ import SceneFile
 import FileIO
 import SceneModel
 
-/// Writes a run record (README, "Records"): a header line, the scene, every gravity change
+/// Writes a run record (docs/determinism.md, "Records"): a header line, the scene, every gravity change
 /// applied with its exact step, checkpoints after the steps `schedule` names and an end line.
 ///
 /// Gravity lines are the stream format itself (`{"step":N,"gravity":[x,y]}`), so a record also

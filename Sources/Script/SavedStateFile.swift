@@ -4,7 +4,7 @@ import SceneModel
 /// continued anywhere: the scene's text, the step, and where it was made. Little-endian and
 /// fixed-width, with no struct images, so the bytes are the same on every CPU; checksummed.
 ///
-///     "CDSTATE\n"  u32 format version (2)
+///     "CDSTATE\n"  u32 format version (3)
 ///     string determinism class, string backend, string architecture, string scene file
 ///     bytes scene text
 ///     u64 step, f64 gravity x, f64 gravity y, u64 world fingerprint
@@ -14,9 +14,10 @@ import SceneModel
 /// A string or bytes field is a u32 length and that many bytes.
 public struct SavedStateFile: Sendable, Equatable {
     public static let magic = Array("CDSTATE\n".utf8)
-    /// 2: the physics part's pairs by number, inner boxes only where needed, its index and hash
-    /// widths (version 1, from the first saved states, is not read: save such a state again).
-    public static let formatVersion: UInt32 = 2
+    /// 3: the physics part begins with its layout identifier (CrateDrop's Chipmunk, patch 0001).
+    /// 2 (the physics part's pairs by number, inner boxes only where needed, its index and hash
+    /// widths) and 1 (the first saved states) are not read: their physics is not this library's.
+    public static let formatVersion: UInt32 = 3
     /// The largest state file read, as for records.
     public static let maxFileSize = 1 << 30
 

@@ -1,7 +1,7 @@
 import SceneFile
 import SceneModel
 
-/// What a page may ask of the live run (README, "Live in a browser").
+/// What a page may ask of the live run (docs/serve.md).
 package enum LiveCommand: Sendable, Equatable {
     /// Gravity from now on, px/s², applied at the next step boundary and recorded with its step.
     case gravity(Vec2)
@@ -41,12 +41,14 @@ package enum LiveCommand: Sendable, Equatable {
                 return .failure(MessageError("gravity must be [x, y], finite numbers within ±\(Int(Limits.gravity)) px/s²"))
             }
             return .success(.gravity(Vec2(x, y)))
-        case let ("rewind", .number(step, literal)):
-            // A whole number of steps, written as one (no fraction or exponent), that fits exactly in a double.
-            guard literal.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), step <= maxRewindStep else {
+        case let ("rewind", .number(_, literal)):
+            // A whole number of steps, written as one (no fraction or exponent), read from its digits:
+            // the parsed double rounds 9007199254740993 to another step.
+            guard literal.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let step = Int(literal),
+                  step <= Int(maxRewindStep) else {
                 return .failure(MessageError("rewind takes a step: a whole number from 0 to \(Int(maxRewindStep)), got \(literal.prefix(40))"))
             }
-            return .success(.rewind(step: Int(step)))
+            return .success(.rewind(step: step))
         case let ("command", .string(name)):
             switch name {
             case "pause": return .success(.pause)

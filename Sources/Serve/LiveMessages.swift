@@ -3,7 +3,7 @@ import SceneFile
 import SceneModel
 import Session
 
-/// What the server sends pages (README, "Live in a browser"): the scene's look once as JSON text,
+/// What the server sends pages (docs/serve.md): the scene's look once as JSON text,
 /// then one compact binary message per frame.
 package enum LiveMessages {
     /// `{"type":"scene","world":[w,h],"background":"#…","crate":"#…","wall":"#…","walls":[[x1,y1,x2,y2,r],…],

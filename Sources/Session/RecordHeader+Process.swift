@@ -16,6 +16,6 @@ extension RunRecord.Header {
         guard determinismClass != here else { return nil }
         return "this record was made in determinism \(origin); this machine is class \(here): "
             + "bit-exact replay is promised only within one class. For replays that match on every machine, "
-            + "record and replay with CrateDrop's Chipmunk, the portable class (the default of scripts/install; README, \"Determinism\")"
+            + "record and replay with CrateDrop's Chipmunk, the portable class (the default of scripts/install; docs/determinism.md)"
     }
 }

@@ -18,7 +18,7 @@ struct CrateDropBench: ParsableCommand {
         discussion: """
             For each scene: µs per step through CrateDrop's world and through a small C program stepping the same scene against the same libchipmunk, in alternating repetitions after an untimed warm-up; their ratio; the snapshot copy's share of a step; draw time per frame, file-write time per frame and stream throughput at 1280x720; peak memory. Both sides must reach the same state hash (exit 1 otherwise). Medians with min and max.
 
-            --step-loop runs only the measured stepping loop of one scene, for counting instructions with callgrind (see README, "Benchmarks"); --instructions does that for both sides and prints the instructions per step.
+            --step-loop runs only the measured stepping loop of one scene, for counting instructions with callgrind (see docs/performance.md, "Benchmarks"); --instructions does that for both sides and prints the instructions per step.
 
             Examples:
               cratedrop bench

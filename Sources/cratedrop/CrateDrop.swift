@@ -24,6 +24,9 @@ struct CrateDrop: ParsableCommand {
     static func main() {
         // A closed pipe must come back from write() as EPIPE, to be reported, never kill the process.
         signal(SIGPIPE, SIG_IGN)
+        // A write past the file-size limit (`ulimit -f`) must fail with EFBIG, to be reported as an
+        // I/O error (74) with what was done so far, not kill the process silently with SIGXFSZ.
+        signal(SIGXFSZ, SIG_IGN)
         // stdout carries results: the debug build's banner must not reach it.
         DebugBanner.silence()
         let arguments = Array(CommandLine.arguments.dropFirst())

@@ -4,7 +4,7 @@ import Session
 
 extension DataFormat: ExpressibleByArgument {}
 
-/// `--trace` and `--stats`: data out of `run` and `hash` (README, "Data out").
+/// `--trace` and `--stats`: data out of `run` and `hash` (docs/outputs.md, "Data out").
 struct DataOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write every body's state to FILE (.csv or .jsonl): once per frame in a run, every step in hash, or every --trace-every steps.", valueName: "FILE"), completion: .file())
     var trace: String?

@@ -28,7 +28,7 @@ struct FrameOutputOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("With --out FILE.png: the time of the frame to keep, in simulated seconds (decimal; default: the run's last frame). The run ends there.", valueName: "S"))
     var at: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("ffmpeg output options replacing the defaults for the video's format, split at spaces (README, \"Video\"), e.g. \"-c:v libx264 -preset slow -crf 18 -pix_fmt yuv420p\".", valueName: "ARGS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("ffmpeg output options replacing the defaults for the video's format, split at spaces (docs/outputs.md, \"Video\"), e.g. \"-c:v libx264 -preset slow -crf 18 -pix_fmt yuv420p\".", valueName: "ARGS"))
     var encoderArgs: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Frame size in pixels (default: the scene's render size).", valueName: "WxH"))

@@ -13,7 +13,7 @@ import Script
 extension AxisPreset: ExpressibleByArgument {}
 extension GravityInput.BadLinePolicy: ExpressibleByArgument {}
 
-/// The options that feed gravity from a JSON Lines stream (README, "Gravity streams").
+/// The options that feed gravity from a JSON Lines stream (docs/command-line.md).
 struct GravityOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Gravity changes as JSON Lines from FILE, '-' (stdin) or a named pipe.", valueName: "FILE"), completion: .file())
     var gravity: String?

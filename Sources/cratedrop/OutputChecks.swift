@@ -7,7 +7,7 @@ import Outputs
 import SceneFile
 
 /// Checks made before any work starts, so that a run never ends by clobbering what it read or
-/// one output destroying another (README, "Output files"):
+/// one output destroying another (docs/outputs.md, "Output files"):
 /// - an output path whose last component is a symbolic link is refused, whatever it points to (a
 ///   file, a folder, nothing): CrateDrop does not write through links; links among the folders
 ///   above it are followed;

@@ -162,6 +162,19 @@ import Testing
         #expect(record.status == 73 && record.stderr.contains("\(fifo): is a named pipe that no process is reading"))
     }
 
+    /// Under a file-size limit (`ulimit -f`), a record that outgrows it is a write error (74) that
+    /// names the file and why, after the run's own result is printed, not a silent death by
+    /// SIGXFSZ (exit 153; audit round 4, finding 11). bash's `ulimit -f` counts 1024-byte blocks.
+    @Test func aFileSizeLimitIsAWriteErrorNotASignal() throws {
+        let folder = Self.temporary("fsize")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try CLI.shell("ulimit -f 16; $CRATEDROP hash Scenes/pile-100.json --steps 600 --record \(folder)/pile.rec")
+        #expect(result.status == 74, "\(result.status): \(result.stderr)")
+        #expect(result.stderr.contains("\(folder)/pile.rec: File too large"), "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("600 "), "\(result.stdout)")
+    }
+
     // MARK: Results never lost silently
 
     @Test(arguments: [

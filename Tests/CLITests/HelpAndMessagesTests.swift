@@ -6,6 +6,34 @@ import Testing
 @Suite struct HelpAndMessagesTests {
     static let subcommands = ["run", "hash", "replay", "diff", "validate", "platform", "serve", "bench"]
 
+    /// Every place the help and the messages send a reader to (`docs/outputs.md, "Video"`,
+    /// `README, "Determinism"`) exists: the page, and a heading of that name on it. The help sent
+    /// readers to README sections that had moved to docs/ (issue 35, "Tried as a new user would").
+    @Test func everySectionTheHelpAndMessagesNameExists() throws {
+        var texts: [(String, String)] = []
+        for subcommand in Self.subcommands + ["", "sweep plan", "sweep run", "sweep merge", "sweep verify"] {
+            let words = subcommand.split(separator: " ").map(String.init)
+            texts.append(("cratedrop help \(subcommand)", try CLI.run(["help"] + words, environment: ["COLUMNS": "1000"]).stdout))
+        }
+        let sources = try FileManager.default.subpathsOfDirectory(atPath: Repository.path("Sources")).filter { $0.hasSuffix(".swift") }
+        for file in sources {
+            texts.append((file, try String(contentsOfFile: Repository.path("Sources/\(file)"), encoding: .utf8).replacingOccurrences(of: "\\\"", with: "\"")))
+        }
+        let reference = try Regex(#"(README|docs/[a-z-]+\.md), "([^"]+)""#)
+        var checked = 0
+        for (origin, text) in texts {
+            for match in text.matches(of: reference) {
+                let page = String(match.output[1].substring!) == "README" ? "README.md" : String(match.output[1].substring!)
+                let section = String(match.output[2].substring!)
+                let headings = ((try? String(contentsOfFile: Repository.path(page), encoding: .utf8)) ?? "")
+                    .split(separator: "\n").filter { $0.hasPrefix("#") }.map { $0.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces) }
+                #expect(headings.contains(section), "\(origin) names \(page), \"\(section)\", which has no such heading")
+                checked += 1
+            }
+        }
+        #expect(checked > 10)
+    }
+
     /// Paragraphs are single lines in the source that the help re-wraps: a line under 40
     /// characters ends its paragraph (a blank line, a new option or the end follows), or belongs
     /// to an Examples block, or labels an option or a section. Nothing runs past 80 columns

@@ -152,6 +152,24 @@ import Testing
         #expect(result.stdout.isEmpty && !FileManager.default.fileExists(atPath: record))
     }
 
+    /// `--save-state`, `--save-every` and `--synctest` on a world saved states do not cover are
+    /// refused the same way, before any step and any output (they were refused only at the run's
+    /// end, after the whole run: issue 35, "Tried as a new user would").
+    @Test func savingAWorldStatesDoNotCoverIsRefusedBeforeAnyStep() throws {
+        guard Self.portable else { return }
+        let (scene, state, folder) = (Self.temporary("sleepy.json"), Self.temporary("sleepy.state"), Self.temporary("states"))
+        defer { for path in [scene, state, folder] { try? FileManager.default.removeItem(atPath: path) } }
+        let book = try String(contentsOfFile: Repository.path("Scenes/book.json"), encoding: .utf8)
+        try book.replacingOccurrences(of: "{", with: #"{"sleep_time": 0.5, "#, options: [], range: book.range(of: "{"))
+            .write(toFile: scene, atomically: false, encoding: .utf8)
+        for (options, named) in [(["--save-state", state], "--save-state"), (["--save-every", "5", folder], "--save-every"), (["--synctest", "2"], "--synctest")] {
+            let result = try CLI.run(["hash", scene, "--steps", "1200"] + options)
+            #expect(result.status == 64 && result.stderr.contains("\(named): saved states do not cover sleeping bodies (sleep_time)"), "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+        #expect(!FileManager.default.fileExists(atPath: state) && !FileManager.default.fileExists(atPath: folder))
+    }
+
     /// Each way a keyframe can be wrong, refused with the record's file and line (65): by every
     /// reader of the record (`replay --verify` too), or, for a keyframe of another scene, when it is restored.
     @Test func corruptAndForeignKeyframesAreBadData() throws {

@@ -32,7 +32,9 @@ import Testing
 
     /// A state saved before states began with a layout identifier (file format 2, by CrateDrop's
     /// Chipmunk of 2026-11-27; Tests/CLITests/Golden/README.md says how it was made) is refused as
-    /// bad data, naming the format, by `hash`, `run` and `validate`.
+    /// bad data, naming its format, by `hash`, `run` and `validate`; so is the same state with its
+    /// file's version edited to the current one (and its checksum made right): the physics part's
+    /// layout identifier names it then.
     @Test func aStateOfAnEarlierLayoutIsRefusedNamingIt() throws {
         guard Self.portable else { return }
         let earlier = "Tests/CLITests/Golden/earlier-formats/book-60-format-2-no-layout-id.state"
@@ -41,9 +43,59 @@ import Testing
         for arguments in [["hash", earlier, "--steps", "1"], ["run", earlier, "--seconds", "0.1", "--out", out + ".png"], ["validate", earlier]] {
             let result = try CLI.run(arguments)
             #expect(result.status == 65, "\(arguments): \(result.stderr)")
-            #expect((result.stdout + result.stderr).contains("a state of another format or Chipmunk layout (layout 0xf42a4e0700000005, this library reads 0x"),
+            #expect((result.stdout + result.stderr).contains("saved-state format 2, which this CrateDrop (format 3) cannot read"),
                     "\(arguments): \(result.stdout) \(result.stderr)")
         }
+        // The version edited to 3, the checksum (FNV-1a 64 of every byte before it) made right.
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: earlier)))
+        bytes[8] = 3
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes.dropLast(8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for i in 0..<8 { bytes[bytes.count - 8 + i] = UInt8(truncatingIfNeeded: hash >> (8 * i)) }
+        let relabelled = Self.temporary("relabelled.state")
+        defer { try? FileManager.default.removeItem(atPath: relabelled) }
+        try Data(bytes).write(to: URL(fileURLWithPath: relabelled))
+        let result = try CLI.run(["hash", relabelled, "--steps", "1"])
+        #expect(result.status == 65 && result.stderr.contains("a state of another format or Chipmunk layout (layout 0xf42a4e0700000005, this library reads 0x"),
+                "\(result.stderr)")
+    }
+
+    /// A state file's bytes with its step set to `step` and its checksum made right (the layout
+    /// in Sources/Script/SavedStateFile.swift: magic, version, four strings, the scene's text, step).
+    static func withStep(_ step: UInt64, _ original: [UInt8]) -> [UInt8] {
+        var bytes = original
+        func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
+        var at = 12
+        for _ in 0..<5 { at += 4 + u32(at) }
+        for i in 0..<8 { bytes[at + i] = UInt8(truncatingIfNeeded: step >> (8 * UInt64(i))) }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes.dropLast(8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for i in 0..<8 { bytes[bytes.count - 8 + i] = UInt8(truncatingIfNeeded: hash >> (8 * UInt64(i))) }
+        return bytes
+    }
+
+    /// A state whose step is past 2^53 (the audit's: 2^63 - 11, checksum made right) is bad data
+    /// for `validate`, `hash` and `run`, which trapped on the overflow of its step plus the run's;
+    /// at 2^53 it continues; `--steps` past 2^53 is a usage error.
+    @Test func aStateStepPastTwoToThe53IsRefused() throws {
+        guard Self.portable else { return }
+        let state = Self.temporary("s.state")
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        #expect(try CLI.run(["hash", "Scenes/book.json", "--steps", "60", "--save-state", state]).status == 0)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: state)))
+        let late = Self.temporary("late.state")
+        defer { try? FileManager.default.removeItem(atPath: late) }
+        try Data(Self.withStep(1 << 63 - 11, bytes)).write(to: URL(fileURLWithPath: late))
+        for arguments in [["validate", late], ["hash", late, "--steps", "20"], ["run", late, "--seconds", "0.1", "--out", late + ".png"]] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 65 && (result.stdout + result.stderr).contains("the state's step count 9223372036854775797 is out of range (at most 2^53"),
+                    "\(arguments): \(result.stderr)")
+        }
+        try Data(Self.withStep(1 << 53, bytes)).write(to: URL(fileURLWithPath: late))
+        let last = try CLI.run(["hash", late, "--steps", "2"])
+        #expect(last.status == 0 && last.stdout.hasPrefix("\(1 << 53 + 2) "), "\(last.stdout) \(last.stderr)")
+        let tooLong = try CLI.run(["hash", late, "--steps", String(1 << 53 + 1)])
+        #expect(tooLong.status == 64 && tooLong.stderr.contains("--steps must be from 0 to 2^53"), "\(tooLong.stderr)")
     }
 
     @Test func corruptTruncatedAndForeignStatesAreBadData() throws {

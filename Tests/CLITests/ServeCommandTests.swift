@@ -61,6 +61,10 @@ import Testing
         (["--port", "70000"], Int32(64), "--port must be in 0...65535"),
         (["--fps", "0"], 64, "--fps must be in 1...240"),
         (["--record", "/nonexistent/x.rec", "--port", "0"], 73, "/nonexistent/x.rec: cannot create the record"),
+        // A name with a port never matched a Host header (audit round 4, finding 14); a wildcard
+        // was taken literally.
+        (["--allow-host", "phone.local:8080"], 64, "--allow-host takes a host without its port (any port is allowed): give 'phone.local', got 'phone.local:8080'"),
+        (["--allow-host", "*"], 64, "--allow-host takes one host name or address, not a pattern, got '*'"),
     ] as [([String], Int32, String)])
     func badArgumentsEndItBeforeAnyStep(arguments: [String], status: Int32, message: String) throws {
         let result = try CLI.run(["serve", "Scenes/book.json"] + arguments)

@@ -73,7 +73,7 @@ import Testing
         #expect(closed?.code == 1008 && closed?.reason.contains("rewind takes a step") == true, "\(String(describing: closed))")
 
         guard SavedStateCommandTests.portable else {
-            #expect(scene.contains(#""rewind":{"unavailable":"rewind keeps saved states, and saved states need CrateDrop's portable"#), "\(scene)")
+            #expect(scene.contains(#""rewind":{"unavailable":"rewind keeps saved states, and saved states need CrateDrop's Chipmunk (the portable physics backend)"#), "\(scene)")
             page.socket.send(text: #"{"rewind":10}"#)
             let refusal = page.text(containing: #""type":"refused""#)
             #expect(refusal?.contains("cannot rewind: rewind keeps saved states") == true, "\(refusal ?? "no answer")")

@@ -46,6 +46,52 @@ import Testing
         #expect(bad.stderr == "cratedrop: \(folder)/bad.json:1: axes: must be an array, got a number\n")
     }
 
+    /// `sweep verify` reads a sample's done marker as outside input: a step count or hash interval
+    /// no spec can ask for is bad data (65) naming the file and key, not a trap (a negative count,
+    /// an interval of 0) or a run for ever (10^12 steps) (audit round 4, finding 6).
+    @Test func verifyRefusesADoneMarkerOutsideASpecsBounds() throws {
+        let folder = try Self.temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let out = "\(folder)/out"
+        #expect(try CLI.run(["sweep", "run", try Self.spec(folder, samples: 1), "--out", out]).status == 0)
+        let marker = "\(out)/samples/000000/done.json"
+        let original = try String(contentsOfFile: marker, encoding: .utf8)
+        for (key, value, message) in [("steps", "-1", "steps: must be in 0...2147483647 (a spec's bounds), got -1"),
+                                      ("steps", "1000000000000", "steps: must be in 0...2147483647 (a spec's bounds), got 1000000000000"),
+                                      ("hash_every", "0", "hash_every: must be in 1...2147483647 (a spec's bounds), got 0")] {
+            let edited = original.replacingOccurrences(of: #""\#(key)":\s*[0-9]+"#, with: "\"\(key)\": \(value)", options: .regularExpression)
+            #expect(edited != original)
+            try edited.write(toFile: marker, atomically: true, encoding: .utf8)
+            let verify = try CLI.run(["sweep", "verify", out, "--sample", "0"])
+            #expect(verify.status == 65 && verify.stderr == "cratedrop: \(out)/samples/000000/done.json: \(message)\n", "\(verify.stderr)")
+            #expect(verify.stdout.contains(#""result":"bad-marker""#))
+        }
+    }
+
+    /// A sample whose output cannot be written as it runs (here a file-size limit, as a full
+    /// disk does) ends `sweep run` with 74, the folder's fault, not 65, which says the sample's
+    /// values are bad and makes a scheduler give up (audit round 4, finding 10); and the process
+    /// is not killed by SIGXFSZ (finding 11): it prints its report and leaves no temporary.
+    @Test func anOutputThatCannotBeWrittenIsAnIOError() throws {
+        let folder = try Self.temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let spec = "\(folder)/spec.json"
+        try """
+            {
+              "scene": "\(Repository.path("Scenes/pile-100.json"))",
+              "seconds": 2,
+              "axes": [{ "field": "generator.seed", "values": [1] }],
+              "outputs": { "stats": true }
+            }
+            """.write(toFile: spec, atomically: true, encoding: .utf8)
+        let out = "\(folder)/out"
+        let result = try CLI.shell("ulimit -f 16; $CRATEDROP sweep run \(spec) --out \(out)")
+        #expect(result.status == 74, "\(result.status): \(result.stderr)")
+        #expect(result.stdout.contains(#""failed": 1"#) || result.stdout.contains(#""failed":1"#), "\(result.stdout)")
+        #expect(result.stderr.contains("1 samples failed: 0"), "\(result.stderr)")
+        #expect(Self.completeSamples(out).isEmpty)
+    }
+
     @Test func shardsFromOptionsAndEnvironmentMergeIntoOneSweep() throws {
         let folder = try Self.temporary()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -75,10 +121,12 @@ import Testing
         return "\(row["sample"]!) \(row["hash"]!)"
     }
 
-    /// SIGTERM abandons the samples in flight (exit 143), SIGUSR1 finishes them (exit 138); only
-    /// whole samples stay, and a rerun completes the rest without redoing any.
-    @Test(arguments: [("TERM", 143), ("USR1", 138)])
-    func aStoppedShardResumesWithoutRedoingCompleteSamples(signal: String, code: Int32) throws {
+    /// SIGTERM abandons the samples in flight (exit 143), SIGUSR1 finishes them (exit 138), and
+    /// a SIGTERM after a SIGUSR1 abandons them after all, and says so (143: it exited 138, as if
+    /// the samples had been finished; issue 35); only whole samples stay, and a rerun completes
+    /// the rest without redoing any.
+    @Test(arguments: [("TERM", 143, "TERM"), ("USR1", 138, "USR1"), ("USR1 TERM", 143, "TERM")])
+    func aStoppedShardResumesWithoutRedoingCompleteSamples(signals: String, code: Int32, deciding: String) throws {
         let folder = try Self.temporary()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let spec = try Self.spec(folder, seconds: "2", samples: 24)
@@ -91,11 +139,11 @@ import Testing
               [ "$(find '\(out)/samples' -mindepth 1 -maxdepth 1 -name '[0-9]*' 2>/dev/null | wc -l)" -ge 2 ] && break
               sleep 0.1
             done
-            kill -\(signal) $pid
+            for signal in \(signals); do kill -$signal $pid; done
             wait $pid
             """)
         #expect(stopped.status == code, "\(stopped.stderr)")
-        #expect(stopped.stderr.contains("stopped by SIG\(signal)"))
+        #expect(stopped.stderr.contains("stopped by SIG\(deciding)"), "\(stopped.stderr)")
         let done = Self.completeSamples(out)
         #expect(done.count >= 2 && done.count < 24)
         #expect(!(try FileManager.default.contentsOfDirectory(atPath: "\(out)/samples")).contains { $0.hasPrefix(".") })

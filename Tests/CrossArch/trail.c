@@ -235,8 +235,8 @@ static void read_state_file(const char *path, state_file *f) {
     f->bytes = malloc((size_t)size + 1);
     f->count = fread(f->bytes, 1, (size_t)size, file);
     fclose(file);
-    if (f->count < 12 || memcmp(f->bytes, "CDSTATE\n", 8) != 0 || le32(f->bytes + 8) != 2) {
-        fprintf(stderr, "trail: %s is not a version 2 state file\n", path);
+    if (f->count < 12 || memcmp(f->bytes, "CDSTATE\n", 8) != 0 || le32(f->bytes + 8) != 3) {
+        fprintf(stderr, "trail: %s is not a version 3 state file\n", path);
         exit(65);
     }
     size_t at = 12;

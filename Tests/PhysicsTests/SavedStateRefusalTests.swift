@@ -61,6 +61,56 @@ struct SavedStateRefusalTests {
         return (u32(at), at + 4, width)
     }
 
+    /// Where a state's broadphase tree stamp and its walls' leaf stamps lie in its physics bytes
+    /// (the layout in cpStateFormat.h): after the layout, the body count, the bodies and the space.
+    static func stampOffsets(_ bytes: [UInt8], bodies: Int) -> (tree: Int, walls: Int) {
+        func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
+        let tree = 8 + 4 + 72 * bodies + 4 + 8
+        let width = Int(bytes[tree + 4])
+        var at = tree + 4 + 2 + 8
+        let nodes = u32(at)
+        at += 4
+        for _ in 0..<nodes {
+            let kind = bytes[at]
+            at += 1 + (kind == 1 ? width + 36 : kind == 2 ? 32 : 0)
+        }
+        return (tree, at)
+    }
+
+    /// A state whose broadphase tree is stamped earlier than one of its leaves (the audit's edit:
+    /// the tree's stamp lowered by 5 after pile-100's step 300), or with a wall's leaf stamped after
+    /// the tree, is refused, and the world is left as it was. Restored, such a leaf counts as just
+    /// reinserted in each step until the tree's stamp reaches it and queries again for pairs it
+    /// has: pairs inserted twice, an arbiter twice on a body's list, a hang in the world's teardown.
+    @Test func leavesStampedLaterThanTheTreeAreRefused() throws {
+        let world = try SavedStateTests.stepped("pile-100", steps: 300)
+        let twin = try SavedStateTests.stepped("pile-100", steps: 300)
+        let saved = try world.saveState()
+        let offsets = Self.stampOffsets(saved.physics, bodies: world.tumblers.count + world.crates.count)
+        func edited(at offset: Int, by change: Int) -> WorldState {
+            var bytes = saved.physics
+            var value = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+            value += change
+            for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * i)) }
+            var state = saved
+            state.physics = bytes
+            return state
+        }
+        let lowered = edited(at: offsets.tree, by: -5)
+        let treeStamp = Int(saved.physics[offsets.tree]) | Int(saved.physics[offsets.tree + 1]) << 8
+            | Int(saved.physics[offsets.tree + 2]) << 16 | Int(saved.physics[offsets.tree + 3]) << 24
+        var wallAhead = edited(at: offsets.walls, by: 0)
+        for i in 0..<4 { wallAhead.physics[offsets.walls + i] = UInt8(truncatingIfNeeded: (treeStamp + 1) >> (8 * i)) }
+        for (state, reason) in [(lowered, "a leaf stamped later than the tree"), (wallAhead, "a wall's broadphase leaf is stamped later than the tree")] {
+            #expect {
+                try world.restore(state)
+            } throws: { error in
+                "\(error)".contains(reason)
+            }
+        }
+        #expect(SavedStateTests.trail(world, steps: 60) == SavedStateTests.trail(twin, steps: 60))
+    }
+
     /// A state naming one pair of shapes' contacts twice, as (a, b) and as (b, a), each record in
     /// its place in the order, is refused: Chipmunk keeps one arbiter a pair of shapes.
     @Test func contactsOfOnePairSavedTwiceInBothOrdersAreRefused() throws {

@@ -36,6 +36,8 @@ import Testing
         (#"{"rewind": 1.5}"#, "got 1.5"),
         (#"{"rewind": 1e3}"#, "got 1e3"),
         (#"{"rewind": 99999999999999999999}"#, "whole number from 0 to 9007199254740992"),
+        // Read as a double it was 2^53, another step (issue 35).
+        (#"{"rewind": 9007199254740993}"#, "got 9007199254740993"),
         (#"{"rewind": "10"}"#, "unknown field 'rewind' or wrong type"),
         (#"{"rewind": [10]}"#, "unknown field 'rewind' or wrong type"),
     ])

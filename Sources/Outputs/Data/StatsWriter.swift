@@ -32,7 +32,7 @@ public struct StepStats: Sendable, Equatable {
 }
 
 /// Writes per-step statistics (`--stats FILE.jsonl`): a first line naming the run, then one
-/// object per step, as Box2D's profile files do (README, "Data out"). Rows are small, so they are
+/// object per step, as Box2D's profile files do (docs/outputs.md, "Data out"). Rows are small, so they are
 /// written from the step loop through a 64 KiB buffer. Used by one thread at a time.
 public final class StatsWriter {
     public let path: String

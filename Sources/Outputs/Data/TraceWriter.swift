@@ -7,7 +7,7 @@ import SceneModel
 
 /// Writes body trajectories (`--trace`): one row per body per traced step, with the columns
 /// `step, time, id, shape, width, height, x, y, angle, vx, vy, angular_velocity, sleeping`
-/// (README, "Data out"). Numbers print as the shortest decimal that reads back to the same
+/// (docs/outputs.md, "Data out"). Numbers print as the shortest decimal that reads back to the same
 /// double, so the rows recover the exact state (and its hash).
 ///
 /// Formatting happens on a thread of its own, fed through a bounded queue: the step loop hands

@@ -105,7 +105,7 @@ public struct RunPlan: Sendable {
         }
     }
 
-    /// The death-spiral guard's caps in real time (README, "The fixed-timestep driver").
+    /// The death-spiral guard's caps in real time (docs/driver.md).
     public struct Guard: Sendable, Equatable {
         /// Most steps in one frame, and most steps of debt carried to the next.
         public var maxStepsPerFrame: Int

@@ -25,9 +25,9 @@ public struct DataOutputSettings: Sendable, Equatable {
     public var isEmpty: Bool { tracePath == nil && statsPath == nil }
 }
 
-/// The data stage: trajectories and per-step statistics written as the run steps (README, "Data
-/// out"). The files are created before the first step, rows stream out with flat memory, and
-/// `finish()` closes them and reports what could not be written.
+/// The data stage: trajectories and per-step statistics written as the run steps
+/// (docs/outputs.md, "Data out"). The files are created before the first step, rows stream out
+/// with flat memory, and `finish()` closes them and reports what could not be written.
 public final class DataStage: StepStage {
     private let trace: TraceWriter?
     private let stats: StatsWriter?

@@ -17,6 +17,19 @@ public struct DoneMarker: Sendable, Equatable {
     public var hash: StateHash
     /// `hashes.txt`'s interval, if the sample wrote one.
     public var hashEvery: Int?
+
+    /// What of the marker is outside what a spec can ask (`steps`, `outputs.hash_every`) or a
+    /// state can start at, as `KEY: PROBLEM`, or nil: a marker is outside input to what runs it
+    /// again (`sweep verify`), which would trap on a negative count or run for ever on a huge one.
+    public var outOfBounds: String? {
+        let counts = 0...Int(Int32.max)
+        if !(0...WorldState.maxStep).contains(startStep) { return "start_step: must be in 0...\(WorldState.maxStep), got \(startStep)" }
+        if !counts.contains(steps) { return "steps: must be in \(counts) (a spec's bounds), got \(steps)" }
+        if let hashEvery, !(1...counts.upperBound).contains(hashEvery) {
+            return "hash_every: must be in 1...\(counts.upperBound) (a spec's bounds), got \(hashEvery)"
+        }
+        return nil
+    }
     public var determinismClass: String
     public var backend: String
     public var architecture: String

@@ -209,12 +209,12 @@ public struct SweepFolder: Sendable {
     /// machines are left: whether their process lives cannot be told from here.
     /// - Returns: the names removed.
     @discardableResult
-    public func removeStaleTemporaries(of indices: Set<Int>) -> [String] {
+    public func removeStaleTemporaries(of isTaken: (Int) -> Bool) -> [String] {
         let marker = ".tmp-\(FolderIO.hostName)-"
         var removed: [String] = []
         for entry in FolderIO.names(in: samplesPath) where entry.hasPrefix(".") {
             guard let range = entry.range(of: marker), let index = Int(entry[entry.index(after: entry.startIndex)..<range.lowerBound]),
-                  indices.contains(index), let pid = Int32(entry[range.upperBound...]), pid > 0, pid != getpid(),
+                  isTaken(index), let pid = Int32(entry[range.upperBound...]), pid > 0, pid != getpid(),
                   FolderIO.processIsGone(pid) else { continue }
             FolderIO.removeFolder("\(samplesPath)/\(entry)")
             removed.append(entry)

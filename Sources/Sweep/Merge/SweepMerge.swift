@@ -88,16 +88,17 @@ public enum IndexRanges {
         return parts.joined(separator: ", ")
     }
 
-    /// Parses `0-3,7` (spaces allowed); nil when malformed or outside 0..<count.
-    public static func parse(_ text: String, count: Int) -> [Int]? {
-        var result: [Int] = []
+    /// Parses `0-3,7` (spaces allowed) into its ranges, as written; nil when malformed or outside
+    /// 0..<count. Ranges stay ranges: `0-999999999` is one value, not 10^9 indices.
+    public static func parse(_ text: String, count: Int) -> [ClosedRange<Int>]? {
+        var result: [ClosedRange<Int>] = []
         for part in text.split(separator: ",") {
             let bounds = part.trimmingCharacters(in: " ").split(separator: "-", omittingEmptySubsequences: false)
             guard (1...2).contains(bounds.count), let low = Int(bounds[0]), let high = Int(bounds.last!),
                   low >= 0, low <= high, high < count else { return nil }
-            result += Array(low...high)
+            result.append(low...high)
         }
-        return result.isEmpty ? nil : Array(Set(result)).sorted()
+        return result.isEmpty ? nil : result
     }
 }
 

@@ -57,14 +57,17 @@ public enum SampleRun {
     public enum Failure: Error, Sendable, CustomStringConvertible {
         /// The run could not be set up (a world the engine refuses, an output it cannot create).
         case setup(String)
-        /// The run went wrong as it ran (a gravity line refused, an output that failed).
+        /// The run went wrong as it ran (a gravity line refused, a state it cannot save).
         case run(String)
+        /// An output could not be written as it ran (a full disk, a file-size limit): the
+        /// folder's fault, not the sample's values, as `cratedrop run` says with 74.
+        case output(String)
         /// `shouldStop` ended it before its last step.
         case stopped
 
         public var description: String {
             switch self {
-            case let .setup(reason), let .run(reason): reason
+            case let .setup(reason), let .run(reason), let .output(reason): reason
             case .stopped: "stopped before its last step"
             }
         }
@@ -106,7 +109,7 @@ public enum SampleRun {
         case let .failure(failure): return .failure(failure)
         }
         if outcome.result.stoppedEarly || outcome.stop != nil { return .failure(.stopped) }
-        if let reason = problem(in: outcome) { return .failure(.run(reason)) }
+        if let failure = problem(in: outcome) { return .failure(failure) }
         let seconds = Double(stopwatch.nanoseconds() - started) / 1e9
         return .success(Result(hash: outcome.result.stateHash, startStep: plan.start.step, steps: outcome.result.counters.stepsTaken,
                                trail: trail.withLock { $0 }, finalSnapshot: outcome.result.finalSnapshot,
@@ -133,16 +136,22 @@ public enum SampleRun {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    /// The first thing that went wrong in a run that reached its end, if any.
-    private static func problem(in outcome: RunOutcome) -> String? {
+    /// The first thing that went wrong in a run that reached its end, if any, told apart as
+    /// `cratedrop run` tells them (RunExecution.finish): bad values, or outputs not written.
+    private static func problem(in outcome: RunOutcome) -> Failure? {
         if let gravity = outcome.gravity {
-            if let failure = gravity.failure { return failure.description }
-            if let readError = gravity.readError { return "\(gravity.source): \(readError)" }
+            if let failure = gravity.failure { return .run(failure.description) }
+            if let readError = gravity.readError { return .output("\(gravity.source): \(readError)") }
         }
-        if let failure = outcome.recordFailure { return failure.description }
-        if let failure = outcome.saveStateFailure { return failure.description }
-        if let failure = outcome.dataFailures.first { return failure.description }
-        if let failure = outcome.render?.failure { return failure.description }
+        if let failure = outcome.recordFailure { return .output(failure.description) }
+        if let failure = outcome.saveStateFailure {
+            switch failure {
+            case .notWritten: return .output(failure.description)
+            case .cannotSave: return .run(failure.description)
+            }
+        }
+        if let failure = outcome.dataFailures.first { return .output(failure.description) }
+        if let failure = outcome.render?.failure { return .output(failure.description) }
         return nil
     }
 }

@@ -25,9 +25,9 @@ public final class SweepRunner: Sendable {
         /// CrateDrop's version, for the done markers.
         public var version: String
         /// Run only these samples (of the shard's); nil: all.
-        public var only: Set<Int>?
+        public var only: [ClosedRange<Int>]?
 
-        public init(shard: Shard = .all, jobs: Int = 1, sync: Bool = false, version: String, only: Set<Int>? = nil) {
+        public init(shard: Shard = .all, jobs: Int = 1, sync: Bool = false, version: String, only: [ClosedRange<Int>]? = nil) {
             self.only = only
             precondition(jobs >= 1, "a sweep runs at least one sample at a time")
             self.shard = shard
@@ -93,10 +93,10 @@ public final class SweepRunner: Sendable {
     public func run(drain: @escaping @Sendable () -> Bool, abandon: @escaping @Sendable () -> Bool,
                     onFailure: @escaping @Sendable (Int, String) -> Void = { _, _ in }) -> Report {
         let started = Date()
-        let indices = configuration.shard.samples(of: spec.sampleCount).filter { configuration.only?.contains($0) ?? true }
+        let indices = SampleSelection(shard: configuration.shard, total: spec.sampleCount, only: configuration.only)
         // Once, not per sample: what processes of this machine left of this shard's samples when
         // they died (this run makes temporaries under its own pid only).
-        folder.removeStaleTemporaries(of: Set(indices))
+        folder.removeStaleTemporaries(of: indices.contains)
         let next = Atomic<Int>(0)
         let report = Mutex(Report(shard: configuration.shard))
         report.withLock { $0.samples = indices.count }
@@ -187,6 +187,7 @@ public final class SweepRunner: Sendable {
         case let .failure(failure):
             folder.abandonSample(temporary: temporary)
             folder.recordFailure(index, parameters: sample.parametersOutput, reason: failure.description)
+            if case .output = failure { return .failed(failure.description, io: true) }
             return .failed(failure.description, io: false)
         }
         files += spec.outputs.fileNames

@@ -90,6 +90,14 @@ public enum SweepField: Sendable, Equatable, CustomStringConvertible {
     /// The names of the run fields, which are not scene paths.
     public static let runFields = ["seconds", "gravity_script"]
 
+    /// Whether the two write the same value: the same field, or one a part of the other
+    /// (`gravity` and `gravity[0]`, `crates[0]` and `crates[0].mass`).
+    public func overlaps(_ other: SweepField) -> Bool {
+        let (a, b) = (description, other.description)
+        func contains(_ whole: String, _ part: String) -> Bool { part.hasPrefix(whole + ".") || part.hasPrefix(whole + "[") }
+        return a == b || contains(a, b) || contains(b, a)
+    }
+
     public var description: String {
         switch self {
         case let .scene(path): path.description

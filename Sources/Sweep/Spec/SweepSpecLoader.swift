@@ -52,6 +52,13 @@ public enum SweepSpecLoader {
             for (index, element) in elements.enumerated() {
                 if let axis = try readAxis(element, path: "axes[\(index)]", base: base, branches: fields.value("start_state") != nil, sampling: sampling, file: file,
                                            reader: &reader, scripts: &scripts, fingerprint: &fingerprint) {
+                    // Two axes on one field (or on a field and a part of it) would both write it
+                    // into every sample's scene and done marker; the reader refuses the duplicate key.
+                    if let earlier = axes.first(where: { $0.field.overlaps(axis.field) }) {
+                        reader.report("\(axis.path).field", line: axis.line,
+                                      "\(axis.field) is already varied by \(earlier.path) (\(earlier.field)): one axis a field")
+                        continue
+                    }
                     axes.append(axis)
                 }
             }

@@ -17,6 +17,8 @@ public enum SweepVerify {
         case notComplete
         /// Its files could not be read or run.
         case unusable(String)
+        /// Its done marker asks for what no spec can (`FILE: KEY: PROBLEM`): bad data.
+        case badMarker(String)
     }
 
     /// Verifies sample `index` of the sweep folder `path`.
@@ -25,8 +27,9 @@ public enum SweepVerify {
         let folder = SweepFolder(path: path, sampleCount: identity.samples)
         guard index >= 0, index < identity.samples, let marker = folder.doneMarker(index) else { return .notComplete }
         let here = DeterminismClass.current.id
-        guard marker.determinismClass == here else { return .otherClass(madeIn: marker.determinismClass, here: here) }
         let sampleFolder = folder.samplePath(index)
+        if let problem = marker.outOfBounds { return .badMarker("\(sampleFolder)/done.json: \(problem)") }
+        guard marker.determinismClass == here else { return .otherClass(madeIn: marker.determinismClass, here: here) }
         let sceneText: [UInt8]
         let scene: Scene
         var state: SavedStateFile?

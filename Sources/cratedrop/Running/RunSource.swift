@@ -8,7 +8,7 @@ import SceneModel
 import Script
 import Session
 
-/// Where `run`, `hash` and `replay` start: a scene file, or a run record (README, "Records"),
+/// Where `run`, `hash` and `replay` start: a scene file, or a run record (docs/determinism.md, "Records"),
 /// which brings its own scene, gravity changes, length and checkpoints. Files that cannot be
 /// read or parsed end the command here (66, 65), before any run is set up.
 enum RunSource {

@@ -8,7 +8,7 @@ struct Hash: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Steps a scene and prints its state hash.",
         discussion: """
-            Prints `STEP HASH` lines on stdout, every K steps and always after the last step, and nothing else. The hash is FNV-1a 64 over the IEEE-754 bits of every crate's state (see README, "State hash"). With --dump, prints instead one JSON object per line holding the exact state behind each hash.
+            Prints `STEP HASH` lines on stdout, every K steps and always after the last step, and nothing else. The hash is FNV-1a 64 over the IEEE-754 bits of every crate's state (see docs/determinism.md, "State hash"). With --dump, prints instead one JSON object per line holding the exact state behind each hash.
 
             Example:
               cratedrop hash Scenes/book.json --seconds 10 --every 120
@@ -48,6 +48,9 @@ struct Hash: ParsableCommand {
             throw ValidationError("--seconds must be a decimal number of seconds such as 10 or 2.5 (at most 9 decimals, at most 1000000000 s), got '\(seconds)'")
         }
         if let steps, steps < 0 { throw ValidationError("--steps must be >= 0, got \(steps)") }
+        if let steps, steps > WorldState.maxStep {
+            throw ValidationError("--steps must be from 0 to 2^53 (\(WorldState.maxStep)), got \(steps)")
+        }
         if let every, every < 1 { throw ValidationError("--every must be >= 1, got \(every)") }
         if let synctest, !(1...RunPlan.maxSyncTestDepth).contains(synctest) {
             throw ValidationError("--synctest must be from 1 to \(RunPlan.maxSyncTestDepth) steps, got \(synctest)")

@@ -7,7 +7,7 @@ struct Platform: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Prints the physics backend this process loaded and its determinism class.",
         discussion: """
-            Runs of the same scene and inputs give the same state hash, bit for bit, within one determinism class. The class is measured by a probe (a few milliseconds) that reaches the Chipmunk library the way a simulation does; see README, "Determinism". CrateDrop's own Chipmunk, which scripts/install installs and scripts/swiftpm links by default (the portable backend), has the same class on every CPU; Debian's libchipmunk7 (scripts/install --chipmunk debian) has one per kind of CPU and no saved states. This command says which library the program loaded.
+            Runs of the same scene and inputs give the same state hash, bit for bit, within one determinism class. The class is measured by a probe (a few milliseconds) that reaches the Chipmunk library the way a simulation does; see docs/determinism.md. CrateDrop's own Chipmunk, which scripts/install installs and scripts/swiftpm links by default (the portable backend), has the same class on every CPU; Debian's libchipmunk7 (scripts/install --chipmunk debian) has one per kind of CPU and no saved states. This command says which library the program loaded.
 
             Example:
               cratedrop platform

@@ -87,8 +87,18 @@ struct Serve: ParsableCommand {
     func validate() throws {
         if !(0...65_535).contains(port) { throw ValidationError("--port must be in 0...65535, got \(port)") }
         if !(1...240).contains(fps) { throw ValidationError("--fps must be in 1...240, got \(fps)") }
-        for name in allowHosts where name.isEmpty || name.contains(where: { $0 == "/" || $0 == " " || $0 == "," }) {
-            throw ValidationError("--allow-host takes a host name or address, such as 192.168.1.20 or my-laptop.local, got '\(name)'")
+        for name in allowHosts {
+            if name.isEmpty || name.contains(where: { $0 == "/" || $0 == " " || $0 == "," }) {
+                throw ValidationError("--allow-host takes a host name or address, such as 192.168.1.20 or my-laptop.local, got '\(name)'")
+            }
+            if name.contains(where: { $0 == "*" || $0 == "?" }) {
+                throw ValidationError("--allow-host takes one host name or address, not a pattern, got '\(name)'")
+            }
+            // One colon is NAME:PORT (an IPv6 address has two or more): a Host header's port is
+            // compared apart from its name, so such a name would never match.
+            if name.filter({ $0 == ":" }).count == 1, let colon = name.firstIndex(of: ":") {
+                throw ValidationError("--allow-host takes a host without its port (any port is allowed): give '\(name[..<colon])', got '\(name)'")
+            }
         }
         try OutputChecks.check(inputs: [("the scene file", scene)], outputs: record.map { [("--record", $0)] } ?? [])
     }

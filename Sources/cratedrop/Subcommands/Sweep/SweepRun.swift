@@ -12,7 +12,7 @@ struct SweepRunCommand: ParsableCommand {
         discussion: """
             Each sample is written to DIR/samples/NNNNNN under a temporary name and renamed when complete, with done.json (parameters, hash, determinism class, versions). Samples already complete are skipped; partial ones are redone. The shard is --shard K/N, else SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT (a Slurm job array), else JOB_COMPLETION_INDEX of --shard-count or CRATEDROP_SHARD_COUNT (a Kubernetes Indexed Job), else the whole sweep. Prints one JSON line: samples, ran, skipped, failed, not_run.
 
-            SIGUSR1 finishes the samples in flight and starts no more; SIGTERM, SIGINT and SIGHUP abandon those in flight. Both exit 128 + the signal (138 for SIGUSR1, 143 for SIGTERM); a rerun does what is left. Failed samples: 65 (their values; DIR/failed/ says why), 74 (the folder could not be written).
+            SIGUSR1 finishes the samples in flight and starts no more; SIGTERM, SIGINT and SIGHUP abandon those in flight, even after a SIGUSR1. Both exit 128 + the signal that decided (138 for SIGUSR1, 143 for SIGTERM); a rerun does what is left. Failed samples: 65 (their values; DIR/failed/ says why), 74 (the folder could not be written).
 
             Example:
               cratedrop sweep run Sweeps/pile-seeds.json --out out/seeds --shard 0/4 --jobs 2
@@ -63,13 +63,13 @@ struct SweepRunCommand: ParsableCommand {
             throw ExitCodes.usage
         }
         let spec = try loadSweepSpecOrExit(self.spec)
-        var only: Set<Int>?
+        var only: [ClosedRange<Int>]?
         if let samples {
             guard let list = IndexRanges.parse(samples, count: spec.sampleCount) else {
                 printError("cratedrop: --samples must be indices or ranges of 0...\(spec.sampleCount - 1) such as 3-5,17, got '\(samples)'")
                 throw ExitCodes.usage
             }
-            only = Set(list)
+            only = list
         }
         let runner = SweepRunner(spec: spec, folder: SweepFolder(path: out, sampleCount: spec.sampleCount),
                                  configuration: .init(shard: shard, jobs: jobs, sync: sync, version: CrateDrop.version, only: only))

@@ -45,7 +45,7 @@ struct SweepVerifyCommand: ParsableCommand {
                 throw sweepFolderFailure(error)
             }
         }
-        var differs = false, incomplete = false
+        var differs = false, incomplete = false, badData = false
         for index in indices {
             let verdict: SweepVerify.Verdict
             do {
@@ -73,10 +73,15 @@ struct SweepVerifyCommand: ParsableCommand {
                 incomplete = true
                 fields += [("result", .string("unusable")), ("reason", .string(reason))]
                 printError("cratedrop: \(dir): sample \(index): \(reason)")
+            case let .badMarker(reason):
+                badData = true
+                fields += [("result", .string("bad-marker")), ("reason", .string(reason))]
+                printError("cratedrop: \(reason)")
             }
             try StandardOutput.print(JSONOutput.object(fields).text)
         }
         if differs { throw ExitCodes.diverged }
+        if badData { throw ExitCodes.dataError }
         if incomplete { throw ExitCodes.noInput }
     }
 }
