@@ -92,6 +92,67 @@ import Testing
         #expect(Self.completeSamples(out).isEmpty)
     }
 
+    /// A sweep of 10^9 samples: `--samples 0-1` runs two at once (a list of the shard's indices
+    /// took 26 s and 8 GB; audit round 4, finding 7), and `merge` and `verify --random` read what
+    /// `samples/` and `failed/` hold, not every index: missing ones as a count and ranges
+    /// (finding 8: hours); a count no spec can have (10^15) is a damaged sweep.json.
+    @Test(.timeLimit(.minutes(1)))
+    func aSweepOfABillionSamplesCostsWhatItHolds() throws {
+        let folder = try Self.temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let spec = "\(folder)/spec.json"
+        try """
+            {
+              "scene": "\(Repository.path("Scenes/pile-100.json"))",
+              "seconds": 0.25,
+              "axes": [{ "field": "generator.seed", "range": { "from": 0, "to": 999999999 } }],
+              "outputs": { "hash_every": 10 }
+            }
+            """.write(toFile: spec, atomically: true, encoding: .utf8)
+        let out = "\(folder)/out"
+        let ran = try CLI.run(["sweep", "run", spec, "--out", out, "--samples", "0-1"])
+        #expect(ran.status == 0 && ran.stdout.contains(#""samples": 2, "ran": 2"#), "\(ran.stdout) \(ran.stderr)")
+        let identity = "\(out)/sweep.json"
+        let original = try String(contentsOfFile: identity, encoding: .utf8)
+        let merged = try CLI.run(["sweep", "merge", out])
+        #expect(merged.status == 75 && merged.stdout.contains(#""complete":2"#) && merged.stdout.contains(#""missing":"2-999999999""#), "\(merged.stdout)")
+        #expect(merged.stderr.contains("999999998 samples missing: 2-999999999"), "\(merged.stderr)")
+        let verified = try CLI.run(["sweep", "verify", out, "--random", "2", "--seed", "1"])
+        #expect(verified.status == 0 && verified.stdout.split(separator: "\n").count == 2, "\(verified.stderr)")
+        let huge = original.replacingOccurrences(of: #""samples":1000000000"#, with: #""samples":1000000000000000"#)
+        #expect(huge != original)
+        try huge.write(toFile: identity, atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["sweep", "merge", out])
+        #expect(refused.status != 0 && refused.stderr.contains("sweep.json is damaged"), "\(refused.stderr)")
+    }
+
+    /// `merge` takes only a sample's own folder as complete: not a link out of `samples/` to a
+    /// folder made elsewhere, not a done marker naming another sample, not one of another sweep
+    /// (audit round 4, finding 9); each is reported as failed, with why, and the merge exits 75.
+    @Test func mergeTakesOnlyASamplesOwnFolder() throws {
+        let folder = try Self.temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let out = "\(folder)/out"
+        #expect(try CLI.run(["sweep", "run", try Self.spec(folder, samples: 4), "--out", out]).status == 0)
+        let samples = "\(out)/samples"
+        let manager = FileManager.default
+        // Sample 1's marker replaced by sample 0's; sample 2's marked with another sweep's fingerprint.
+        try manager.removeItem(atPath: "\(samples)/000001/done.json")
+        try manager.copyItem(atPath: "\(samples)/000000/done.json", toPath: "\(samples)/000001/done.json")
+        let marker = try String(contentsOfFile: "\(samples)/000002/done.json", encoding: .utf8)
+        let foreign = marker.replacingOccurrences(of: #""sweep":\s*"[0-9a-f]+""#, with: #""sweep": "0000000000000000""#, options: .regularExpression)
+        #expect(foreign != marker)
+        try foreign.write(toFile: "\(samples)/000002/done.json", atomically: true, encoding: .utf8)
+        // Sample 3's folder moved out of the sweep and linked back in.
+        try manager.moveItem(atPath: "\(samples)/000003", toPath: "\(folder)/forged")
+        try manager.createSymbolicLink(atPath: "\(samples)/000003", withDestinationPath: "\(folder)/forged")
+        let merged = try CLI.run(["sweep", "merge", out])
+        #expect(merged.status == 75 && merged.stdout.contains(#""complete":1"#) && merged.stdout.contains(#""failed":"1-3""#), "\(merged.stdout)")
+        #expect(merged.stderr.contains("sample 1 failed: samples/000001 is not this sample's own complete folder"), "\(merged.stderr)")
+        #expect(merged.stderr.contains("sample 2 failed: samples/000002 was made by another sweep (fingerprint 0000000000000000"), "\(merged.stderr)")
+        #expect(merged.stderr.contains("sample 3 failed: samples/000003 is not this sample's own complete folder"), "\(merged.stderr)")
+    }
+
     @Test func shardsFromOptionsAndEnvironmentMergeIntoOneSweep() throws {
         let folder = try Self.temporary()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -79,6 +79,15 @@ enum FolderIO {
         return lstat(path, &info) == 0
     }
 
+    /// Whether `path` is itself a folder (a link to one is not) or a regular file (a link is not).
+    static func isFolder(_ path: String) -> Bool { kind(path) == S_IFDIR }
+    static func isRegularFile(_ path: String) -> Bool { kind(path) == S_IFREG }
+
+    private static func kind(_ path: String) -> mode_t? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
+    }
+
     /// This machine's name, for temporary folders' names.
     static let hostName: String = {
         var buffer = [CChar](repeating: 0, count: 256)

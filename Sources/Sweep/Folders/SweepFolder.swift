@@ -22,6 +22,8 @@ public struct SweepFolder: Sendable {
     public let path: String
     /// Digits in sample folder names (at least 6): fixed by the sweep's size, so names sort.
     public let digits: Int
+    /// The sweep's sample count: indices run below it.
+    public let sampleCount: Int
 
     public var samplesPath: String { "\(path)/samples" }
     public var failedPath: String { "\(path)/failed" }
@@ -32,6 +34,7 @@ public struct SweepFolder: Sendable {
     public init(path: String, sampleCount: Int) {
         self.path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         digits = max(6, String(max(sampleCount - 1, 0)).count)
+        self.sampleCount = sampleCount
     }
 
     /// The folder name of sample `index`: `000042`.
@@ -69,7 +72,9 @@ public struct SweepFolder: Sendable {
             guard let root = try? JSONParser.parse(bytes), case let .object(members) = root.kind else { return nil }
             func value(_ key: String) -> JSONValue.Kind? { members.first { $0.key == key }?.value.kind }
             guard case let .string(spec)? = value("spec"), case let .string(fingerprint)? = value("fingerprint"),
-                  case let .number(_, literal)? = value("samples"), let samples = Int(literal), samples >= 0,
+                  case let .number(_, literal)? = value("samples"), let samples = Int(literal),
+                  // A spec holds at most this many: a larger count is not one `sweep run` wrote.
+                  (0...SweepSpecLoader.maxSamples).contains(samples),
                   case let .bool(branches)? = value("branches") else { return nil }
             self.init(spec: spec, fingerprint: fingerprint, samples: samples, branches: branches)
         }
@@ -142,10 +147,31 @@ public struct SweepFolder: Sendable {
 
     // MARK: Samples
 
-    /// The done marker of sample `index` if the sample is complete.
+    /// The samples that have a folder in `samples/` (complete ones: only a finished sample is
+    /// renamed into place), or a note in `failed/`, in increasing order: read from the folders,
+    /// so a sweep of 10^9 samples costs what it holds, not what it could hold. Names that are
+    /// not a sample's (temporaries, strays, indices past the sweep) are not counted.
+    public func listedSamples() -> (complete: [Int], failed: [Int]) {
+        func indices(_ names: [String], suffix: String) -> [Int] {
+            names.compactMap { name -> Int? in
+                guard name.hasSuffix(suffix) else { return nil }
+                let stem = String(name.dropLast(suffix.count))
+                guard stem.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let index = Int(stem),
+                      index < sampleCount, self.name(index) == stem else { return nil }
+                return index
+            }.sorted()
+        }
+        return (indices(FolderIO.names(in: samplesPath), suffix: ""), indices(FolderIO.names(in: failedPath), suffix: ".json"))
+    }
+
+    /// The done marker of sample `index` if the sample is complete: its folder and marker are
+    /// themselves in `samples/` (no link leads out of it to a folder made elsewhere), and the
+    /// marker names this sample (a marker copied from another sample's folder does not count).
     public func doneMarker(_ index: Int) -> DoneMarker? {
-        guard let bytes = try? FileBytes.read(path: "\(samplePath(index))/\(DoneMarker.fileName)", limit: 1 << 20) else { return nil }
-        return DoneMarker(json: bytes)
+        let marker = "\(samplePath(index))/\(DoneMarker.fileName)"
+        guard FolderIO.isFolder(samplePath(index)), FolderIO.isRegularFile(marker),
+              let bytes = try? FileBytes.read(path: marker, limit: 1 << 20), let done = DoneMarker(json: bytes), done.sample == index else { return nil }
+        return done
     }
 
     /// A fresh temporary folder for sample `index` (`removeStaleTemporaries` first clears what

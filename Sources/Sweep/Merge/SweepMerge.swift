@@ -11,7 +11,9 @@ public enum SweepMerge {
     public struct Report: Sendable {
         public var samples: Int
         public var complete: Int
-        public var missing: [Int]
+        /// Samples neither complete nor failed, as ranges (a sweep of 10^9 samples may miss most).
+        public var missing: [ClosedRange<Int>]
+        public var missingCount: Int { missing.reduce(0) { $0 + $1.count } }
         public var failed: [(index: Int, reason: String)]
         /// Temporary folders left in `samples/` (in flight, or left by a killed process).
         public var temporaries: [String]
@@ -25,7 +27,7 @@ public enum SweepMerge {
         public var json: String {
             let report: JSONOutput = [
                 "manifest": .string(manifest), "samples": .integer(samples), "complete": .integer(complete),
-                "missing": .string(IndexRanges.text(missing)),
+                "missing": .string(IndexRanges.text(ranges: missing)),
                 "failed": .string(IndexRanges.text(failed.map(\.index))),
                 "temporaries": .integer(temporaries.count),
                 "determinism_classes": .object(classes.map { (key: $0.id, value: .integer($0.samples)) }),
@@ -34,29 +36,53 @@ public enum SweepMerge {
         }
     }
 
-    /// Reads every sample of the sweep folder at `path` and writes its manifest.
+    /// Reads the samples the sweep folder at `path` holds and writes its manifest; the rest are
+    /// counted as missing, as ranges, without visiting each index.
     /// - Throws: `FolderError` when it is not a sweep folder or the manifest cannot be written.
     public static func merge(_ path: String) throws(SweepFolder.FolderError) -> Report {
         let identity = try SweepFolder.identity(at: path)
         let folder = SweepFolder(path: path, sampleCount: identity.samples)
         var rows: [[UInt8]] = []
-        var missing: [Int] = []
         var failed: [(Int, String)] = []
         var classes: [(id: String, samples: Int)] = []
-        for index in 0..<identity.samples {
-            if let marker = folder.doneMarker(index) {
-                rows.append(Array((marker.json(path: "samples/\(folder.name(index))") + "\n").utf8))
-                if let position = classes.firstIndex(where: { $0.id == marker.determinismClass }) {
-                    classes[position].samples += 1
-                } else {
-                    classes.append((marker.determinismClass, 1))
-                }
-            } else if let reason = failureReason(folder.failurePath(index)) {
-                failed.append((index, reason))
+        var accounted: [Int] = []
+        let listed = folder.listedSamples()
+        var failedNotes = listed.failed[...]
+        for index in listed.complete {
+            guard let marker = folder.doneMarker(index) else {
+                // A folder in samples/ that is not a complete sample of its own: a link, a marker
+                // naming another sample, or none at all.
+                failed.append((index, "samples/\(folder.name(index)) is not this sample's own complete folder (a link, or its done.json names another sample or is missing)"))
+                accounted.append(index)
+                continue
+            }
+            guard marker.sweep == identity.fingerprint else {
+                failed.append((index, "samples/\(folder.name(index)) was made by another sweep (fingerprint \(marker.sweep), this sweep's \(identity.fingerprint))"))
+                accounted.append(index)
+                continue
+            }
+            rows.append(Array((marker.json(path: "samples/\(folder.name(index))") + "\n").utf8))
+            accounted.append(index)
+            if let position = classes.firstIndex(where: { $0.id == marker.determinismClass }) {
+                classes[position].samples += 1
             } else {
-                missing.append(index)
+                classes.append((marker.determinismClass, 1))
             }
         }
+        let complete = Set(accounted)
+        while let index = failedNotes.popFirst() {
+            guard !complete.contains(index), let reason = failureReason(folder.failurePath(index)) else { continue }
+            failed.append((index, reason))
+            accounted.append(index)
+        }
+        failed.sort { $0.0 < $1.0 }
+        var missing: [ClosedRange<Int>] = []
+        var next = 0
+        for index in accounted.sorted() {
+            if index > next { missing.append(next...(index - 1)) }
+            next = index + 1
+        }
+        if next < identity.samples { missing.append(next...(identity.samples - 1)) }
         do {
             try FileDescriptorIO.writeWhole(rows, to: folder.manifestPath)
         } catch {
@@ -76,6 +102,11 @@ public enum SweepMerge {
 
 /// Sample indices written as ranges: `0-3, 7, 9-12`.
 public enum IndexRanges {
+    /// Ranges as `0-3, 7, 9-12`.
+    public static func text(ranges: [ClosedRange<Int>]) -> String {
+        ranges.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ", ")
+    }
+
     public static func text(_ indices: [Int]) -> String {
         var parts: [String] = []
         var position = 0

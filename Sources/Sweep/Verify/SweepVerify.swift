@@ -71,7 +71,7 @@ public enum SweepVerify {
     public static func randomSamples(_ path: String, count: Int, seed: UInt64) throws(SweepFolder.FolderError) -> [Int] {
         let identity = try SweepFolder.identity(at: path)
         let folder = SweepFolder(path: path, sampleCount: identity.samples)
-        var complete = (0..<identity.samples).filter { FolderIO.exists(folder.samplePath($0)) }
+        var complete = folder.listedSamples().complete
         var random = SplitMix64(seed: seed)
         var chosen: [Int] = []
         while chosen.count < count, !complete.isEmpty {

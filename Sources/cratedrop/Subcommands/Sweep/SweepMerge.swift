@@ -25,7 +25,7 @@ struct SweepMergeCommand: ParsableCommand {
             throw sweepFolderFailure(error)
         }
         try StandardOutput.print(report.json)
-        if !report.missing.isEmpty { printError("cratedrop: \(dir): \(report.missing.count) samples missing: \(IndexRanges.text(report.missing))") }
+        if !report.missing.isEmpty { printError("cratedrop: \(dir): \(report.missingCount) samples missing: \(IndexRanges.text(ranges: report.missing))") }
         for failure in report.failed { printError("cratedrop: \(dir): sample \(failure.index) failed: \(failure.reason)") }
         if !report.temporaries.isEmpty {
             printError("cratedrop: \(dir): \(report.temporaries.count) temporary sample folders in samples/ (in flight, or left by a killed shard; a rerun removes its own)")
