@@ -21,3 +21,15 @@ extension FileDescriptorIO {
         guard access(path, W_OK) == 0 else { throw .notWritable(Errno(rawValue: errno)) }
     }
 }
+
+/// The name of a directory entry that `readdir` returned.
+///
+/// Read through a pointer to the entry's own bytes, up to its NUL: `d_name` is declared as 256
+/// bytes, but an entry holds only as many as its name needs (`d_reclen`), so copying the whole
+/// field (`withUnsafeBytes(of: entry.pointee.d_name)`) reads past the entry: uninitialised bytes
+/// (valgrind's "depends on uninitialised value(s)" in `String(decoding:)`), or a segfault when the
+/// entry ends a page of the directory buffer.
+package func directoryEntryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
+    let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+    return String(cString: UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self))
+}

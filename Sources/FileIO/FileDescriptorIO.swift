@@ -160,9 +160,7 @@ package enum FileDescriptorIO {
         defer { closedir(folder) }
         var removed: [String] = []
         while let entry = readdir(folder) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let entryName = directoryEntryName(entry)
             guard entryName.hasPrefix(prefix) else { continue }
             let rest = entryName.dropFirst(prefix.count)
             guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0,

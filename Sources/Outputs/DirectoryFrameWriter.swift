@@ -67,7 +67,7 @@ public final class DirectoryFrameWriter: FrameSink, Sendable {
         guard FileDescriptorIO.kind(of: directory) == .directory, let stream = opendir(directory) else { return 0 }
         var entries: [String] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            let name = directoryEntryName(entry)
             if name != ".", name != ".." { entries.append(name) }
         }
         closedir(stream)

@@ -54,7 +54,7 @@ package final class PrivateRecord: Sendable {
         guard let stream = opendir(parent) else { return }
         defer { closedir(stream) }
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = directoryEntryName(entry)
             guard name.hasPrefix(prefix) else { continue }
             let parts = name.dropFirst(prefix.count).split(separator: "-")
             guard parts.count == 2, let pid = Int32(parts[0]), pid > 0, pid != getpid() else { continue }

@@ -62,7 +62,7 @@ enum FolderIO {
         defer { closedir(folder) }
         var names: [String] = []
         while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = directoryEntryName(entry)
             if name != ".", name != ".." { names.append(name) }
         }
         return names
