@@ -60,23 +60,15 @@ public final class RunEngine {
             throw .state(.unsupportedBackend)
         }
         try Self.checkKeyframes(plan, world: world)
-        if plan.rewind == nil, plan.saveStatePath != nil || plan.periodicStates != nil || plan.synctest != nil {
+        if plan.rewind != nil || plan.saveStatePath != nil || plan.periodicStates != nil || plan.synctest != nil {
             // A trial save: a world saved states do not cover (sleeping bodies, the spatial hash)
             // is refused now, before any step or output, as keyframes are, not at a long run's end.
             do {
                 _ = try world.saveState()
             } catch {
+                if plan.rewind != nil { throw .state(error) }
                 let asked = plan.saveStatePath != nil ? "--save-state" : plan.periodicStates != nil ? "--save-every" : "--synctest"
                 throw .unsupported("\(asked): \(error)")
-            }
-        }
-        if plan.rewind != nil {
-            // A trial save: a world saved states do not cover (sleeping bodies, the spatial hash)
-            // is refused now, before any output is created.
-            do {
-                _ = try world.saveState()
-            } catch {
-                throw .state(error)
             }
         }
         if let state = plan.start.state {

@@ -49,9 +49,7 @@ import Testing
         // The version edited to 3, the checksum (FNV-1a 64 of every byte before it) made right.
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: earlier)))
         bytes[8] = 3
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes.dropLast(8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        for i in 0..<8 { bytes[bytes.count - 8 + i] = UInt8(truncatingIfNeeded: hash >> (8 * i)) }
+        bytes = Self.withChecksum(bytes)
         let relabelled = Self.temporary("relabelled.state")
         defer { try? FileManager.default.removeItem(atPath: relabelled) }
         try Data(bytes).write(to: URL(fileURLWithPath: relabelled))
@@ -68,6 +66,12 @@ import Testing
         var at = 12
         for _ in 0..<5 { at += 4 + u32(at) }
         for i in 0..<8 { bytes[at + i] = UInt8(truncatingIfNeeded: step >> (8 * UInt64(i))) }
+        return withChecksum(bytes)
+    }
+
+    /// A state file's bytes with their last 8 set to FNV-1a 64 of every byte before them.
+    static func withChecksum(_ original: [UInt8]) -> [UInt8] {
+        var bytes = original
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes.dropLast(8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         for i in 0..<8 { bytes[bytes.count - 8 + i] = UInt8(truncatingIfNeeded: hash >> (8 * UInt64(i))) }

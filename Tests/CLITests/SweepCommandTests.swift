@@ -11,14 +11,14 @@ import Testing
         return path
     }
 
-    static func spec(_ folder: String, seconds: String = "0.25", samples: Int = 8) throws -> String {
+    static func spec(_ folder: String, seconds: String = "0.25", samples: Int = 8, outputs: String = #"{ "hash_every": 10 }"#) throws -> String {
         let path = "\(folder)/spec.json"
         try """
             {
               "scene": "\(Repository.path("Scenes/pile-100.json"))",
               "seconds": \(seconds),
               "axes": [{ "field": "generator.seed", "range": { "from": 1, "to": \(samples) } }],
-              "outputs": { "hash_every": 10 }
+              "outputs": \(outputs)
             }
             """.write(toFile: path, atomically: true, encoding: .utf8)
         return path
@@ -75,15 +75,7 @@ import Testing
     @Test func anOutputThatCannotBeWrittenIsAnIOError() throws {
         let folder = try Self.temporary()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let spec = "\(folder)/spec.json"
-        try """
-            {
-              "scene": "\(Repository.path("Scenes/pile-100.json"))",
-              "seconds": 2,
-              "axes": [{ "field": "generator.seed", "values": [1] }],
-              "outputs": { "stats": true }
-            }
-            """.write(toFile: spec, atomically: true, encoding: .utf8)
+        let spec = try Self.spec(folder, seconds: "2", samples: 1, outputs: #"{ "stats": true }"#)
         let out = "\(folder)/out"
         let result = try CLI.shell("ulimit -f 16; $CRATEDROP sweep run \(spec) --out \(out)")
         #expect(result.status == 74, "\(result.status): \(result.stderr)")
@@ -100,15 +92,7 @@ import Testing
     func aSweepOfABillionSamplesCostsWhatItHolds() throws {
         let folder = try Self.temporary()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let spec = "\(folder)/spec.json"
-        try """
-            {
-              "scene": "\(Repository.path("Scenes/pile-100.json"))",
-              "seconds": 0.25,
-              "axes": [{ "field": "generator.seed", "range": { "from": 0, "to": 999999999 } }],
-              "outputs": { "hash_every": 10 }
-            }
-            """.write(toFile: spec, atomically: true, encoding: .utf8)
+        let spec = try Self.spec(folder, samples: 1_000_000_000)
         let out = "\(folder)/out"
         let ran = try CLI.run(["sweep", "run", spec, "--out", out, "--samples", "0-1"])
         #expect(ran.status == 0 && ran.stdout.contains(#""samples": 2, "ran": 2"#), "\(ran.stdout) \(ran.stderr)")

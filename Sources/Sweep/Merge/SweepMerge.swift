@@ -69,9 +69,9 @@ public enum SweepMerge {
                 classes.append((marker.determinismClass, 1))
             }
         }
-        let complete = Set(accounted)
+        let seen = Set(accounted)
         while let index = failedNotes.popFirst() {
-            guard !complete.contains(index), let reason = failureReason(folder.failurePath(index)) else { continue }
+            guard !seen.contains(index), let reason = failureReason(folder.failurePath(index)) else { continue }
             failed.append((index, reason))
             accounted.append(index)
         }
