@@ -2,11 +2,14 @@ import CBaseline
 import SceneModel
 
 /// A scene as the C baseline takes it (`Sources/CBaseline/include/cbaseline.h`): one config,
-/// the walls in creation order (bounds first), the crates in creation order.
-struct BaselineScene {
+/// the walls in creation order (bounds first), the crates in creation order, each shape as data
+/// (kind, numbers, vertices). Owns the vertex storage the C structs point into, for its life.
+final class BaselineScene {
     var config = cbaseline_config()
-    var walls: [cbaseline_wall]
-    var crates: [cbaseline_crate]
+    private(set) var walls: [cbaseline_wall] = []
+    private(set) var crates: [cbaseline_crate] = []
+    /// Every polygon's vertices, as x, y pairs; the structs point into it.
+    private let vertexStorage: UnsafeMutableBufferPointer<Double>
 
     init(_ scene: Scene) {
         config.gravity_x = scene.gravity.x
@@ -29,19 +32,61 @@ struct BaselineScene {
             config.tumbler_friction = tumbler.friction
             config.tumbler_elasticity = tumbler.elasticity
         }
-        walls = scene.allWalls().map {
-            cbaseline_wall(ax: $0.from.x, ay: $0.from.y, bx: $0.to.x, by: $0.to.y, radius: $0.radius,
-                           friction: $0.friction, elasticity: $0.elasticity)
+        let sceneWalls = scene.allWalls(), sceneCrates = scene.allCrates()
+        var polygons: [[Vec2]] = sceneWalls.compactMap { if case let .polygon(vertices) = $0.geometry { vertices } else { nil } }
+        polygons += sceneCrates.compactMap { if case let .polygon(vertices, _) = $0.shape { vertices } else { nil } }
+        vertexStorage = .allocate(capacity: max(1, 2 * polygons.reduce(0) { $0 + $1.count }))
+        var used = 0
+        /// Copies `vertices` into the storage: where they start and how many.
+        func store(_ vertices: [Vec2]) -> (UnsafePointer<Double>, Int32) {
+            let start = vertexStorage.baseAddress! + used
+            for (i, v) in vertices.enumerated() { (start[2 * i], start[2 * i + 1]) = (v.x, v.y) }
+            used += 2 * vertices.count
+            return (UnsafePointer(start), Int32(vertices.count))
         }
-        crates = scene.allCrates().map { crate in
-            let (width, height, radius): (Double, Double, Double)
-            switch crate.shape {
-            case let .box(size): (width, height, radius) = (size.x, size.y, 0)
-            case let .circle(r): (width, height, radius) = (0, 0, r)
+        for spec in sceneWalls {
+            var wall = cbaseline_wall()
+            switch spec.geometry {
+            case let .segment(from, to):
+                wall.kind = Int32(CBASELINE_SEGMENT)
+                (wall.ax, wall.ay, wall.bx, wall.by) = (from.x, from.y, to.x, to.y)
+            case let .polygon(vertices):
+                wall.kind = Int32(CBASELINE_POLYGON)
+                (wall.vertices, wall.vertex_count) = store(vertices)
             }
-            return cbaseline_crate(cx: crate.center.x, cy: crate.center.y, width: width, height: height, angle: crate.angle,
-                                   vx: crate.velocity.x, vy: crate.velocity.y, angular_velocity: crate.angularVelocity, mass: crate.mass,
-                                   friction: crate.friction, elasticity: crate.elasticity, radius: radius)
+            (wall.radius, wall.friction, wall.elasticity) = (spec.radius, spec.friction, spec.elasticity)
+            wall.collision = Self.collision(spec.collision)
+            walls.append(wall)
         }
+        for spec in sceneCrates {
+            var crate = cbaseline_crate()
+            switch spec.shape {
+            case let .box(size):
+                crate.kind = Int32(CBASELINE_BOX)
+                (crate.width, crate.height) = (size.x, size.y)
+            case let .circle(radius):
+                crate.kind = Int32(CBASELINE_CIRCLE)
+                crate.radius = radius
+            case let .polygon(vertices, radius):
+                crate.kind = Int32(CBASELINE_POLYGON)
+                (crate.vertices, crate.vertex_count) = store(vertices)
+                crate.radius = radius
+            case let .segment(a, b, radius):
+                crate.kind = Int32(CBASELINE_SEGMENT)
+                (crate.ax, crate.ay, crate.bx, crate.by, crate.radius) = (a.x, a.y, b.x, b.y, radius)
+            }
+            (crate.cx, crate.cy, crate.angle) = (spec.center.x, spec.center.y, spec.angle)
+            (crate.vx, crate.vy, crate.angular_velocity) = (spec.velocity.x, spec.velocity.y, spec.angularVelocity)
+            (crate.mass, crate.friction, crate.elasticity) = (spec.mass, spec.friction, spec.elasticity)
+            crate.collision = Self.collision(spec.collision)
+            crates.append(crate)
+        }
+    }
+
+    deinit { vertexStorage.deallocate() }
+
+    private static func collision(_ settings: CollisionSettings) -> cbaseline_collision {
+        cbaseline_collision(group: settings.filter.group, categories: settings.filter.categories, mask: settings.filter.mask,
+                            sensor: settings.sensor ? 1 : 0)
     }
 }

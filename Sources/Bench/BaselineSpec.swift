@@ -1,35 +1,39 @@
+import CBaseline
 import SceneModel
 
 /// A scene as text for the C baseline's cross-architecture harness (`Tests/CrossArch/trail.c`),
 /// which builds it with `cbaseline_create` on another CPU. Every double is written as its 64-bit
-/// pattern in 16 hex digits, so nothing is lost to decimal conversion. Lines:
+/// pattern in 16 hex digits, so nothing is lost to decimal conversion. Walls and bodies are the C
+/// structs' fields in order, whatever their kind, so a new shape kind needs no change here or in
+/// the harness's reader. Lines:
 ///
 ///     config GX GY ITERATIONS STEP_RATE HASH_CELL_SIZE HASH_CELLS SLEEP_TIME HAS_TUMBLER TCX TCY TW TH TOMEGA TRADIUS TFRICTION TELASTICITY
-///     wall AX AY BX BY RADIUS FRICTION ELASTICITY
-///     crate CX CY W H ANGLE VX VY W MASS FRICTION ELASTICITY
-///     circle CX CY RADIUS ANGLE VX VY W MASS FRICTION ELASTICITY
+///     wall KIND AX AY BX BY RADIUS FRICTION ELASTICITY GROUP CATEGORIES MASK SENSOR N X0 Y0 … XN-1 YN-1
+///     body KIND CX CY W H ANGLE VX VY W MASS FRICTION ELASTICITY RADIUS AX AY BX BY GROUP CATEGORIES MASK SENSOR N X0 Y0 …
 ///     gravity STEP GX GY                    (acts on step STEP, counted from 0)
 ///     probe SEED ANGLES CONTACT_STEPS       (the determinism probe: angle seed and count, contact steps)
 ///
-/// Integers are decimal.
+/// KIND is `cbaseline.h`'s shape kind; integers are decimal.
 package enum BaselineSpec {
     package static func text(scene: Scene, gravityChanges: [(step: Int, gravity: Vec2)] = [],
                             probe: (seed: UInt64, angles: Int, contactSteps: Int)? = nil) -> String {
         let baseline = BaselineScene(scene)
         let c = baseline.config
         func bits(_ values: Double...) -> String { values.map(hex).joined(separator: " ") }
+        func tail(_ collision: cbaseline_collision, _ count: Int32, _ xy: UnsafePointer<Double>?) -> String {
+            "\(collision.group) \(collision.categories) \(collision.mask) \(collision.sensor) \(count)"
+                + (0..<(2 * Int(count))).map { " " + hex(xy![$0]) }.joined()
+        }
         var lines = ["config \(bits(c.gravity_x, c.gravity_y)) \(c.iterations) \(c.step_rate) \(bits(c.hash_cell_size)) \(c.hash_cells) "
             + "\(bits(c.sleep_time)) \(c.has_tumbler) \(bits(c.tumbler_cx, c.tumbler_cy, c.tumbler_width, c.tumbler_height))"
             + " \(bits(c.tumbler_omega, c.tumbler_radius, c.tumbler_friction, c.tumbler_elasticity))"]
         for w in baseline.walls {
-            lines.append("wall \(bits(w.ax, w.ay, w.bx, w.by, w.radius, w.friction, w.elasticity))")
+            lines.append("wall \(w.kind) \(bits(w.ax, w.ay, w.bx, w.by, w.radius, w.friction, w.elasticity)) "
+                + tail(w.collision, w.vertex_count, w.vertices))
         }
         for k in baseline.crates {
-            if k.radius > 0 {
-                lines.append("circle \(bits(k.cx, k.cy, k.radius, k.angle, k.vx, k.vy, k.angular_velocity, k.mass, k.friction, k.elasticity))")
-            } else {
-                lines.append("crate \(bits(k.cx, k.cy, k.width, k.height, k.angle, k.vx, k.vy, k.angular_velocity, k.mass, k.friction, k.elasticity))")
-            }
+            lines.append("body \(k.kind) \(bits(k.cx, k.cy, k.width, k.height, k.angle, k.vx, k.vy, k.angular_velocity, k.mass))"
+                + " \(bits(k.friction, k.elasticity, k.radius, k.ax, k.ay, k.bx, k.by)) " + tail(k.collision, k.vertex_count, k.vertices))
         }
         for change in gravityChanges {
             lines.append("gravity \(change.step) \(bits(change.gravity.x, change.gravity.y))")

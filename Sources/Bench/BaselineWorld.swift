@@ -10,9 +10,10 @@ final class BaselineWorld {
     private let world: OpaquePointer
 
     init(scene: Scene) {
-        var baseline = BaselineScene(scene)
-        world = cbaseline_create(&baseline.config, baseline.walls, Int32(baseline.walls.count), baseline.crates,
-                                 Int32(baseline.crates.count))
+        let baseline = BaselineScene(scene)
+        world = withExtendedLifetime(baseline) {
+            cbaseline_create(&baseline.config, baseline.walls, Int32(baseline.walls.count), baseline.crates, Int32(baseline.crates.count))
+        }
     }
 
     deinit { cbaseline_destroy(world) }

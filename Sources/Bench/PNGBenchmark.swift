@@ -18,7 +18,7 @@ package enum PNGBenchmark {
     package static func run(scene: Scene, steps: Int, width: Int, height: Int, level: Int, repetitions: Int) throws -> Result {
         let world = try World(scene: scene)
         for _ in 0..<steps { world.step() }
-        let renderer = FrameRenderer(world: scene.worldSize, walls: world.wallStates(), width: width, height: height, colors: scene.render)
+        let renderer = FrameRenderer(world: scene.worldSize, walls: world.wallStates(), bodyShapes: world.bodyShapes, width: width, height: height, colors: scene.render)
         let frame = renderer.render(world.snapshot())
         let encoder = PNGEncoder(level: level)
         let clock = MonotonicStopwatch()

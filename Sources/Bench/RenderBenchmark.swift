@@ -20,7 +20,7 @@ enum RenderBenchmark {
 
     static func run(scene: Scene, world: World, settings: BenchSettings) throws -> Result {
         let clock = MonotonicStopwatch()
-        let renderer = FrameRenderer(world: scene.worldSize, walls: world.wallStates(), width: settings.renderWidth,
+        let renderer = FrameRenderer(world: scene.worldSize, walls: world.wallStates(), bodyShapes: world.bodyShapes, width: settings.renderWidth,
                                      height: settings.renderHeight, colors: scene.render)
         let snapshot = world.snapshot()
         var image = renderer.render(snapshot)

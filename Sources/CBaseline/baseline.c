@@ -8,6 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void set_collision(cpShape *shape, cbaseline_collision c) {
+    if (c.group != 0 || c.categories != 0xffffffffu || c.mask != 0xffffffffu)
+        cpShapeSetFilter(shape, cpShapeFilterNew((cpGroup)c.group, c.categories, c.mask));
+    if (c.sensor) cpShapeSetSensor(shape, cpTrue);
+}
+
+/* Up to 32 points (SceneModel's Limits.polygonVertices) as Chipmunk vectors. */
+static int points(const double *xy, int count, cpVect *out) {
+    if (count > 32) count = 32;
+    for (int i = 0; i < count; i++) out[i] = cpv(xy[2 * i], xy[2 * i + 1]);
+    return count;
+}
+
 struct cbaseline_world {
     cpSpace *space;
     cpFloat dt;
@@ -35,9 +48,17 @@ cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaselin
     world->walls = calloc((size_t)wall_count + 1, sizeof *world->walls);
     for (int i = 0; i < wall_count; i++) {
         const cbaseline_wall *w = &walls[i];
-        cpShape *shape = cpSegmentShapeNew(ground, cpv(w->ax, w->ay), cpv(w->bx, w->by), w->radius);
+        cpShape *shape;
+        if (w->kind == CBASELINE_POLYGON) {
+            cpVect verts[32];
+            int n = points(w->vertices, w->vertex_count, verts);
+            shape = cpPolyShapeNew(ground, n, verts, cpTransformIdentity, w->radius);
+        } else {
+            shape = cpSegmentShapeNew(ground, cpv(w->ax, w->ay), cpv(w->bx, w->by), w->radius);
+        }
         cpShapeSetFriction(shape, w->friction);
         cpShapeSetElasticity(shape, w->elasticity);
+        set_collision(shape, w->collision);
         cpSpaceAddShape(world->space, shape);
         world->walls[i] = shape;
     }
@@ -64,16 +85,31 @@ cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaselin
     world->shapes = calloc((size_t)crate_count + 1, sizeof *world->shapes);
     for (int i = 0; i < crate_count; i++) {
         const cbaseline_crate *c = &crates[i];
-        int circle = c->radius > 0;
-        cpBody *body = cpBodyNew(c->mass, circle ? cpMomentForCircle(c->mass, 0, c->radius, cpvzero)
-                                                 : cpMomentForBox(c->mass, c->width, c->height));
+        cpVect verts[32];
+        int n = c->kind == CBASELINE_POLYGON ? points(c->vertices, c->vertex_count, verts) : 0;
+        cpVect a = cpv(c->ax, c->ay), b = cpv(c->bx, c->by);
+        cpFloat moment;
+        switch (c->kind) {
+        case CBASELINE_CIRCLE: moment = cpMomentForCircle(c->mass, 0, c->radius, cpvzero); break;
+        case CBASELINE_POLYGON: moment = cpMomentForPoly(c->mass, n, verts, cpvzero, c->radius); break;
+        case CBASELINE_SEGMENT: moment = cpMomentForSegment(c->mass, a, b, c->radius); break;
+        default: moment = cpMomentForBox(c->mass, c->width, c->height); break;
+        }
+        cpBody *body = cpBodyNew(c->mass, moment);
+        cpShape *shape;
+        switch (c->kind) {
+        case CBASELINE_CIRCLE: shape = cpCircleShapeNew(body, c->radius, cpvzero); break;
+        case CBASELINE_POLYGON: shape = cpPolyShapeNew(body, n, verts, cpTransformIdentity, c->radius); break;
+        case CBASELINE_SEGMENT: shape = cpSegmentShapeNew(body, a, b, c->radius); break;
+        default: shape = cpBoxShapeNew(body, c->width, c->height, 0); break;
+        }
         cpBodySetPosition(body, cpv(c->cx, c->cy));
         cpBodySetAngle(body, c->angle);
         cpBodySetVelocity(body, cpv(c->vx, c->vy));
         cpBodySetAngularVelocity(body, c->angular_velocity);
-        cpShape *shape = circle ? cpCircleShapeNew(body, c->radius, cpvzero) : cpBoxShapeNew(body, c->width, c->height, 0);
         cpShapeSetFriction(shape, c->friction);
         cpShapeSetElasticity(shape, c->elasticity);
+        set_collision(shape, c->collision);
         cpSpaceAddBody(world->space, body);
         cpSpaceAddShape(world->space, shape);
         world->bodies[i] = body;

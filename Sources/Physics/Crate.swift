@@ -1,7 +1,7 @@
 import SceneModel
 
-/// A dynamic body: owns a Chipmunk body (`cpBody`) and its shape (a box: `cpPolyShape`; a
-/// circle: `cpCircleShape`).
+/// A dynamic body: owns a Chipmunk body (`cpBody`) and its shape (a box or polygon:
+/// `cpPolyShape`; a circle: `cpCircleShape`; a segment: `cpSegmentShape`).
 ///
 /// A crate can live outside any world; `World.add(_:)` puts it in one, `World.remove(_:)` takes it
 /// out again. The world holds its crates strongly; a crate only knows its world weakly, so it never
@@ -15,6 +15,7 @@ public final class Crate {
     public let mass: Double
     public let friction: Double
     public let elasticity: Double
+    public let collision: CollisionSettings
 
     /// The world the crate is in, if any. Set only by `World`.
     weak var world: World?
@@ -30,17 +31,15 @@ public final class Crate {
         mass = spec.mass
         friction = spec.friction
         elasticity = spec.elasticity
-        switch spec.shape {
-        case let .box(size):
-            body = Chipmunk.boxBodyNew(mass: spec.mass, size: size)
-            collisionShape = Chipmunk.boxShapeNew(body: body, size: size)
-        case let .circle(radius):
-            body = Chipmunk.circleBodyNew(mass: spec.mass, radius: radius)
-            collisionShape = Chipmunk.circleShapeNew(body: body, radius: radius)
-        }
+        collision = spec.collision
+        // The order the plain-C builds follow (docs/scenes.md, "Construction order"): body, shape,
+        // position, angle, velocities, material.
+        body = Chipmunk.bodyNew(mass: spec.mass, shape: spec.shape)
+        collisionShape = Chipmunk.shapeNew(body: body, shape: spec.shape)
         Chipmunk.bodySetState(body, position: spec.center, angle: spec.angle, velocity: spec.velocity,
                               angularVelocity: spec.angularVelocity)
         Chipmunk.shapeSetMaterial(collisionShape, friction: spec.friction, elasticity: spec.elasticity)
+        Chipmunk.shapeSetCollision(collisionShape, spec.collision)
     }
 
     deinit {
@@ -57,6 +56,6 @@ public final class Crate {
     public var state: BodyState {
         let s = Chipmunk.bodyState(body)
         return BodyState(id: id ?? BodyID(0), position: s.position, angle: s.angle, velocity: s.velocity,
-                         angularVelocity: s.angularVelocity, shape: shape, sleeping: s.sleeping)
+                         angularVelocity: s.angularVelocity, sleeping: s.sleeping)
     }
 }

@@ -57,7 +57,7 @@ public struct DeterminismClass: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func angleProbe() -> StateHash {
-        let body = Chipmunk.boxBodyNew(mass: 1, size: Vec2(1, 1))
+        let body = Chipmunk.bodyNew(mass: 1, shape: .box(size: Vec2(1, 1)))
         defer { Chipmunk.bodyFree(body) }
         var random = SplitMix64(seed: angleSeed)
         var hasher = FNV1a64()

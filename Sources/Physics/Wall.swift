@@ -1,6 +1,7 @@
 import SceneModel
 
-/// A static segment: owns a Chipmunk segment shape (`cpSegmentShape`) on its world's static body.
+/// A static wall: owns a Chipmunk segment shape (`cpSegmentShape`) or convex polygon
+/// (`cpPolyShape`, in world coordinates) on its world's static body.
 ///
 /// Walls are made by `World.addWall(_:)`, since their shape hangs off the world's static body; a
 /// wall that outlives its world is inert and frees its shape safely.
@@ -12,8 +13,12 @@ public final class Wall {
 
     init(_ spec: WallSpec, staticBody: OpaquePointer) {
         self.spec = spec
-        shape = Chipmunk.segmentShapeNew(body: staticBody, from: spec.from, to: spec.to, radius: spec.radius)
+        switch spec.geometry {
+        case let .segment(from, to): shape = Chipmunk.segmentShapeNew(body: staticBody, from: from, to: to, radius: spec.radius)
+        case let .polygon(vertices): shape = Chipmunk.polygonShapeNew(body: staticBody, vertices: vertices, radius: spec.radius)
+        }
         Chipmunk.shapeSetMaterial(shape, friction: spec.friction, elasticity: spec.elasticity)
+        Chipmunk.shapeSetCollision(shape, spec.collision)
     }
 
     deinit {
@@ -23,5 +28,5 @@ public final class Wall {
 
     public var isInWorld: Bool { world != nil }
 
-    public var state: WallState { WallState(from: spec.from, to: spec.to, radius: spec.radius) }
+    public var state: WallState { spec.state }
 }

@@ -9,7 +9,7 @@ extension World {
         for row in snapshotRows {
             let s = Chipmunk.bodyState(row.body)
             bodies.append(BodyState(id: row.id, position: s.position, angle: s.angle, velocity: s.velocity,
-                                    angularVelocity: s.angularVelocity, shape: row.shape, sleeping: s.sleeping))
+                                    angularVelocity: s.angularVelocity, sleeping: s.sleeping))
         }
         return WorldSnapshot(step: stepCount, bodies: bodies, movingWalls: tumblers.isEmpty ? [] : tumblers.flatMap(\.wallStates),
                              contacts: snapshotsIncludeContacts ? contactPoints() : [])
@@ -45,6 +45,9 @@ extension World {
 
     /// The kinetic energy of the crates now, ½·m·v² + ½·I·ω² summed (mass units · px²/s²).
     public var kineticEnergy: Double { Chipmunk.spaceKineticEnergy(space) }
+
+    /// Each crate's shape by its id, for what draws or writes the snapshots (which carry state only).
+    public var bodyShapes: BodyShapes { BodyShapes(crates.map { ($0.id ?? BodyID(0), $0.shape) }) }
 
     /// The walls as drawn; they change only when walls are added or removed.
     public func wallStates() -> [WallState] { walls.map(\.state) }

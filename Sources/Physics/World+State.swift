@@ -41,16 +41,17 @@ extension World {
     }
 
     /// The world's make-up, which a state must match: step rate, walls, tumblers, and each crate's
-    /// shape, mass and surface, hashed with FNV-1a 64 over their IEEE-754 bits.
+    /// shape (every value that defines it: `BodyShape.fingerprintValues`), mass, surface and
+    /// collision settings, hashed with FNV-1a 64 over their IEEE-754 bits.
     public var fingerprint: UInt64 { stateMakeup.fingerprint }
 
     private func computeFingerprint() -> UInt64 {
         var hasher = FNV1a64()
         hasher.combine(Double(stepRate))
         for wall in walls {
-            for value in [wall.spec.from.x, wall.spec.from.y, wall.spec.to.x, wall.spec.to.y, wall.spec.radius, wall.spec.friction, wall.spec.elasticity] {
-                hasher.combine(value)
-            }
+            let spec = wall.spec
+            for value in spec.geometry.fingerprintValues { hasher.combine(value) }
+            for value in [spec.radius, spec.friction, spec.elasticity] + spec.collision.fingerprintValues { hasher.combine(value) }
         }
         for tumbler in tumblers {
             let spec = tumbler.spec
@@ -59,8 +60,7 @@ extension World {
             }
         }
         for crate in crates {
-            let size = crate.shape.boundingSize
-            for value in [Double(crate.shape.kind == .box ? 0 : 1), size.x, size.y, crate.mass, crate.friction, crate.elasticity] {
+            for value in crate.shape.fingerprintValues + [crate.mass, crate.friction, crate.elasticity] + crate.collision.fingerprintValues {
                 hasher.combine(value)
             }
         }
@@ -120,7 +120,8 @@ extension World {
             for crate in crates {
                 let now = crate.state
                 let spec = CrateSpec(center: now.position, shape: crate.shape, angle: now.angle, velocity: now.velocity,
-                                     angularVelocity: now.angularVelocity, mass: crate.mass, friction: crate.friction, elasticity: crate.elasticity)
+                                     angularVelocity: now.angularVelocity, mass: crate.mass, friction: crate.friction, elasticity: crate.elasticity,
+                                     collision: crate.collision)
                 try twin.add(Crate(spec), id: crate.id ?? BodyID(twin.nextBodyID))
             }
         } catch {

@@ -14,7 +14,7 @@ public final class World {
     public private(set) var crates: [Crate] = [] { didSet { stateMakeupCache = nil } }
     /// What a snapshot reads of each crate, parallel to `crates`: copying state out walks plain
     /// values instead of class instances (no reference counting in the per-step copy).
-    var snapshotRows: [(body: OpaquePointer, id: BodyID, shape: BodyShape)] = []
+    var snapshotRows: [(body: OpaquePointer, id: BodyID)] = []
     public private(set) var walls: [Wall] = [] { didSet { stateMakeupCache = nil } }
     public private(set) var tumblers: [Tumbler] = [] { didSet { stateMakeupCache = nil } }
     /// What saved states name of this world (`World+State.swift`), kept until its make-up changes.
@@ -84,7 +84,7 @@ public final class World {
         crate.id = id
         nextBodyID = max(nextBodyID, id.rawValue &+ 1)
         crates.append(crate)
-        snapshotRows.append((crate.body, crate.id!, crate.shape))
+        snapshotRows.append((crate.body, crate.id!))
     }
 
     /// Makes a crate from `spec` and adds it.

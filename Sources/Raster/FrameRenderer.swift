@@ -20,28 +20,37 @@ public final class FrameRenderer {
     private let crateColor: RGB
     private let crateColors: [BodyID: RGB]
     private let wallColor: RGB
+    private let bodyShapes: BodyShapes
+    private let look: BodyLook
     private var styles: [StyleKey: CrateStyle] = [:]
     private var discStyles: [StyleKey: DiscStyle] = [:]
+    private var outlineStyles: [StyleKey: OutlineStyle] = [:]
     /// This renderer's static layer, as `DrawnRegions.background` names it.
     private let background: UInt64
     private static let backgroundsMade = Atomic<UInt64>(0)
 
+    /// A style is worked out once per colour and size (a box's sides; a disc's diameter; the
+    /// bounding size of other shapes, which sets their rim).
     private struct StyleKey: Hashable {
-        var shape: BodyShape
+        var size: Vec2
         var color: RGB
     }
 
     /// - Parameters:
     ///   - world: the world's size; the whole world, or `colors.view`, is fitted into the image
     ///     keeping its aspect ratio.
-    ///   - walls: drawn once into the static layer.
+    ///   - walls: drawn once into the static layer, each in its own colour or `colors.wall`.
+    ///   - bodyShapes: each body's shape, by id (snapshots carry state only); a body missing
+    ///     from it is not drawn.
     ///   - width: the frame's width in pixels.
     ///   - height: the frame's height in pixels.
-    ///   - colors: background, crate and wall colours, and the part of the world to show.
+    ///   - colors: background, crate and wall colours, the look, and the part of the world to show.
     ///   - crateColors: crates drawn in a colour of their own; others in `colors.crate`.
     ///   - overlays: debug drawing over each frame (`contacts` draws the snapshots' contact points).
-    public init(world: Vec2, walls: [WallState], width: Int, height: Int, colors: RenderDefaults, crateColors: [BodyID: RGB] = [:],
-                overlays: Overlays = []) {
+    public init(world: Vec2, walls: [WallState], bodyShapes: BodyShapes, width: Int, height: Int, colors: RenderDefaults,
+                crateColors: [BodyID: RGB] = [:], overlays: Overlays = []) {
+        self.bodyShapes = bodyShapes
+        look = colors.look
         self.overlays = overlays
         self.width = width
         self.height = height
@@ -51,12 +60,7 @@ public final class FrameRenderer {
         wallColor = colors.wall
         var layer = RGBImage(width: width, height: height, fill: colors.background)
         if overlays.contains(.grid) { Self.drawGrid(&layer, viewport: viewport, world: world) }
-        for wall in walls {
-            // Never thinner than about a pixel and a half, so walls stay visible in small images.
-            let radius = max(wall.radius * viewport.scale, 0.75)
-            Rasterizer.drawSegment(&layer, from: viewport.imagePoint(wall.from), to: viewport.imagePoint(wall.to),
-                                   radius: radius, color: colors.wall)
-        }
+        for wall in walls { Self.draw(wall, into: &layer, viewport: viewport, color: colors.wall) }
         staticLayer = layer
         background = Self.backgroundsMade.add(1, ordering: .relaxed).newValue
     }
@@ -80,20 +84,25 @@ public final class FrameRenderer {
         var rects: [PixelRect] = []
         rects.reserveCapacity(snapshot.bodies.count + snapshot.movingWalls.count)
         for wall in snapshot.movingWalls {
-            let drawn = Rasterizer.drawSegment(&image, from: viewport.imagePoint(wall.from), to: viewport.imagePoint(wall.to),
-                                               radius: max(wall.radius * viewport.scale, 0.75), color: wallColor)
-            if let drawn { rects.append(drawn) }
+            if let drawn = Self.draw(wall, into: &image, viewport: viewport, color: wallColor) { rects.append(drawn) }
         }
-        for body in snapshot.bodies {
+        for (index, body) in snapshot.bodies.enumerated() {
+            guard let shape = bodyShapes.shape(of: body, at: index) else { continue }
             let center = viewport.imagePoint(body.position)
             let asleep = overlays.contains(.sleeping) && body.sleeping
             let color = asleep ? Overlays.sleepingColor : crateColors[body.id] ?? crateColor
             let drawn: PixelRect?
-            switch body.shape {
-            case .box:
-                drawn = Rasterizer.drawCrate(&image, center: center, angle: body.angle, style: style(for: StyleKey(shape: body.shape, color: color)))
-            case let .circle(radius):
+            switch shape {
+            case let .box(size) where look == .crate:
+                drawn = Rasterizer.drawCrate(&image, center: center, angle: body.angle, style: style(for: StyleKey(size: size, color: color)))
+            case let .circle(radius) where look == .crate:
                 drawn = Rasterizer.drawDisc(&image, center: center, angle: body.angle, style: discStyle(radius: radius, color: color))
+            case .box, .circle, .polygon, .segment:
+                let outline = shape.outline.placed(at: body.position, angle: body.angle)
+                // A thin segment never thinner than a wall is drawn (about a pixel and a half).
+                let radius = outline.points.count < 3 ? max(outline.radius * viewport.scale, 0.75) : outline.radius * viewport.scale
+                drawn = Rasterizer.drawOutline(&image, points: outline.points.map(viewport.imagePoint), radius: radius,
+                                               style: outlineStyle(StyleKey(size: shape.boundingSize, color: color)))
             }
             if let drawn { rects.append(drawn) }
         }
@@ -121,8 +130,8 @@ public final class FrameRenderer {
     private func drawOverlays(_ image: inout RGBImage, _ snapshot: WorldSnapshot, rects: inout [PixelRect]) {
         func record(_ drawn: PixelRect?) { if let drawn { rects.append(drawn) } }
         if overlays.contains(.aabb) {
-            for body in snapshot.bodies {
-                let extent = body.shape.halfExtents(angle: body.angle)
+            for (index, body) in snapshot.bodies.enumerated() {
+                guard let extent = bodyShapes.shape(of: body, at: index)?.halfExtents(angle: body.angle) else { continue }
                 let low = viewport.imagePoint(body.position - extent), high = viewport.imagePoint(body.position + extent)
                 let corners = [Vec2(low.x, low.y), Vec2(high.x, low.y), Vec2(high.x, high.y), Vec2(low.x, high.y)]
                 for i in 0..<4 {
@@ -165,8 +174,30 @@ public final class FrameRenderer {
         }
     }
 
+    /// Draws a wall: a segment as a capsule never thinner than about a pixel and a half (so walls
+    /// stay visible in small images), a polygon filled and rounded by its radius.
+    @discardableResult
+    private static func draw(_ wall: WallState, into image: inout RGBImage, viewport: Viewport, color: RGB) -> PixelRect? {
+        let color = wall.color ?? color
+        switch wall.geometry {
+        case let .segment(from, to):
+            return Rasterizer.drawSegment(&image, from: viewport.imagePoint(from), to: viewport.imagePoint(to),
+                                          radius: max(wall.radius * viewport.scale, 0.75), color: color)
+        case let .polygon(vertices):
+            return Rasterizer.drawOutline(&image, points: vertices.map(viewport.imagePoint), radius: wall.radius * viewport.scale,
+                                          style: OutlineStyle(solid: color))
+        }
+    }
+
+    private func outlineStyle(_ key: StyleKey) -> OutlineStyle {
+        if let cached = outlineStyles[key] { return cached }
+        let style = OutlineStyle(color: key.color, look: look, scale: viewport.scale, size: min(key.size.x, key.size.y))
+        outlineStyles[key] = style
+        return style
+    }
+
     private func discStyle(radius: Double, color: RGB) -> DiscStyle {
-        let key = StyleKey(shape: .circle(radius: radius), color: color)
+        let key = StyleKey(size: Vec2(2 * radius, 2 * radius), color: color)
         if let cached = discStyles[key] { return cached }
         let style = DiscStyle(radius: radius, scale: viewport.scale, palette: CratePalette(base: color))
         discStyles[key] = style
@@ -175,7 +206,7 @@ public final class FrameRenderer {
 
     private func style(for key: StyleKey) -> CrateStyle {
         if let cached = styles[key] { return cached }
-        let style = CrateStyle(size: key.shape.boundingSize, scale: viewport.scale, palette: CratePalette(base: key.color))
+        let style = CrateStyle(size: key.size, scale: viewport.scale, palette: CratePalette(base: key.color))
         styles[key] = style
         return style
     }

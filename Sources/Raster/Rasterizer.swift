@@ -202,12 +202,12 @@ enum Rasterizer {
     }
 
     @inline(__always)
-    private static func blend(_ buffer: UnsafeMutableBufferPointer<UInt8>, _ index: Int, _ color: (Double, Double, Double), _ coverage: Double) {
+    static func blend(_ buffer: UnsafeMutableBufferPointer<UInt8>, _ index: Int, _ color: (Double, Double, Double), _ coverage: Double) {
         blend(buffer.baseAddress! + index, color, coverage)
     }
 
     @inline(__always)
-    private static func blend(_ pixel: UnsafeMutablePointer<UInt8>, _ color: (Double, Double, Double), _ coverage: Double) {
+    static func blend(_ pixel: UnsafeMutablePointer<UInt8>, _ color: (Double, Double, Double), _ coverage: Double) {
         // Colours stay within 0...255, so every value converted lies well inside [0, 256).
         let r = Double(pixel[0]), g = Double(pixel[1]), b = Double(pixel[2])
         pixel[0] = truncatedByte(r + (color.0 - r) * coverage + 0.5)

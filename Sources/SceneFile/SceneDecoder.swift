@@ -70,7 +70,7 @@ struct SceneDecoder {
         for problem in scene.sceneProblems(read: read) {
             reportRange(problem.field, problem.message)
         }
-        for problem in scene.wallOverlapWarnings(read: read) {
+        for problem in scene.shapeWarnings(read: read) + scene.wallOverlapWarnings(read: read) {
             warnings.append(SceneDiagnostic(file: file, line: lineOf(problem.field), path: problem.field, message: problem.message,
                                             severity: .warning))
         }
@@ -110,36 +110,101 @@ struct SceneDecoder {
     private mutating func crate(_ value: JSONValue, path: String) -> CrateSpec? {
         guard let fields = object(value, path: path) else { return nil }
         let center = vector(fields, "center", required: true)
-        let kind = shapeKind(fields, "shape") ?? .box
         // Each shape reads only its own keys: a circle's `size`, or a box's `radius`, is an unknown key.
+        // An unknown shape name is the one error: every shape's keys are allowed then.
+        guard let kind = shapeKind(fields, "shape") else {
+            for key in ["center", "size", "radius", "vertices", "a", "b", "angle", "velocity", "angular_velocity", "mass", "friction",
+                        "elasticity", "filter", "sensor", "color"] { _ = member(fields, key) }
+            finish(fields)
+            return nil
+        }
         let shape: BodyShape?
         switch kind {
         case .box: shape = vector(fields, "size", required: true).map { .box(size: $0) }
         case .circle: shape = number(fields, "radius", required: true).map { .circle(radius: $0) }
+        case .polygon:
+            let vertices = points(fields, "vertices")
+            let radius = number(fields, "radius") ?? 0
+            shape = vertices.map { .polygon(vertices: $0, radius: radius) }
+        case .segment:
+            let a = vector(fields, "a", required: true), b = vector(fields, "b", required: true)
+            let radius = number(fields, "radius") ?? 0
+            shape = a.flatMap { a in b.map { .segment(a: a, b: $0, radius: radius) } }
         }
         let angle = number(fields, "angle") ?? 0
         let velocity = vector(fields, "velocity") ?? .zero
         let angularVelocity = number(fields, "angular_velocity") ?? 0
         let mass = number(fields, "mass", required: true)
         let (friction, elasticity) = surface(fields)
+        let collision = collisionSettings(fields)
         let color = color(fields, "color")
         finish(fields)
-        guard let center, let shape, let mass, let friction, let elasticity else { return nil }
+        guard let center, let shape, let mass, let friction, let elasticity, let collision else { return nil }
         return checked(CrateSpec(center: center, shape: shape, angle: angle, velocity: velocity, angularVelocity: angularVelocity,
-                                 mass: mass, friction: friction, elasticity: elasticity, color: color), path: path,
+                                 mass: mass, friction: friction, elasticity: elasticity, collision: collision, color: color), path: path,
                        problems: { $0.problems() })
     }
 
+    /// A wall: a segment (`from`, `to`, `radius`), or with `"shape": "polygon"` a convex polygon
+    /// (`vertices` in world coordinates, `radius` optional).
     private mutating func wall(_ value: JSONValue, path: String) -> WallSpec? {
         guard let fields = object(value, path: path) else { return nil }
-        let from = vector(fields, "from", required: true)
-        let to = vector(fields, "to", required: true)
-        let radius = number(fields, "radius", required: true)
+        let geometry: WallGeometry?
+        let radius: Double?
+        switch wallKind(fields, "shape") ?? .segment {
+        case .segment:
+            let from = vector(fields, "from", required: true), to = vector(fields, "to", required: true)
+            radius = number(fields, "radius", required: true)
+            geometry = from.flatMap { from in to.map { .segment(from: from, to: $0) } }
+        case .polygon:
+            geometry = points(fields, "vertices").map { .polygon(vertices: $0) }
+            radius = number(fields, "radius") ?? 0
+        }
         let (friction, elasticity) = surface(fields)
+        let collision = collisionSettings(fields)
+        let color = color(fields, "color")
         finish(fields)
-        guard let from, let to, let radius, let friction, let elasticity else { return nil }
-        return checked(WallSpec(from: from, to: to, radius: radius, friction: friction, elasticity: elasticity), path: path,
-                       problems: { $0.problems() })
+        guard let geometry, let radius, let friction, let elasticity, let collision else { return nil }
+        return checked(WallSpec(geometry: geometry, radius: radius, friction: friction, elasticity: elasticity, collision: collision,
+                                color: color), path: path, problems: { $0.problems() })
+    }
+
+    /// A part's `filter` and `sensor`; the defaults when absent; nil when either is malformed.
+    private mutating func collisionSettings(_ fields: Fields) -> CollisionSettings? {
+        var settings = CollisionSettings.standard
+        var readable = true
+        if let value = member(fields, "filter") {
+            let path = fields.childPath("filter")
+            if let filterFields = object(value, path: path) {
+                let group = bits(filterFields, "group"), categories = bits(filterFields, "categories"), mask = bits(filterFields, "mask")
+                finish(filterFields)
+                if case .some(nil) = group { readable = false }
+                if case .some(nil) = categories { readable = false }
+                if case .some(nil) = mask { readable = false }
+                settings.filter = ShapeFilter(group: (group ?? 0) ?? 0, categories: (categories ?? .max) ?? .max, mask: (mask ?? .max) ?? .max)
+            } else {
+                readable = false
+            }
+        }
+        if let value = member(fields, "sensor") {
+            guard case let .bool(sensor) = value.kind else {
+                report(fields.childPath("sensor"), line: value.line, "must be true or false, got \(value.typeName)")
+                return nil
+            }
+            settings.sensor = sensor
+        }
+        return readable ? settings : nil
+    }
+
+    /// A 32-bit field of a filter: nil when absent, .some(nil) when given but not a whole number in 0...2^32−1.
+    private mutating func bits(_ fields: Fields, _ key: String) -> UInt32?? {
+        guard let value = member(fields, key) else { return nil }
+        guard case let .number(_, literal) = value.kind, let bits = UInt32(literal) else {
+            let got = if case let .number(_, literal) = value.kind { JSONValue.excerpt(literal) } else { value.typeName }
+            report(fields.childPath(key), line: value.line, "must be a whole number in 0...\(UInt32.max) (32 bits), got \(got)")
+            return .some(nil)
+        }
+        return bits
     }
 
     private mutating func boundsWalls(_ value: JSONValue, path: String) -> BoundsWalls? {
@@ -168,10 +233,28 @@ struct SceneDecoder {
             if let min, let max { region = (min, max) }
         }
         let colors = palette(fields, "colors") ?? []
+        var shapes = PileGenerator.Shapes.box
+        if let text = string(fields, "shape") {
+            if let named = PileGenerator.Shapes(rawValue: text) {
+                shapes = named
+            } else {
+                report(fields.childPath("shape"), "must be one of \(PileGenerator.Shapes.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), "
+                    + "got \"\(TerminalText.escaped(text))\"")
+            }
+        }
+        let sides = integerPair(fields, "sides")
         finish(fields)
         guard let count, let seed, let size, let density, let friction, let elasticity else { return nil }
-        return PileGenerator(count: count, seed: seed, minSize: size.x, maxSize: size.y, density: density,
-                             friction: friction, elasticity: elasticity, gap: gap, region: region, colors: colors)
+        var generator = PileGenerator(count: count, seed: seed, minSize: size.x, maxSize: size.y, density: density,
+                                      friction: friction, elasticity: elasticity, gap: gap, region: region, colors: colors, shapes: shapes)
+        if let sides {
+            guard sides.0 <= sides.1 else {
+                report(fields.childPath("sides"), "the fewest sides (\(sides.0)) is more than the most (\(sides.1))")
+                return nil
+            }
+            generator.sides = sides.0...sides.1
+        }
+        return generator
     }
 
     private mutating func tumblerSpec(_ value: JSONValue, path: String) -> TumblerSpec? {
@@ -208,6 +291,14 @@ struct SceneDecoder {
         render.background = color(fields, "background") ?? render.background
         render.crate = color(fields, "crate") ?? render.crate
         render.wall = color(fields, "wall") ?? render.wall
+        if let text = string(fields, "look") {
+            if let look = BodyLook(rawValue: text) {
+                render.look = look
+            } else {
+                report(fields.childPath("look"), "must be one of \(BodyLook.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), "
+                    + "got \"\(TerminalText.escaped(text))\"")
+            }
+        }
         if let viewValue = member(fields, "view"), let viewFields = object(viewValue, path: fields.childPath("view")) {
             let min = vector(viewFields, "min", required: true)
             let max = vector(viewFields, "max", required: true)
@@ -340,15 +431,63 @@ struct SceneDecoder {
         return text
     }
 
-    /// A body shape's kind, by its name.
+    /// A body shape's kind, by its name (a box when not given); nil for a name it does not know.
     private mutating func shapeKind(_ fields: Fields, _ key: String) -> BodyShape.Kind? {
-        guard let text = string(fields, key) else { return nil }
+        guard let text = string(fields, key) else { return .box }
         guard let kind = BodyShape.Kind(rawValue: text) else {
             let names = BodyShape.Kind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            report(fields.childPath(key), "must be one of \(names), got \"\(text)\"")
+            let suggestion = KeySuggestion.closest(to: text, among: BodyShape.Kind.allCases.map(\.rawValue))
+                .map { " (did you mean \"\($0)\"?)" } ?? ""
+            report(fields.childPath(key), "must be one of \(names), got \"\(TerminalText.escaped(text))\"\(suggestion)")
             return nil
         }
         return kind
+    }
+
+    /// A wall's kind: a segment or a polygon.
+    private mutating func wallKind(_ fields: Fields, _ key: String) -> WallKind? {
+        guard let text = string(fields, key) else { return nil }
+        guard let kind = WallKind(rawValue: text) else {
+            let names = WallKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            let suggestion = KeySuggestion.closest(to: text, among: WallKind.allCases.map(\.rawValue)).map { " (did you mean \"\($0)\"?)" } ?? ""
+            report(fields.childPath(key), "must be one of \(names), got \"\(TerminalText.escaped(text))\"\(suggestion)")
+            return nil
+        }
+        return kind
+    }
+
+    /// The wall kinds, by the names scene files write.
+    enum WallKind: String, CaseIterable {
+        case segment, polygon
+    }
+
+    /// An array of [x, y] points (a polygon's vertices), required.
+    private mutating func points(_ fields: Fields, _ key: String) -> [Vec2]? {
+        guard let value = member(fields, key, required: true) else { return nil }
+        let path = fields.childPath(key)
+        guard case let .array(elements) = value.kind else {
+            report(path, line: value.line, "must be an array of points [[x, y], ...], got \(value.typeName)")
+            return nil
+        }
+        guard elements.count <= Limits.polygonVertices.upperBound else {
+            report(path, line: value.line, "a polygon needs \(Limits.polygonVertices.lowerBound)...\(Limits.polygonVertices.upperBound) "
+                + "vertices, got \(elements.count)")
+            return nil
+        }
+        var result: [Vec2] = []
+        var readable = true
+        for (index, element) in elements.enumerated() {
+            let elementPath = "\(path)[\(index)]"
+            lines[elementPath] = element.line
+            guard case let .array(pair) = element.kind, pair.count == 2 else {
+                report(elementPath, line: element.line, "must be an array of two numbers [x, y], got \(element.typeName)")
+                readable = false
+                continue
+            }
+            let x = number(pair[0], path: "\(elementPath)[0]"), y = number(pair[1], path: "\(elementPath)[1]")
+            if let x, let y { result.append(Vec2(x, y)) } else { readable = false }
+        }
+        return readable ? result : nil
     }
 
     private mutating func color(_ fields: Fields, _ key: String) -> RGB? {

@@ -9,21 +9,40 @@ public enum SceneSchema {
     public static var text: String { document.indentedText + "\n" }
 
     static var document: JSONOutput {
-        let crate = shaped(object(required: ["center", "mass"], [
-            ("center", vector(magnitude: Limits.coordinate, "centre of mass, px")),
+        let crate = object(required: ["center", "mass"], [
+            ("center", vector(magnitude: Limits.coordinate, "position and centre of mass, px")),
             ("shape", described(["enum": .array(BodyShape.Kind.allCases.map { .string($0.rawValue) })],
                                 "body shape; default \"box\"")),
             ("size", vector(Limits.size, "a box's width and height, px")),
-            ("radius", number(Limits.circleRadius, "a circle's radius, px")),
+            ("radius", number(0...Limits.circleRadius.upperBound,
+                              "a circle's radius (\(plain(Limits.circleRadius.lowerBound))...\(plain(Limits.circleRadius.upperBound))), "
+                                + "or a polygon's or segment's rounding (0...\(plain(Limits.roundingRadius.upperBound)), default 0), px")),
+            ("vertices", polygonVertices(magnitude: Limits.size.upperBound, "a polygon's convex vertices in order, relative to center, px")),
+            ("a", vector(magnitude: Limits.size.upperBound, "a segment's first end, relative to center, px")),
+            ("b", vector(magnitude: Limits.size.upperBound, "a segment's other end, relative to center, px")),
             ("angle", number(magnitude: Limits.angle, "radians, counter-clockwise; default 0")),
             ("velocity", vector(magnitude: Limits.speed, "px/s; default [0, 0]")),
             ("angular_velocity", number(magnitude: Limits.angularSpeed, "rad/s; default 0")),
             ("mass", number(Limits.mass, "mass units")),
-        ] + surface + [("color", described(color, "how it is drawn; default: render.crate"))]))
-        let wall = object(required: ["from", "to", "radius"], [
-            ("from", vector(magnitude: Limits.coordinate, "px")), ("to", vector(magnitude: Limits.coordinate, "px; not equal to from")),
-            ("radius", number(Limits.wallRadius, "half the thickness, px")),
-        ] + surface)
+        ] + surface + collision + [("color", described(color, "how it is drawn; default: render.crate"))])
+            .adding("allOf", [
+                kindKeys("shape", "box", isDefault: true, required: ["size"], forbidden: ["radius", "vertices", "a", "b"]),
+                kindKeys("shape", "circle", required: ["radius"], forbidden: ["size", "vertices", "a", "b"],
+                         radius: Limits.circleRadius),
+                kindKeys("shape", "polygon", required: ["vertices"], forbidden: ["size", "a", "b"], radius: Limits.roundingRadius),
+                kindKeys("shape", "segment", required: ["a", "b"], forbidden: ["size", "vertices"], radius: Limits.roundingRadius),
+            ])
+        let wall = object(required: [], [
+            ("shape", described(["enum": ["segment", "polygon"]], "wall shape; default \"segment\"")),
+            ("from", vector(magnitude: Limits.coordinate, "a segment's first end, px")),
+            ("to", vector(magnitude: Limits.coordinate, "a segment's other end, px; not equal to from")),
+            ("vertices", polygonVertices(magnitude: Limits.coordinate, "a polygon's convex vertices in order, world coordinates, px")),
+            ("radius", number(Limits.wallRadius, "half a segment's thickness, or a polygon's rounding (default 0), px")),
+        ] + surface + collision + [("color", described(color, "how it is drawn; default: render.wall"))])
+            .adding("allOf", [
+                kindKeys("shape", "segment", isDefault: true, required: ["from", "to", "radius"], forbidden: ["vertices"]),
+                kindKeys("shape", "polygon", required: ["vertices"], forbidden: ["from", "to"]),
+            ])
         let point = vector(0...Limits.coordinate, "px")
         return [
             "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -56,6 +75,12 @@ public enum SceneSchema {
                     ("density", number(Limits.density, "mass per px²")),
                     ("gap", number(Limits.gap, "px between cells; default 1")),
                     ("region", object(required: ["min", "max"], [("min", point), ("max", point)])),
+                    ("shape", described(["enum": .array(PileGenerator.Shapes.allCases.map { .string($0.rawValue) })],
+                                        "what it makes: boxes, circles, regular polygons or a mix of the three; default \"box\"")),
+                    ("sides", described([
+                        "type": "array", "minItems": 2, "maxItems": 2,
+                        "items": integer(RegularPolygon.sides, ""),
+                    ], "a polygon's fewest and most sides; default [3, 8]")),
                 ] + surface + [("colors", described([
                     "type": "array", "items": color,
                     "minItems": .integer(Limits.paletteColors.lowerBound), "maxItems": .integer(Limits.paletteColors.upperBound),
@@ -76,6 +101,8 @@ public enum SceneSchema {
                     ], "frame width and height, px; default: the shape of the view (or the world), "
                         + "the longer side \(RenderDefaults.defaultLongSide) px, both sides even")),
                     ("background", color), ("crate", color), ("wall", color),
+                    ("look", described(["enum": .array(BodyLook.allCases.map { .string($0.rawValue) })],
+                                       "how bodies are drawn: wooden crates, or flat colours with a rim; default \"crate\"")),
                     ("view", described(object(required: ["min", "max"], [
                         ("min", vector(magnitude: Limits.coordinate, "px")), ("max", vector(magnitude: Limits.coordinate, "px")),
                     ]), "the part of the world shown, fitted keeping its aspect ratio; default: the whole world")),
@@ -128,14 +155,33 @@ public enum SceneSchema {
         return maxItems.map { schema.adding("maxItems", .integer($0)) } ?? schema
     }
 
-    /// A crate's schema with its shape's own keys: a circle needs `radius` and takes no `size`,
-    /// a box (the default) the other way round.
-    static func shaped(_ crate: JSONOutput) -> JSONOutput {
-        func needs(_ key: String, not other: String) -> JSONOutput {
-            ["required": [.string(key)], "not": ["required": [.string(other)]]]
-        }
-        let isCircle: JSONOutput = ["properties": ["shape": ["const": "circle"]], "required": ["shape"]]
-        return crate.adding("if", isCircle).adding("then", needs("radius", not: "size")).adding("else", needs("size", not: "radius"))
+    /// Collision settings, on bodies and walls alike.
+    static let collision: [(String, JSONOutput)] = [
+        ("filter", described(object(required: [], [
+            ("group", integer(0...Int(UInt32.max), "shapes sharing a non-zero group never collide; default 0 (none)")),
+            ("categories", integer(0...Int(UInt32.max), "the categories it belongs to, as bits; default all")),
+            ("mask", integer(0...Int(UInt32.max), "the categories it collides with, as bits; default all")),
+        ]), "Chipmunk's collision filter (cpShapeFilter)")),
+        ("sensor", described(["type": "boolean"], "detects overlaps but never pushes; default false")),
+    ]
+
+    /// A polygon's vertices: 3 to `Limits.polygonVertices` points.
+    static func polygonVertices(magnitude: Double, _ text: String) -> JSONOutput {
+        described(["type": "array", "minItems": .integer(Limits.polygonVertices.lowerBound),
+                   "maxItems": .integer(Limits.polygonVertices.upperBound), "items": vector(magnitude: magnitude, "")], text)
+    }
+
+    /// One kind's own keys (`key` is `kind`, or absent when it is the default): the keys it needs,
+    /// those it does not take, and its own range for `radius`.
+    static func kindKeys(_ key: String, _ kind: String, isDefault: Bool = false, required: [String], forbidden: [String],
+                         radius: ClosedRange<Double>? = nil) -> JSONOutput {
+        // "properties" alone also holds when the key is absent: right for the default kind only.
+        let condition: JSONOutput = isDefault ? ["properties": [key: ["const": .string(kind)]]]
+            : ["properties": [key: ["const": .string(kind)]], "required": [.string(key)]]
+        var then: JSONOutput = ["required": .array(required.map { .string($0) }),
+                                "not": ["anyOf": .array(forbidden.map { ["required": [.string($0)]] })]]
+        if let radius { then = then.adding("properties", ["radius": number(radius, "")]) }
+        return ["if": condition, "then": then]
     }
 
     static func object(required: [String], _ properties: [(String, JSONOutput)]) -> JSONOutput {

@@ -2,40 +2,65 @@
 import Glibc
 #endif
 
-/// The collision shape of a dynamic body, in the body's own frame (centred on its centre of
-/// mass). Units: pixels.
+/// The collision shape of a dynamic body, in the body's own frame (its origin is the body's
+/// position and centre of mass). Units: pixels.
 ///
-/// A new kind adds a case here; every place that knows shapes switches over this enum, so the
-/// compiler lists the Swift ones. The full list, C included, is in docs/architecture.md ("Adding
-/// a body shape").
+/// The seam for every question about a shape: a new kind adds a case here, and each concern
+/// switches over this enum once (here: geometry, fingerprint, ranges and warnings; `Chipmunk.swift`: construction and moment; `FrameRenderer`: drawing; `BaselineScene`:
+/// the C harnesses' description), so the compiler lists every Swift site. Overlap tests need
+/// nothing: they work on `outline`, which every shape has. The files, C and JavaScript included:
+/// docs/architecture.md, "Adding a body shape".
 public enum BodyShape: Sendable, Hashable, Codable {
     /// An axis-aligned rectangle in the body frame: `size` is its width and height.
     case box(size: Vec2)
     /// A disc of `radius` around the centre of mass.
     case circle(radius: Double)
+    /// A convex polygon, its vertices in order (either way round), rounded by `radius` (0: sharp
+    /// corners). Chipmunk builds the convex hull of the points (`cpPolyShapeNew`), which for a
+    /// valid polygon is the polygon itself.
+    case polygon(vertices: [Vec2], radius: Double)
+    /// A segment from `a` to `b` thickened by `radius` (a capsule): a plank or a stick.
+    case segment(a: Vec2, b: Vec2, radius: Double)
 
     /// The shape kinds, by the names scene files and traces write.
     public enum Kind: String, Sendable, CaseIterable {
-        case box, circle
+        case box, circle, polygon, segment
     }
 
     public var kind: Kind {
         switch self {
         case .box: .box
         case .circle: .circle
+        case .polygon: .polygon
+        case .segment: .segment
         }
     }
 
-    /// Width and height of the smallest body-frame rectangle around the shape.
+    /// The shape as a convex core (points in the body frame, in order) grown by a radius: what
+    /// the overlap tests and generic drawing work on.
+    public var outline: ConvexOutline {
+        switch self {
+        case let .box(size):
+            let w = size.x / 2, h = size.y / 2
+            return ConvexOutline(points: [Vec2(-w, -h), Vec2(w, -h), Vec2(w, h), Vec2(-w, h)], radius: 0)
+        case let .circle(radius): return ConvexOutline(points: [.zero], radius: radius)
+        case let .polygon(vertices, radius): return ConvexOutline(points: vertices, radius: radius)
+        case let .segment(a, b, radius): return ConvexOutline(points: [a, b], radius: radius)
+        }
+    }
+
+    /// Width and height of the smallest body-frame rectangle around the shape centred on the
+    /// body's origin (a box's size; twice the farthest reach of other shapes along each axis).
     public var boundingSize: Vec2 {
         switch self {
         case let .box(size): size
         case let .circle(radius): Vec2(2 * radius, 2 * radius)
+        case .polygon, .segment: halfExtents(angle: 0) * 2
         }
     }
 
-    /// Half the width and height of the smallest world-axis rectangle around the shape turned by
-    /// `angle` (radians): its bounding box's half extents.
+    /// Half the width and height of the smallest world-axis rectangle, centred on the body's
+    /// position, around the shape turned by `angle` (radians): its bounding box's half extents.
     public func halfExtents(angle: Double) -> Vec2 {
         switch self {
         case let .box(size):
@@ -43,6 +68,81 @@ public enum BodyShape: Sendable, Hashable, Codable {
             return Vec2(c * size.x / 2 + s * size.y / 2, s * size.x / 2 + c * size.y / 2)
         case let .circle(radius):
             return Vec2(radius, radius)
+        case .polygon, .segment:
+            let outline = outline, c = cos(angle), s = sin(angle)
+            var reach = Vec2.zero
+            for p in outline.points {
+                reach.x = max(reach.x, abs(p.x * c - p.y * s))
+                reach.y = max(reach.y, abs(p.x * s + p.y * c))
+            }
+            return Vec2(reach.x + outline.radius, reach.y + outline.radius)
         }
     }
+
+    /// The values a world's fingerprint hashes for this shape. Boxes and circles keep the values
+    /// they always had (kind 0 or 1, bounding width and height), so states saved before the new
+    /// kinds still match; the new kinds start with `ShapeFingerprint.marker`, a NaN that no valid
+    /// value can be, so no two different shapes hash alike.
+    public var fingerprintValues: [Double] {
+        switch self {
+        case let .box(size): [0, size.x, size.y]
+        case let .circle(radius): [1, 2 * radius, 2 * radius]
+        case let .polygon(vertices, radius):
+            [ShapeFingerprint.marker, 2, Double(vertices.count)] + vertices.flatMap { [$0.x, $0.y] } + [radius]
+        case let .segment(a, b, radius): [ShapeFingerprint.marker, 3, a.x, a.y, b.x, b.y, radius]
+        }
+    }
+}
+
+extension BodyShape {
+    // MARK: Checks
+
+    /// Problems with the shape's own values, named by the scene file's keys (`size`, `radius`,
+    /// `vertices[2]`, `a`): what must hold before any of it reaches Chipmunk.
+    public func problems() -> [FieldProblem] {
+        var list = ProblemList()
+        switch self {
+        case let .box(size): list.check("size", size, in: Limits.size)
+        case let .circle(radius): list.check("radius", radius, in: Limits.circleRadius)
+        case let .polygon(vertices, radius):
+            list.check("radius", radius, in: Limits.roundingRadius)
+            list.add(ConvexPolygonCheck.problems(vertices, field: "vertices", magnitude: Limits.size.upperBound))
+        case let .segment(a, b, radius):
+            list.check("a", a, magnitude: Limits.size.upperBound)
+            list.check("b", b, magnitude: Limits.size.upperBound)
+            list.check("radius", radius, in: Limits.roundingRadius)
+            if a.isFinite, b.isFinite, (b - a).length < Limits.size.lowerBound {
+                list.add("b", "a segment must be at least \(show(Limits.size.lowerBound)) px long, but a and b are "
+                    + "\(show((b - a).length)) px apart")
+            }
+        }
+        return list.problems
+    }
+
+    /// What is allowed but likely not meant: a polygon whose centroid is far from the body's
+    /// position, which is its centre of mass in Chipmunk (as in pymunk, vertices are not shifted).
+    public func warnings() -> [FieldProblem] {
+        guard case let .polygon(vertices, _) = self, problems().isEmpty,
+              let centroid = ConvexPolygonCheck.centroid(vertices) else { return [] }
+        let reach = vertices.map(\.length).max() ?? 0
+        guard centroid.length > Self.centroidTolerance * reach else { return [] }
+        return [FieldProblem("vertices", "the polygon's centroid is at [\(show(rounded(centroid.x))), \(show(rounded(centroid.y)))] "
+            + "from center, which Chipmunk takes as its centre of mass: it will spin about that point, not its middle; "
+            + "give vertices around [0, 0] to centre it")]
+    }
+
+    /// How far, as a share of the farthest vertex's distance, a polygon's centroid may lie from
+    /// the body's position before `validate` warns.
+    public static let centroidTolerance = 0.1
+
+    private func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+}
+
+/// Markers in a world's fingerprint that no value of a valid scene can be (scenes refuse non-finite
+/// values): they open the values that earlier fingerprints did not have.
+public enum ShapeFingerprint {
+    /// Opens a shape kind added after boxes and circles.
+    public static let marker = Double(bitPattern: 0x7FF8_0000_5348_4150)
+    /// Opens a shape's collision settings (filter, sensor), when they are not the defaults.
+    public static let settingsMarker = Double(bitPattern: 0x7FF8_0000_4649_4C54)
 }

@@ -15,34 +15,38 @@ public struct BodyState: Sendable, Equatable, Codable {
     public var angle: Double
     public var velocity: Vec2
     public var angularVelocity: Double
-    /// The body's shape; constant for its life, carried so drawing needs nothing else.
-    public var shape: BodyShape
     /// Chipmunk has put the body to sleep (at rest for the scene's `sleep_time`). Not hashed: it
     /// follows from the state.
     public var sleeping: Bool
 
-    public init(id: BodyID, position: Vec2, angle: Double, velocity: Vec2, angularVelocity: Double, shape: BodyShape,
+    public init(id: BodyID, position: Vec2, angle: Double, velocity: Vec2, angularVelocity: Double,
                 sleeping: Bool = false) {
         self.id = id
         self.position = position
         self.angle = angle
         self.velocity = velocity
         self.angularVelocity = angularVelocity
-        self.shape = shape
         self.sleeping = sleeping
     }
 }
 
-/// A static wall segment as drawn: endpoints and radius (half thickness).
+/// A wall as drawn: where it lies, its radius (half a segment's thickness; a polygon's rounding)
+/// and its own colour, if it has one.
 public struct WallState: Sendable, Equatable, Codable {
-    public var from: Vec2
-    public var to: Vec2
+    public var geometry: WallGeometry
     public var radius: Double
+    /// nil: the scene's wall colour.
+    public var color: RGB?
 
-    public init(from: Vec2, to: Vec2, radius: Double) {
-        self.from = from
-        self.to = to
+    public init(geometry: WallGeometry, radius: Double, color: RGB? = nil) {
+        self.geometry = geometry
         self.radius = radius
+        self.color = color
+    }
+
+    /// A segment from `from` to `to`.
+    public init(from: Vec2, to: Vec2, radius: Double, color: RGB? = nil) {
+        self.init(geometry: .segment(from: from, to: to), radius: radius, color: color)
     }
 }
 

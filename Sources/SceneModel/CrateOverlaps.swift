@@ -187,77 +187,28 @@ public enum CrateOverlaps {
         }
     }
 
-    /// A body's footprint in the world: its shape placed at its centre and angle, and its
-    /// bounding box. Every pair of shapes gets an exact overlap test.
+    /// A body's footprint in the world: its outline placed at its centre and angle, and its
+    /// bounding box. Every pair of shapes gets an exact overlap test (`ConvexOutline.separation`).
     private struct Box {
-        var center: Vec2
-        var axes: (Vec2, Vec2)
-        /// A box's half sizes; nil for a circle.
-        var half: Vec2?
-        /// A circle's radius; 0 for a box.
-        var radius: Double
+        var outline: ConvexOutline
         var minX, maxX, minY, maxY: Double
 
         init(_ crate: CrateSpec) {
-            let c = cos(crate.angle), s = sin(crate.angle)
-            center = crate.center
-            axes = (Vec2(c, s), Vec2(-s, c))
-            switch crate.shape {
-            case let .box(size):
-                half = Vec2(size.x / 2, size.y / 2)
-                radius = 0
-            case let .circle(r):
-                half = nil
-                radius = r
-            }
+            outline = crate.shape.outline.placed(at: crate.center, angle: crate.angle)
             let extent = crate.shape.halfExtents(angle: crate.angle)
-            minX = center.x - extent.x
-            maxX = center.x + extent.x
-            minY = center.y - extent.y
-            maxY = center.y + extent.y
+            minX = crate.center.x - extent.x
+            maxX = crate.center.x + extent.x
+            minY = crate.center.y - extent.y
+            maxY = crate.center.y + extent.y
         }
 
         /// The gap between the shapes: negative when they share area (then minus a penetration
-        /// depth), 0 when touching. For two boxes, the largest gap along the four edge normals
-        /// (separating axes); with a circle, the distance from its centre to the other shape less
-        /// its radius. Shapes whose bounding boxes are over `contactDistance` apart give that gap at once.
+        /// depth), 0 when touching. Shapes whose bounding boxes are over `contactDistance` apart
+        /// give that gap at once.
         func separation(_ other: Box) -> Double {
             let bboxGap = Swift.max(other.minX - maxX, minX - other.maxX, other.minY - maxY, minY - other.maxY)
             if bboxGap > CrateOverlaps.contactDistance { return bboxGap }
-            switch (half, other.half) {
-            case (nil, nil):
-                let d = other.center - center
-                return (d.x * d.x + d.y * d.y).squareRoot() - radius - other.radius
-            case (nil, _?):
-                return other.signedDistance(to: center) - radius
-            case (_?, nil):
-                return signedDistance(to: other.center) - other.radius
-            case (_?, _?):
-                let d = other.center - center
-                var largest = -Double.infinity
-                for axis in [axes.0, axes.1, other.axes.0, other.axes.1] {
-                    let gap = abs(d.x * axis.x + d.y * axis.y) - reach(along: axis) - other.reach(along: axis)
-                    largest = Swift.max(largest, gap)
-                }
-                return largest
-            }
-        }
-
-        /// Half the shape's extent along a unit `axis`.
-        func reach(along axis: Vec2) -> Double {
-            guard let half else { return radius }
-            return half.x * abs(axes.0.x * axis.x + axes.0.y * axis.y) + half.y * abs(axes.1.x * axis.x + axes.1.y * axis.y)
-        }
-
-        /// A box's signed distance to `point`: outside, the Euclidean distance; inside, minus the
-        /// distance to the nearest side.
-        func signedDistance(to point: Vec2) -> Double {
-            let half = half ?? Vec2(0, 0)
-            let d = point - center
-            let qx = abs(d.x * axes.0.x + d.y * axes.0.y) - half.x
-            let qy = abs(d.x * axes.1.x + d.y * axes.1.y) - half.y
-            let outside = (Swift.max(qx, 0) * Swift.max(qx, 0) + Swift.max(qy, 0) * Swift.max(qy, 0)).squareRoot()
-            return outside + Swift.min(Swift.max(qx, qy), 0)
+            return outline.separation(other.outline)
         }
     }
 }

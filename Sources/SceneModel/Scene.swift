@@ -77,14 +77,17 @@ public struct CrateSpec: Sendable, Equatable {
     public var mass: Double
     public var friction: Double
     public var elasticity: Double
+    /// Which shapes it meets, and whether it only detects them.
+    public var collision: CollisionSettings
     /// How it is drawn; nil: the scene's crate colour. Physics ignores it.
     public var color: RGB?
 
     public init(center: Vec2, shape: BodyShape, angle: Double = 0, velocity: Vec2 = .zero, angularVelocity: Double = 0,
                 mass: Double, friction: Double = Surface.standard.friction, elasticity: Double = Surface.standard.elasticity,
-                color: RGB? = nil) {
+                collision: CollisionSettings = .standard, color: RGB? = nil) {
         self.center = center
         self.shape = shape
+        self.collision = collision
         self.color = color
         self.angle = angle
         self.velocity = velocity
@@ -97,9 +100,9 @@ public struct CrateSpec: Sendable, Equatable {
     /// A box crate of `size` (width, height), in pixels.
     public init(center: Vec2, size: Vec2, angle: Double = 0, velocity: Vec2 = .zero, angularVelocity: Double = 0,
                 mass: Double, friction: Double = Surface.standard.friction, elasticity: Double = Surface.standard.elasticity,
-                color: RGB? = nil) {
+                collision: CollisionSettings = .standard, color: RGB? = nil) {
         self.init(center: center, shape: .box(size: size), angle: angle, velocity: velocity, angularVelocity: angularVelocity,
-                  mass: mass, friction: friction, elasticity: elasticity, color: color)
+                  mass: mass, friction: friction, elasticity: elasticity, collision: collision, color: color)
     }
 
     /// Width and height of the smallest body-frame rectangle around the shape (a box's size).
@@ -126,21 +129,103 @@ public struct Surface: Sendable, Equatable {
     public static let standard = Surface(friction: 0.6, elasticity: 0)
 }
 
-/// A static segment with rounded ends; `radius` is half its thickness.
+/// A static wall on the world's static body: a segment with rounded ends, or a convex polygon
+/// (a ramp, a wedge, a bin's side) in world coordinates; `radius` rounds it (a segment's is half
+/// its thickness).
 public struct WallSpec: Sendable, Equatable {
-    public var from: Vec2
-    public var to: Vec2
+    public var geometry: WallGeometry
     public var radius: Double
     public var friction: Double
     public var elasticity: Double
+    /// Which shapes it meets, and whether it only detects them.
+    public var collision: CollisionSettings
+    /// How it is drawn; nil: the scene's wall colour. Physics ignores it.
+    public var color: RGB?
 
-    public init(from: Vec2, to: Vec2, radius: Double, friction: Double = Surface.standard.friction,
-                elasticity: Double = Surface.standard.elasticity) {
-        self.from = from
-        self.to = to
+    public init(geometry: WallGeometry, radius: Double, friction: Double = Surface.standard.friction,
+                elasticity: Double = Surface.standard.elasticity, collision: CollisionSettings = .standard, color: RGB? = nil) {
+        self.geometry = geometry
         self.radius = radius
         self.friction = friction
         self.elasticity = elasticity
+        self.collision = collision
+        self.color = color
+    }
+
+    /// A segment wall from `from` to `to`.
+    public init(from: Vec2, to: Vec2, radius: Double, friction: Double = Surface.standard.friction,
+                elasticity: Double = Surface.standard.elasticity, collision: CollisionSettings = .standard, color: RGB? = nil) {
+        self.init(geometry: .segment(from: from, to: to), radius: radius, friction: friction, elasticity: elasticity,
+                  collision: collision, color: color)
+    }
+
+    /// The wall's shape, as the overlap tests see it.
+    public var outline: ConvexOutline { ConvexOutline(points: geometry.points, radius: radius) }
+
+    /// The wall as drawn.
+    public var state: WallState { WallState(geometry: geometry, radius: radius, color: color) }
+}
+
+/// Where a wall lies, in world coordinates.
+public enum WallGeometry: Sendable, Hashable, Codable {
+    case segment(from: Vec2, to: Vec2)
+    /// A convex polygon, its vertices in order (either way round).
+    case polygon(vertices: [Vec2])
+
+    /// The values a world's fingerprint hashes for it: a segment's ends, as always; a polygon's
+    /// opened by `ShapeFingerprint.marker`.
+    public var fingerprintValues: [Double] {
+        switch self {
+        case let .segment(from, to): [from.x, from.y, to.x, to.y]
+        case let .polygon(vertices): [ShapeFingerprint.marker, 4, Double(vertices.count)] + vertices.flatMap { [$0.x, $0.y] }
+        }
+    }
+
+    /// The wall's core points: a segment's two ends, a polygon's vertices.
+    public var points: [Vec2] {
+        switch self {
+        case let .segment(from, to): [from, to]
+        case let .polygon(vertices): vertices
+        }
+    }
+}
+
+/// Chipmunk's collision filter (`cpShapeFilter`): two shapes collide unless they share a non-zero
+/// `group`, and only if each one's `categories` meet the other's `mask`.
+public struct ShapeFilter: Sendable, Hashable {
+    /// 0: no group (`CP_NO_GROUP`).
+    public var group: UInt32
+    public var categories: UInt32
+    public var mask: UInt32
+
+    public init(group: UInt32 = 0, categories: UInt32 = .max, mask: UInt32 = .max) {
+        self.group = group
+        self.categories = categories
+        self.mask = mask
+    }
+
+    /// Collides with everything (`CP_SHAPE_FILTER_ALL`).
+    public static let all = ShapeFilter()
+}
+
+/// How a body's or wall's shape takes part in collisions.
+public struct CollisionSettings: Sendable, Hashable {
+    public var filter: ShapeFilter
+    /// Detects overlaps (its contacts exist) but never pushes (`cpShapeSetSensor`).
+    public var sensor: Bool
+
+    public init(filter: ShapeFilter = .all, sensor: Bool = false) {
+        self.filter = filter
+        self.sensor = sensor
+    }
+
+    public static let standard = CollisionSettings()
+
+    /// What a world's fingerprint hashes of it: nothing for the defaults (so fingerprints made
+    /// before filters existed still match), else a marker and the values.
+    public var fingerprintValues: [Double] {
+        self == .standard ? [] : [ShapeFingerprint.settingsMarker, Double(filter.group), Double(filter.categories),
+                                  Double(filter.mask), sensor ? 1 : 0]
     }
 }
 
@@ -158,7 +243,7 @@ public struct BoundsWalls: Sendable, Equatable {
 }
 
 /// An 8-bit sRGB colour.
-public struct RGB: Sendable, Equatable, Hashable {
+public struct RGB: Sendable, Equatable, Hashable, Codable {
     public var r: UInt8
     public var g: UInt8
     public var b: UInt8
@@ -190,16 +275,29 @@ public struct RenderDefaults: Sendable, Equatable {
     public var wall: RGB
     /// The part of the world the image shows, fitted keeping its aspect ratio; nil: the whole world.
     public var view: ViewRect?
+    /// How bodies are drawn: wooden crates, or flat colours with a rim.
+    public var look: BodyLook
 
     public init(imageWidth: Int = 600, imageHeight: Int = 600, background: RGB = RGB(0xf4, 0xef, 0xe6),
-                crate: RGB = RGB(0xb5, 0x83, 0x4a), wall: RGB = RGB(0x3c, 0x3c, 0x46), view: ViewRect? = nil) {
+                crate: RGB = RGB(0xb5, 0x83, 0x4a), wall: RGB = RGB(0x3c, 0x3c, 0x46), view: ViewRect? = nil,
+                look: BodyLook = .crate) {
         self.view = view
+        self.look = look
         self.imageWidth = imageWidth
         self.imageHeight = imageHeight
         self.background = background
         self.crate = crate
         self.wall = wall
     }
+}
+
+/// How bodies are drawn (`render.look` in scene files).
+public enum BodyLook: String, Sendable, CaseIterable {
+    /// Boxes as wooden crates with planks and a brace, circles as round crates, other shapes in
+    /// the crate's wood with a dark rim.
+    case crate
+    /// Every shape a flat fill of its colour inside a darker rim.
+    case plain
 }
 
 extension RenderDefaults {

@@ -32,6 +32,12 @@ public enum Limits {
     public static let angularSpeed = 1e4
     public static let gravity = 1e6
     public static let wallRadius = 0.0...1e4
+    /// A polygon's or segment's rounding radius.
+    public static let roundingRadius = 0.0...1e4
+    /// Vertices of a polygon (a body's or a wall's): each costs work in every contact test.
+    public static let polygonVertices = 3...32
+    /// A polygon's smallest area, in px² (that of the smallest box, 0.01 px square).
+    public static let polygonArea = 1e-4
     public static let worldSize = 1.0...1e6
     public static let stepRate = 1...100_000
     public static let iterations = 1...1_000
@@ -72,6 +78,8 @@ struct ProblemList {
     private(set) var problems: [FieldProblem] = []
 
     mutating func add(_ field: String, _ message: String) { problems.append(FieldProblem(field, message)) }
+
+    mutating func add(_ found: [FieldProblem]) { problems += found }
 
     mutating func check(_ field: String, _ value: Double, in range: ClosedRange<Double>) {
         if !value.isFinite {
@@ -116,10 +124,7 @@ extension CrateSpec {
     public func problems() -> [FieldProblem] {
         var list = ProblemList()
         list.check("center", center, magnitude: Limits.coordinate)
-        switch shape {
-        case let .box(size): list.check("size", size, in: Limits.size)
-        case let .circle(radius): list.check("radius", radius, in: Limits.circleRadius)
-        }
+        list.add(shape.problems())
         list.check("angle", angle, magnitude: Limits.angle)
         list.check("velocity", velocity, magnitude: Limits.speed)
         list.check("angular_velocity", angularVelocity, magnitude: Limits.angularSpeed)
@@ -132,12 +137,17 @@ extension CrateSpec {
 extension WallSpec {
     public func problems() -> [FieldProblem] {
         var list = ProblemList()
-        list.check("from", from, magnitude: Limits.coordinate)
-        list.check("to", to, magnitude: Limits.coordinate)
-        list.checkSurface(radius: radius, friction: friction, elasticity: elasticity)
-        if from.isFinite, to.isFinite, from == to {
-            list.add("to", "a wall must have a length > 0, but from and to are both [\(show(from.x)), \(show(from.y))]")
+        switch geometry {
+        case let .segment(from, to):
+            list.check("from", from, magnitude: Limits.coordinate)
+            list.check("to", to, magnitude: Limits.coordinate)
+            if from.isFinite, to.isFinite, from == to {
+                list.add("to", "a wall must have a length > 0, but from and to are both [\(show(from.x)), \(show(from.y))]")
+            }
+        case let .polygon(vertices):
+            list.add(ConvexPolygonCheck.problems(vertices, field: "vertices", magnitude: Limits.coordinate))
         }
+        list.checkSurface(radius: radius, friction: friction, elasticity: elasticity)
         return list.problems
     }
 }
@@ -182,6 +192,10 @@ extension PileGenerator {
         list.check("density", density, in: Limits.density)
         list.checkSurface(friction: friction, elasticity: elasticity)
         list.check("gap", gap, in: Limits.gap)
+        if !(RegularPolygon.sides.contains(sides.lowerBound) && RegularPolygon.sides.contains(sides.upperBound)) {
+            list.add("sides", "must be within \(RegularPolygon.sides.lowerBound)...\(RegularPolygon.sides.upperBound), "
+                + "got \(sides.lowerBound)...\(sides.upperBound)")
+        }
         if !colors.isEmpty, !Limits.paletteColors.contains(colors.count) {
             list.add("colors", "must hold \(Limits.paletteColors.lowerBound)...\(Limits.paletteColors.upperBound) colours, got \(colors.count)")
         }
@@ -269,6 +283,7 @@ extension Scene {
             switch crate.shape {
             case let .box(size): max(size.x, size.y) * 2.0.squareRoot()
             case let .circle(radius): 2 * radius
+            case .polygon, .segment: 2 * crate.shape.halfExtents(angle: 0).length
             }
         }.max() ?? 0
         if hash.cellSize * Double(Limits.cellsPerCrateSide) < largestCrate {
@@ -276,7 +291,10 @@ extension Scene {
                 + "\(show(largestCrate.rounded(.up))) px across: Chipmunk puts a crate in every cell it covers, so the cell must be "
                 + "at least 1/\(Limits.cellsPerCrateSide) of the largest crate's diagonal (here \(show((largestCrate / Double(Limits.cellsPerCrateSide)).rounded(.up))))"))
         }
-        var longestWall = allWalls().map { max(abs($0.to.x - $0.from.x), abs($0.to.y - $0.from.y)) + 2 * $0.radius }.max() ?? 0
+        var longestWall = allWalls().map { wall in
+            let (low, high) = wall.outline.bounds
+            return max(high.x - low.x, high.y - low.y)
+        }.max() ?? 0
         if let tumbler { longestWall = max(longestWall, (tumbler.size.x * tumbler.size.x + tumbler.size.y * tumbler.size.y).squareRoot()) }
         if hash.cellSize * Double(Limits.cellsPerWallSide) < longestWall {
             found.append(FieldProblem("spatial_hash.cell_size", "\(show(hash.cellSize)) is too small for walls up to "
@@ -439,13 +457,28 @@ extension Scene {
             let depth = (overlap.depth * 100).rounded() / 100
             found.append(FieldProblem(generated ? "generator" : name,
                                       (generated ? "\(name) " : "") + "starts overlapping \(walls[overlap.wall].name) by \(show(depth)) px"
-                                        + (overlap.across ? ", lying across its centre line: Chipmunk pushes it out the shorter way, "
-                                            + "which may be the wall's far side" : "")))
+                                        + (overlap.across ? Self.acrossNote(walls[overlap.wall].wall.geometry) : "")))
         }
         if overlaps.count > limit {
             found.append(FieldProblem("", "\(overlaps.count - limit) more crate-wall overlaps not listed"))
         }
         return found
+    }
+
+    /// What a body lying across a wall (`WallOverlaps.Overlap.across`) risks.
+    private static func acrossNote(_ geometry: WallGeometry) -> String {
+        switch geometry {
+        case .segment: ", lying across its centre line: Chipmunk pushes it out the shorter way, which may be the wall's far side"
+        case .polygon: ", reaching inside it: Chipmunk pushes it out the shorter way, which may be the wall's far side"
+        }
+    }
+
+    /// Polygons whose centroid lies far from their body's position (`BodyShape.warnings()`),
+    /// named `crates[i].vertices`.
+    public func shapeWarnings(read: PartsRead = .all) -> [FieldProblem] {
+        crates.enumerated().flatMap { i, crate in
+            crate.shape.warnings().map { FieldProblem("crates[\(read.crateIndices?[i] ?? i)].\($0.field)", $0.message) }
+        }
     }
 
     /// Whether the whole shape lies in the world's rectangle (edges included).

@@ -6,20 +6,24 @@ import Session
 /// What the server sends pages (docs/serve.md): the scene's look once as JSON text,
 /// then one compact binary message per frame.
 package enum LiveMessages {
-    /// `{"type":"scene","world":[w,h],"background":"#…","crate":"#…","wall":"#…","walls":[[x1,y1,x2,y2,r],…],
-    /// "bodies":[[id,width,height,"#rrggbb","box|circle"],…],"rewind":{"seconds":30}|{"unavailable":"why"}}`:
-    /// sizes, colours and shapes, and whether pages may rewind, sent on connect.
+    /// `{"type":"scene","world":[w,h],"background":"#…","crate":"#…","wall":"#…","look":"crate|plain",
+    /// "walls":[{"points":[x0,y0,x1,y1,…],"radius":r,"color":"#…"},…],
+    /// "bodies":[[id,width,height,"#rrggbb",kind,[x0,y0,…],radius],…],"rewind":{"seconds":30}|{"unavailable":"why"}}`:
+    /// sizes, colours and shapes as data (a body's outline points in its own frame, `BodyShape.outline`;
+    /// a wall's in the world), and whether pages may rewind, sent on connect.
     package static func scene(_ scene: Scene, world: World, rewind: LiveRun.Rewind = .unavailable("not offered")) -> String {
         func hex(_ color: RGB) -> JSONOutput { .string(color.hex) }
-        let walls = world.wallStates().map { wall in
-            JSONOutput.numbers([wall.from.x, wall.from.y, wall.to.x, wall.to.y, wall.radius])
+        let walls = world.wallStates().map { wall -> JSONOutput in
+            ["points": .numbers(wall.geometry.points.flatMap { [$0.x, $0.y] }), "radius": .number(wall.radius),
+             "color": hex(wall.color ?? scene.render.wall)]
         }
         let colors = scene.crateColors(in: world)
         let bodies = world.crates.compactMap { crate -> JSONOutput? in
             guard let id = crate.id else { return nil }
-            let size = crate.shape.boundingSize
+            let size = crate.shape.boundingSize, outline = crate.shape.outline
             return [.unsigned(id.rawValue), .number(size.x), .number(size.y),
-                    hex(colors[id] ?? scene.render.crate), .string(crate.shape.kind.rawValue)]
+                    hex(colors[id] ?? scene.render.crate), .string(crate.shape.kind.rawValue),
+                    .numbers(outline.points.flatMap { [$0.x, $0.y] }), .number(outline.radius)]
         }
         let message: JSONOutput = [
             "type": "scene", "name": .string(scene.name),
@@ -27,7 +31,7 @@ package enum LiveMessages {
             "step_rate": .integer(scene.stepRate),
             "gravity": .numbers([scene.gravity.x, scene.gravity.y]),
             "background": hex(scene.render.background), "crate": hex(scene.render.crate), "wall": hex(scene.render.wall),
-            "walls": .array(walls), "bodies": .array(bodies),
+            "look": .string(scene.render.look.rawValue), "walls": .array(walls), "bodies": .array(bodies),
             "rewind": rewindOutput(rewind),
         ]
         return message.text

@@ -114,7 +114,8 @@ public final class RunEngine {
         periodicStates = plan.periodicStates.map { [stateWriter] in PeriodicStateStage($0, writer: stateWriter) }
         let startStep = plan.start.outputStep
         hashTrail = plan.hashTrail.map { HashTrailStage($0, lastStep: plan.end.stepLimit(atRate: scene.stepRate).map { startStep + $0 }) }
-        leftWorld = plan.watchesBodiesLeaving ? LeftWorldStage(worldSize: scene.worldSize, stepRate: scene.stepRate, onWarning: onWarning) : nil
+        leftWorld = plan.watchesBodiesLeaving ? LeftWorldStage(worldSize: scene.worldSize, stepRate: scene.stepRate,
+                                                                   bodyShapes: world.bodyShapes, onWarning: onWarning) : nil
         if let settings = plan.rewind {
             guard case let .live(_, control) = plan.clock else { throw .unsupported("only a live run keeps a history to rewind") }
             do {

@@ -39,8 +39,7 @@ import Testing
         let last = rows.suffix(100)
         let bodies = last.map { row in
             BodyState(id: BodyID(UInt64(row["id"]!)!), position: Vec2(Double(row["x"]!)!, Double(row["y"]!)!), angle: Double(row["angle"]!)!,
-                      velocity: Vec2(Double(row["vx"]!)!, Double(row["vy"]!)!), angularVelocity: Double(row["angular_velocity"]!)!,
-                      shape: .box(size: Vec2(Double(row["width"]!)!, Double(row["height"]!)!)))
+                      velocity: Vec2(Double(row["vx"]!)!, Double(row["vy"]!)!), angularVelocity: Double(row["angular_velocity"]!)!)
         }
         #expect(StateHash(WorldSnapshot(step: 240, bodies: bodies)).description == summary.string("state_hash"))
         #expect(try summary.object("trace").number("steps") == 120)

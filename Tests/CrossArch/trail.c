@@ -66,6 +66,28 @@ static long next_integer(char **cursor) {
     return strtol(word, NULL, 10);
 }
 
+/* A 32-bit unsigned decimal (filter bits), as strtoul reads it on 32-bit CPUs too. */
+static unsigned int next_unsigned(char **cursor) {
+    char *word = strtok_r(NULL, " \n", cursor);
+    if (!word) { fprintf(stderr, "trail: spec line too short\n"); exit(65); }
+    return (unsigned int)strtoul(word, NULL, 10);
+}
+
+/* Reads the end every wall and body line has: the collision settings, then "N X0 Y0 ... XN-1
+   YN-1" (N = 0 for no vertices) into a new array of 2N doubles (freed with the process). */
+static void next_collision_and_vertices(char **cursor, cbaseline_collision *collision, int *count, const double **vertices) {
+    collision->group = next_unsigned(cursor);
+    collision->categories = next_unsigned(cursor);
+    collision->mask = next_unsigned(cursor);
+    collision->sensor = (int)next_integer(cursor);
+    long n = next_integer(cursor);
+    if (n < 0 || n > 32) { fprintf(stderr, "trail: a polygon has at most 32 vertices, got %ld\n", n); exit(65); }
+    double *xy = calloc((size_t)(2 * n + 1), sizeof *xy);
+    for (long i = 0; i < 2 * n; i++) xy[i] = next_double(cursor);
+    *count = (int)n;
+    *vertices = xy;
+}
+
 static void read_spec(const char *path, spec *s) {
     FILE *file = fopen(path, "r");
     if (!file) { perror(path); exit(66); }
@@ -97,6 +119,7 @@ static void read_spec(const char *path, spec *s) {
             c->tumbler_elasticity = next_double(&cursor);
         } else if (strcmp(kind, "wall") == 0 && s->wall_count < 1024) {
             cbaseline_wall *w = &s->walls[s->wall_count++];
+            w->kind = (int)next_integer(&cursor);
             w->ax = next_double(&cursor);
             w->ay = next_double(&cursor);
             w->bx = next_double(&cursor);
@@ -104,8 +127,10 @@ static void read_spec(const char *path, spec *s) {
             w->radius = next_double(&cursor);
             w->friction = next_double(&cursor);
             w->elasticity = next_double(&cursor);
-        } else if (strcmp(kind, "crate") == 0 && s->crate_count < 200000) {
+            next_collision_and_vertices(&cursor, &w->collision, &w->vertex_count, &w->vertices);
+        } else if (strcmp(kind, "body") == 0 && s->crate_count < 200000) {
             cbaseline_crate *k = &s->crates[s->crate_count++];
+            k->kind = (int)next_integer(&cursor);
             k->cx = next_double(&cursor);
             k->cy = next_double(&cursor);
             k->width = next_double(&cursor);
@@ -117,18 +142,12 @@ static void read_spec(const char *path, spec *s) {
             k->mass = next_double(&cursor);
             k->friction = next_double(&cursor);
             k->elasticity = next_double(&cursor);
-        } else if (strcmp(kind, "circle") == 0 && s->crate_count < 200000) {
-            cbaseline_crate *k = &s->crates[s->crate_count++];
-            k->cx = next_double(&cursor);
-            k->cy = next_double(&cursor);
             k->radius = next_double(&cursor);
-            k->angle = next_double(&cursor);
-            k->vx = next_double(&cursor);
-            k->vy = next_double(&cursor);
-            k->angular_velocity = next_double(&cursor);
-            k->mass = next_double(&cursor);
-            k->friction = next_double(&cursor);
-            k->elasticity = next_double(&cursor);
+            k->ax = next_double(&cursor);
+            k->ay = next_double(&cursor);
+            k->bx = next_double(&cursor);
+            k->by = next_double(&cursor);
+            next_collision_and_vertices(&cursor, &k->collision, &k->vertex_count, &k->vertices);
         } else if (strcmp(kind, "gravity") == 0 && s->change_count < MAX_CHANGES) {
             s->change_steps[s->change_count] = (int)next_integer(&cursor);
             s->change_gravity[s->change_count][0] = next_double(&cursor);

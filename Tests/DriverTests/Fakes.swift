@@ -37,7 +37,7 @@ final class CostlySimulation: Simulation {
 
     func snapshot() -> WorldSnapshot {
         WorldSnapshot(step: steps, bodies: [BodyState(id: BodyID(1), position: Vec2(Double(steps), 0), angle: 0,
-                                                      velocity: .zero, angularVelocity: 0, shape: .box(size: Vec2(1, 1)))])
+                                                      velocity: .zero, angularVelocity: 0)])
     }
 }
 

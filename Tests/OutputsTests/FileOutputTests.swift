@@ -16,11 +16,12 @@ import Testing
         let crates = (0..<5).map { (i: Int) -> BodyState in
             let x = Double(i)
             let position = Vec2(40 + 50 * x, 150 - Double(step) + 20 * x)
-            return BodyState(id: BodyID(UInt64(i + 1)), position: position, angle: 0.3 * x, velocity: .zero, angularVelocity: 0,
-                             shape: .box(size: Vec2(30 + 4 * x, 24)))
+            return BodyState(id: BodyID(UInt64(i + 1)), position: position, angle: 0.3 * x, velocity: .zero, angularVelocity: 0)
         }
+        let shapes = BodyShapes((0..<5).map { (BodyID(UInt64($0 + 1)), .box(size: Vec2(30 + 4 * Double($0), 24))) })
         let walls = [WallState(from: Vec2(0, 0), to: Vec2(300, 0), radius: 2), WallState(from: Vec2(0, 0), to: Vec2(0, 300), radius: 2)]
-        let renderer = FrameRenderer(world: Vec2(300, 300), walls: walls, width: width, height: height, colors: RenderDefaults())
+        let renderer = FrameRenderer(world: Vec2(300, 300), walls: walls, bodyShapes: shapes, width: width, height: height,
+                                     colors: RenderDefaults())
         return renderer.render(WorldSnapshot(step: step, bodies: crates))
     }
 
@@ -134,6 +135,7 @@ import Testing
         let path = Self.temporaryPath(".mkv")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let renderer = FrameRenderer(world: Vec2(300, 300), walls: [WallState(from: Vec2(0, 0), to: Vec2(300, 0), radius: 2)],
+                                     bodyShapes: BodyShapes((0..<6).map { (BodyID(UInt64($0 + 1)), .box(size: Vec2(28 + 3 * Double($0), 20))) }),
                                      width: width, height: height, colors: RenderDefaults())
         let writer = try VideoFrameWriter(path: path, format: .mkv, width: width, height: height, fps: 30, encoderArguments: ["-c:v", "ffv1"])
         // 1280x720 frames (1.4 MB) need two buffers for any pipe of up to their size; 320x240
@@ -148,7 +150,7 @@ import Testing
             let crates = (0..<6).map { (i: Int) -> BodyState in
                 let x = Double(i), t = Double(number)
                 return BodyState(id: BodyID(UInt64(i + 1)), position: Vec2(30 + 45 * x + 3 * t, 60 + 30 * x + 4 * t), angle: 0.1 * t + x,
-                                 velocity: .zero, angularVelocity: 0, shape: .box(size: Vec2(28 + 3 * x, 20)))
+                                 velocity: .zero, angularVelocity: 0)
             }
             let image = renderer.render(WorldSnapshot(step: number, bodies: crates))
             let changed = previous.map { $0.drawnRegions!.rects + image.drawnRegions!.rects }

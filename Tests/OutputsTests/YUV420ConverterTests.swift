@@ -58,6 +58,7 @@ import Testing
     /// still gives the bytes of a whole conversion, over frames a renderer draws into recycled memory.
     @Test func convertingDrawnRegionsOnlyEqualsConvertingEverything() throws {
         let renderer = FrameRenderer(world: Vec2(100, 60), walls: [WallState(from: Vec2(0, 2), to: Vec2(100, 2), radius: 1)],
+                                     bodyShapes: BodyShapes([(BodyID(1), .box(size: Vec2(12, 8))), (BodyID(2), .box(size: Vec2(9, 9)))]),
                                      width: 150, height: 90, colors: RenderDefaults(), overlays: [.aabb, .ids])
         let converter = YUV420Converter(width: 150, height: 90)
         var whole: [UInt8] = [], delta: [UInt8] = []
@@ -65,11 +66,9 @@ import Testing
         var frame = renderer.render(WorldSnapshot(step: 0, bodies: []))
         for n in 0..<16 {
             let x = 10 + 5.3 * Double(n)
-            var bodies = [BodyState(id: BodyID(1), position: Vec2(x, 20), angle: 0.3 * Double(n), velocity: .zero, angularVelocity: 0,
-                                    shape: .box(size: Vec2(12, 8)))]
+            var bodies = [BodyState(id: BodyID(1), position: Vec2(x, 20), angle: 0.3 * Double(n), velocity: .zero, angularVelocity: 0)]
             if n % 3 == 0 {
-                bodies.append(BodyState(id: BodyID(2), position: Vec2(60, 40), angle: 0, velocity: .zero, angularVelocity: 0,
-                                        shape: .box(size: Vec2(9, 9))))
+                bodies.append(BodyState(id: BodyID(2), position: Vec2(60, 40), angle: 0, velocity: .zero, angularVelocity: 0))
             }
             renderer.render(WorldSnapshot(step: n, bodies: bodies), into: &frame)
             let now = try #require(frame.drawnRegions)

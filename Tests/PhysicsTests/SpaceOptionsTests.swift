@@ -35,8 +35,8 @@ import Testing
         #expect(start.count == 4)
         for _ in 0..<120 { world.step() }
         // After 1 s at 0.5 rad/s, the bottom wall's direction has turned by 0.5 rad.
-        let wall = world.snapshot().movingWalls[0]
-        let angle = atan2(wall.to.y - wall.from.y, wall.to.x - wall.from.x)
+        let ends = world.snapshot().movingWalls[0].geometry.points
+        let angle = atan2(ends[1].y - ends[0].y, ends[1].x - ends[0].x)
         #expect(abs(angle - 0.5) < 1e-9)
         #expect(world.snapshot().bodies.allSatisfy { abs($0.position.x - 300) < 300 && abs($0.position.y - 300) < 300 })
     }

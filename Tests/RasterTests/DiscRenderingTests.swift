@@ -11,9 +11,9 @@ import Testing
     static let rim = RGB(124, 62, 31), face = RGB(200, 100, 50)
 
     static func render(angle: Double) -> RGBImage {
-        let renderer = FrameRenderer(world: Vec2(100, 100), walls: [], width: 100, height: 100, colors: colors)
-        let disc = BodyState(id: BodyID(1), position: Vec2(50, 50), angle: angle, velocity: .zero, angularVelocity: 0,
-                             shape: .circle(radius: 20))
+        let renderer = FrameRenderer(world: Vec2(100, 100), walls: [], bodyShapes: BodyShapes([(BodyID(1), .circle(radius: 20))]),
+                                     width: 100, height: 100, colors: colors)
+        let disc = BodyState(id: BodyID(1), position: Vec2(50, 50), angle: angle, velocity: .zero, angularVelocity: 0)
         return renderer.render(WorldSnapshot(step: 0, bodies: [disc]))
     }
 

@@ -9,7 +9,8 @@ import Testing
     static let walls = [WallState(from: Vec2(0, 2), to: Vec2(100, 2), radius: 1)]
 
     static func renderer(overlays: Overlays = []) -> FrameRenderer {
-        FrameRenderer(world: Vec2(100, 60), walls: walls, width: 150, height: 90, colors: colors,
+        FrameRenderer(world: Vec2(100, 60), walls: walls, bodyShapes: FrameRendererTests.boxes([1: Vec2(12, 8), 2: Vec2(9, 9), 3: Vec2(20, 5)]),
+                      width: 150, height: 90, colors: colors,
                       crateColors: [BodyID(2): RGB(40, 90, 200)], overlays: overlays)
     }
 
@@ -18,13 +19,11 @@ import Testing
     static func snapshot(_ n: Int) -> WorldSnapshot {
         var bodies = [
             BodyState(id: BodyID(1), position: Vec2(10 + 3.7 * Double(n), 20), angle: 0.21 * Double(n), velocity: .zero,
-                      angularVelocity: 0, shape: .box(size: Vec2(12, 8)), sleeping: n % 4 == 0),
-            BodyState(id: BodyID(2), position: Vec2(70, 40 - 1.3 * Double(n)), angle: 0, velocity: .zero, angularVelocity: 0,
-                      shape: .box(size: Vec2(9, 9))),
+                      angularVelocity: 0, sleeping: n % 4 == 0),
+            BodyState(id: BodyID(2), position: Vec2(70, 40 - 1.3 * Double(n)), angle: 0, velocity: .zero, angularVelocity: 0),
         ]
         if n % 3 != 1 {
-            bodies.append(BodyState(id: BodyID(3), position: Vec2(50, 50), angle: 0.5, velocity: .zero, angularVelocity: 0,
-                                    shape: .box(size: Vec2(20, 5))))
+            bodies.append(BodyState(id: BodyID(3), position: Vec2(50, 50), angle: 0.5, velocity: .zero, angularVelocity: 0))
         }
         let wall = WallState(from: Vec2(20 + Double(n), 55), to: Vec2(40, 45 - Double(n)), radius: 0.8)
         let contacts = [ContactPoint(position: Vec2(10 + 3.7 * Double(n), 16), normal: Vec2(0, 1))]
@@ -81,7 +80,7 @@ import Testing
     /// but replaced.
     @Test func aForeignFrameIsReplacedWhole() {
         let renderer = Self.renderer()
-        let other = FrameRenderer(world: Vec2(100, 60), walls: [], width: 150, height: 90, colors: RenderDefaults())
+        let other = FrameRenderer(world: Vec2(100, 60), walls: [], bodyShapes: .none, width: 150, height: 90, colors: RenderDefaults())
         var foreign = other.render(Self.snapshot(3))
         renderer.render(Self.snapshot(5), into: &foreign)
         #expect(foreign == renderer.render(Self.snapshot(5)))

@@ -7,7 +7,12 @@ import Testing
     static let colors = RenderDefaults(background: background, crate: RGB(200, 100, 50), wall: RGB(0, 0, 0))
 
     static func crate(_ id: UInt64, at position: Vec2, size: Vec2, angle: Double = 0) -> BodyState {
-        BodyState(id: BodyID(id), position: position, angle: angle, velocity: .zero, angularVelocity: 0, shape: .box(size: size))
+        BodyState(id: BodyID(id), position: position, angle: angle, velocity: .zero, angularVelocity: 0)
+    }
+
+    /// Boxes by id, as a world would list their shapes.
+    static func boxes(_ sizes: [UInt64: Vec2]) -> BodyShapes {
+        BodyShapes(sizes.keys.sorted().map { (BodyID($0), .box(size: sizes[$0]!)) })
     }
 
     static func pixel(_ image: RGBImage, _ x: Int, _ y: Int) -> RGB {
@@ -32,7 +37,8 @@ import Testing
     }
 
     @Test func anAxisAlignedCrateCoversExactlyItsPixels() {
-        let renderer = FrameRenderer(world: Vec2(20, 20), walls: [], width: 20, height: 20, colors: Self.colors)
+        let renderer = FrameRenderer(world: Vec2(20, 20), walls: [], bodyShapes: Self.boxes([1: Vec2(6, 6)]), width: 20, height: 20,
+                                     colors: Self.colors)
         // World x 2...8, y 12...18 -> image columns 2...7, rows 2...7 (y flipped).
         let image = renderer.render(WorldSnapshot(step: 0, bodies: [Self.crate(1, at: Vec2(5, 15), size: Vec2(6, 6))]))
         let expected = Set((2...7).flatMap { x in (2...7).map { [x, $0] } })
@@ -40,7 +46,8 @@ import Testing
     }
 
     @Test func edgesAreAntiAliased() {
-        let renderer = FrameRenderer(world: Vec2(20, 20), walls: [], width: 20, height: 20, colors: Self.colors)
+        let renderer = FrameRenderer(world: Vec2(20, 20), walls: [], bodyShapes: Self.boxes([1: Vec2(6, 6)]), width: 20, height: 20,
+                                     colors: Self.colors)
         // Half a pixel off the grid: the edge columns are half covered, so between crate and background.
         let image = renderer.render(WorldSnapshot(step: 0, bodies: [Self.crate(1, at: Vec2(5.5, 10), size: Vec2(6, 6))]))
         let edge = Self.pixel(image, 2, 10), inside = Self.pixel(image, 4, 10)
@@ -49,7 +56,8 @@ import Testing
     }
 
     @Test func aQuarterTurnSwapsTheFootprint() {
-        let renderer = FrameRenderer(world: Vec2(20, 20), walls: [], width: 20, height: 20, colors: Self.colors)
+        let renderer = FrameRenderer(world: Vec2(20, 20), walls: [], bodyShapes: Self.boxes([1: Vec2(12, 4)]), width: 20, height: 20,
+                                     colors: Self.colors)
         let flat = renderer.render(WorldSnapshot(step: 0, bodies: [Self.crate(1, at: Vec2(10, 10), size: Vec2(12, 4))]))
         let turned = renderer.render(WorldSnapshot(step: 0, bodies: [Self.crate(1, at: Vec2(10, 10), size: Vec2(12, 4), angle: .pi / 2)]))
         let transposed = Set(Self.footprint(flat).map { [$0[1], $0[0]] })
@@ -59,7 +67,8 @@ import Testing
 
     @Test func wallsArePrerenderedAndCratesDrawOverThem() {
         let wall = WallState(from: Vec2(0, 5), to: Vec2(20, 5), radius: 1)
-        let renderer = FrameRenderer(world: Vec2(20, 20), walls: [wall], width: 20, height: 20, colors: Self.colors)
+        let renderer = FrameRenderer(world: Vec2(20, 20), walls: [wall], bodyShapes: Self.boxes([1: Vec2(4, 4)]), width: 20, height: 20,
+                                     colors: Self.colors)
         let empty = renderer.render(WorldSnapshot(step: 0, bodies: []))
         // The wall spans rows 14 and 15 (world y 4...6), full width, and nothing else.
         #expect(Self.footprint(empty) == Set((0..<20).flatMap { x in [[x, 14], [x, 15]] }))
@@ -70,7 +79,8 @@ import Testing
     }
 
     @Test func cratesLookLikeCratesWithFrameAndBrace() {
-        let renderer = FrameRenderer(world: Vec2(40, 40), walls: [], width: 40, height: 40, colors: Self.colors)
+        let renderer = FrameRenderer(world: Vec2(40, 40), walls: [], bodyShapes: Self.boxes([1: Vec2(30, 30)]), width: 40, height: 40,
+                                     colors: Self.colors)
         let image = renderer.render(WorldSnapshot(step: 0, bodies: [Self.crate(1, at: Vec2(20, 20), size: Vec2(30, 30))]))
         let frame = Self.pixel(image, 6, 20), plank = Self.pixel(image, 12, 20), brace = Self.pixel(image, 20, 20)
         #expect(frame != plank && brace != plank)
@@ -89,8 +99,8 @@ import Testing
         let crates = [FrameRendererTests.crate(1, at: Vec2(25, 50), size: Vec2(30, 30)),
                       FrameRendererTests.crate(2, at: Vec2(75, 50), size: Vec2(30, 30))]
         let red = RGB(200, 20, 20)
-        let renderer = FrameRenderer(world: Vec2(100, 100), walls: [], width: 100, height: 100, colors: RenderDefaults(),
-                                     crateColors: [BodyID(2): red])
+        let renderer = FrameRenderer(world: Vec2(100, 100), walls: [], bodyShapes: FrameRendererTests.boxes([1: Vec2(30, 30), 2: Vec2(30, 30)]),
+                                     width: 100, height: 100, colors: RenderDefaults(), crateColors: [BodyID(2): red])
         let image = renderer.render(WorldSnapshot(step: 0, bodies: crates))
         func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(image.pixels[(y * 100 + x) * 3..<(y * 100 + x) * 3 + 3]) }
         // Just inside the left border, on the bottom plank (shade 1.0 of the base colour).
@@ -119,7 +129,8 @@ import Testing
     }
 
     static func render(_ overlays: Overlays, bodies: [BodyState], contacts: [ContactPoint] = []) -> RGBImage {
-        FrameRenderer(world: Vec2(100, 100), walls: [], width: 200, height: 200, colors: RenderDefaults(), overlays: overlays)
+        FrameRenderer(world: Vec2(100, 100), walls: [], bodyShapes: FrameRendererTests.boxes([7: Vec2(30, 20)]), width: 200, height: 200,
+                      colors: RenderDefaults(), overlays: overlays)
             .render(WorldSnapshot(step: 0, bodies: bodies, contacts: contacts))
     }
 

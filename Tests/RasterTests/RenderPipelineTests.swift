@@ -59,7 +59,7 @@ final class KeepingSink: FrameSink, @unchecked Sendable {
     }
 
     static func renderer() -> FrameRenderer {
-        FrameRenderer(world: Vec2(10, 10), walls: [], width: 8, height: 8, colors: RenderDefaults())
+        FrameRenderer(world: Vec2(10, 10), walls: [], bodyShapes: .none, width: 8, height: 8, colors: RenderDefaults())
     }
 
     @Test func everyAcceptedFrameIsWrittenInOrder() {

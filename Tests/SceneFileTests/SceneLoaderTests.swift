@@ -15,8 +15,8 @@ import Testing
         #expect(scene.gravity == Vec2(0, -1000))
         #expect(scene.stepRate == 120)
         let walls = scene.allWalls()
-        #expect(walls.map(\.from) == [Vec2(0, 0), Vec2(300, 0), Vec2(300, 300), Vec2(0, 300)])
-        #expect(walls.map(\.to) == [Vec2(300, 0), Vec2(300, 300), Vec2(0, 300), Vec2(0, 0)])
+        #expect(walls.map(\.geometry) == [.segment(from: Vec2(0, 0), to: Vec2(300, 0)), .segment(from: Vec2(300, 0), to: Vec2(300, 300)),
+                                           .segment(from: Vec2(300, 300), to: Vec2(0, 300)), .segment(from: Vec2(0, 300), to: Vec2(0, 0))])
         #expect(walls.allSatisfy { $0.radius == 1 && $0.friction == 0.5 && $0.elasticity == 0.8 })
         let crates = scene.allCrates()
         #expect(crates.count == 5)
@@ -28,7 +28,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["book", "pile-100", "pile-1000", "pile-5000", "ramp", "stack", "barrels"])
+    @Test(arguments: ["book", "pile-100", "pile-1000", "pile-5000", "ramp", "stack", "barrels", "galton", "domino", "seesaw"])
     func shippedScenesLoad(name: String) throws {
         let scene = try Repository.scene(name)
         #expect(scene.problems().isEmpty)

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct InterpolationTests {
     static func body(_ id: UInt64, x: Double, angle: Double = 0) -> BodyState {
-        BodyState(id: BodyID(id), position: Vec2(x, 10), angle: angle, velocity: Vec2(x, 0), angularVelocity: 0, shape: .box(size: Vec2(4, 4)))
+        BodyState(id: BodyID(id), position: Vec2(x, 10), angle: angle, velocity: Vec2(x, 0), angularVelocity: 0)
     }
 
     @Test func blendsMatchingBodiesAndResetsNewOnes() {

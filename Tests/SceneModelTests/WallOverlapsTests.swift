@@ -48,18 +48,18 @@ import Testing
         for _ in 0..<3000 {
             let crate = CrateSpec(center: Vec2(random.next(in: 0...100), random.next(in: 0...100)),
                                   size: Vec2(random.next(in: 1...40), random.next(in: 1...40)), angle: random.next(in: 0...6.3), mass: 1)
-            let wall = WallSpec(from: Vec2(random.next(in: 0...100), random.next(in: 0...100)),
-                                to: Vec2(random.next(in: 0...100), random.next(in: 0...100)), radius: random.next(in: 0...8))
+            let from = Vec2(random.next(in: 0...100), random.next(in: 0...100)), to = Vec2(random.next(in: 0...100), random.next(in: 0...100))
+            let wall = WallSpec(from: from, to: to, radius: random.next(in: 0...8))
             let (c, s) = (cos(crate.angle), sin(crate.angle))
             var distance = Double.infinity
             for k in 0...2000 {
                 let t = Double(k) / 2000
-                let p = wall.from + (wall.to - wall.from) * t - crate.center
+                let p = from + (to - from) * t - crate.center
                 let local = Vec2(p.x * c + p.y * s, -p.x * s + p.y * c)
                 distance = min(distance, Vec2(max(abs(local.x) - crate.size.x / 2, 0), max(abs(local.y) - crate.size.y / 2, 0)).length)
             }
             let found = Self.depth(crate, wall)
-            let step = (wall.to - wall.from).length / 2000
+            let step = (to - from).length / 2000
             if distance > step {
                 // Apart from the segment: depth is the radius less the distance, when over the slop.
                 let expected = wall.radius - distance

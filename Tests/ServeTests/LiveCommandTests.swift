@@ -52,8 +52,7 @@ import Testing
 
 @Suite struct LiveMessagesTests {
     @Test func aFrameHoldsItsHeaderAndEachBodyIn16Bytes() {
-        let bodies = [BodyState(id: BodyID(3), position: Vec2(1.5, -2), angle: 0.25, velocity: .zero, angularVelocity: 0,
-                                shape: .box(size: Vec2(4, 4)))]
+        let bodies = [BodyState(id: BodyID(3), position: Vec2(1.5, -2), angle: 0.25, velocity: .zero, angularVelocity: 0)]
         let snapshot = WorldSnapshot(step: 7, bodies: bodies)
         let frame = LiveFrame(snapshot: snapshot, hash: StateHash(value: 0x0102_0304_0506_0708), stepMicroseconds: 12,
                               physicsLoad: 0.5, droppedSeconds: 0, paused: true, generation: 2)

@@ -31,8 +31,8 @@ import Testing
         for _ in 0..<limit {
             world.step()
             guard world.stepCount % interval == 0 else { continue }
-            for body in world.snapshot().bodies {
-                let margin = max(body.shape.boundingSize.x, body.shape.boundingSize.y)
+            for (body, crate) in zip(world.snapshot().bodies, world.crates) {
+                let margin = max(crate.shape.boundingSize.x, crate.shape.boundingSize.y)
                 let p = body.position
                 if p.x < -margin || p.y < -margin || p.x > scene.worldSize.x + margin || p.y > scene.worldSize.y + margin {
                     return (world.stepCount, body.id)

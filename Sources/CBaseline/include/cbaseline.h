@@ -5,14 +5,42 @@
 // with no Swift in the loop. It mirrors Physics' creation order exactly so both sides reach the
 // same state hash. No Chipmunk type appears here: the world is opaque.
 
-/* A body: a circle of `radius` when radius > 0, else a box of width × height. */
+/* Shape kinds, as SceneModel's BodyShape and WallGeometry name them. */
+enum {
+    CBASELINE_BOX = 0,      /* width × height */
+    CBASELINE_CIRCLE = 1,   /* radius */
+    CBASELINE_POLYGON = 2,  /* vertex_count points of `vertices` (x0, y0, x1, y1, ...), rounded by radius */
+    CBASELINE_SEGMENT = 3   /* a to b, thickened by radius */
+};
+
+/* Chipmunk's collision filter (cpShapeFilter) and sensor flag; all categories and mask bits set,
+   group 0 and sensor 0 are the defaults, which leave the shape as cpShapeNew made it. */
 typedef struct {
+    unsigned int group, categories, mask;
+    int sensor;
+} cbaseline_collision;
+
+/* A body, in its own frame (vertices, a and b are relative to its position, its centre of mass). */
+typedef struct {
+    int kind;
     double cx, cy, width, height, angle, vx, vy, angular_velocity, mass, friction, elasticity, radius;
+    double ax, ay, bx, by;
+    int vertex_count;
+    const double *vertices;
+    cbaseline_collision collision;
 } cbaseline_crate;
 
+/* A static wall: a CBASELINE_SEGMENT from a to b, or a CBASELINE_POLYGON (world coordinates). */
 typedef struct {
+    int kind;
     double ax, ay, bx, by, radius, friction, elasticity;
+    int vertex_count;
+    const double *vertices;
+    cbaseline_collision collision;
 } cbaseline_wall;
+
+/* The defaults: every category, every mask bit, no group, not a sensor. */
+#define CBASELINE_COLLISION_DEFAULT ((cbaseline_collision){0u, 0xffffffffu, 0xffffffffu, 0})
 
 typedef struct {
     double gravity_x, gravity_y;
@@ -31,7 +59,9 @@ typedef struct {
 
 typedef struct cbaseline_world cbaseline_world;
 
-/* Builds the world: walls, then the tumbler, then crates, in the given order. */
+/* Builds the world: walls, then the tumbler, then crates, in the given order; each crate's body,
+   shape, position, angle, velocities, material, collision settings, then added to the space. The
+   vertex arrays are read here only. */
 cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaseline_wall *walls, int wall_count,
                                   const cbaseline_crate *crates, int crate_count);
 

@@ -33,7 +33,8 @@ public final class TraceWriter: @unchecked Sendable {
     ///   - run: what the first line says about the run.
     /// - Throws: `OutputSetupError.unsuitable` without a format or an extension naming one,
     ///   `.cannotCreate` when the file cannot be created.
-    public init(path: String, format: DataFormat? = nil, run: RunIdentity) throws(OutputSetupError) {
+    ///   - bodyShapes: the bodies' shapes, whose kind and bounding size fill the shape columns.
+    public init(path: String, format: DataFormat? = nil, run: RunIdentity, bodyShapes: BodyShapes) throws(OutputSetupError) {
         guard let format = format ?? DataFormat(path: path) else {
             throw .unsuitable(path: path, reason: "a trace is written as .csv or .jsonl; name the file so")
         }
@@ -55,7 +56,7 @@ public final class TraceWriter: @unchecked Sendable {
         done.enter()
         Thread { [self] in
             while let snapshot = snapshots.take() {
-                Self.append(snapshot, stepRate: stepRate, format: format, to: file)
+                Self.append(snapshot, stepRate: stepRate, format: format, shapes: bodyShapes, to: file)
             }
             done.leave()
         }.start()
@@ -78,21 +79,23 @@ public final class TraceWriter: @unchecked Sendable {
         }
     }
 
-    private static func append(_ snapshot: WorldSnapshot, stepRate: Double, format: DataFormat, to file: BufferedTextFile) {
+    private static func append(_ snapshot: WorldSnapshot, stepRate: Double, format: DataFormat, shapes: BodyShapes,
+                               to file: BufferedTextFile) {
         let step = snapshot.step
         let time = Double(step) / stepRate
         var text = ""
         text.reserveCapacity(snapshot.bodies.count * 200)
-        for body in snapshot.bodies {
-            let size = body.shape.boundingSize
+        for (index, body) in snapshot.bodies.enumerated() {
+            let shape = shapes.shape(of: body, at: index)
+            let size = shape?.boundingSize ?? .zero, kind = shape?.kind.rawValue ?? ""
             switch format {
             case .csv:
-                text += "\(step),\(time),\(body.id.rawValue),\(body.shape.kind.rawValue),\(size.x),\(size.y),"
+                text += "\(step),\(time),\(body.id.rawValue),\(kind),\(size.x),\(size.y),"
                 text += "\(body.position.x),\(body.position.y),\(body.angle),\(body.velocity.x),\(body.velocity.y),"
                 text += "\(body.angularVelocity),\(body.sleeping ? 1 : 0)\n"
             case .jsonl:
                 let row: JSONOutput = [
-                    "step": .integer(step), "time": .number(time), "id": .unsigned(body.id.rawValue), "shape": .string(body.shape.kind.rawValue),
+                    "step": .integer(step), "time": .number(time), "id": .unsigned(body.id.rawValue), "shape": .string(kind),
                     "width": .number(size.x), "height": .number(size.y), "x": .number(body.position.x), "y": .number(body.position.y),
                     "angle": .number(body.angle), "vx": .number(body.velocity.x), "vy": .number(body.velocity.y),
                     "angular_velocity": .number(body.angularVelocity), "sleeping": .bool(body.sleeping),

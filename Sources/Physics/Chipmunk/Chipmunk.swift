@@ -60,14 +60,20 @@ enum Chipmunk {
 
     // MARK: Bodies (`cpBody`)
 
-    /// A dynamic body with the moment of inertia of a uniform box.
-    static func boxBodyNew(mass: Double, size: Vec2) -> OpaquePointer {
-        cpBodyNew(mass, cpMomentForBox(mass, size.x, size.y))!
-    }
-
-    /// A disc's body: the moment of a uniform disc, `cpMomentForCircle(m, 0, r, 0)`.
-    static func circleBodyNew(mass: Double, radius: Double) -> OpaquePointer {
-        cpBodyNew(mass, cpMomentForCircle(mass, 0, radius, cpvzero))!
+    /// A dynamic body of `mass` with the moment of inertia of `shape` of uniform density, about the
+    /// body's position (its origin): `cpMomentForBox`, `cpMomentForCircle(m, 0, r, 0)`,
+    /// `cpMomentForPoly(m, n, vertices as written, 0, r)` (which ignores `r` in 7.0.3) or
+    /// `cpMomentForSegment(m, a, b, r)`.
+    static func bodyNew(mass: Double, shape: BodyShape) -> OpaquePointer {
+        let moment: Double
+        switch shape {
+        case let .box(size): moment = cpMomentForBox(mass, size.x, size.y)
+        case let .circle(radius): moment = cpMomentForCircle(mass, 0, radius, cpvzero)
+        case let .polygon(vertices, radius):
+            moment = withPoints(vertices) { cpMomentForPoly(mass, $1, $0, cpvzero, radius) }
+        case let .segment(a, b, radius): moment = cpMomentForSegment(mass, cpv(a.x, a.y), cpv(b.x, b.y), radius)
+        }
+        return cpBodyNew(mass, moment)!
     }
 
     static func bodyFree(_ body: OpaquePointer) { cpBodyFree(body) }
@@ -106,13 +112,21 @@ enum Chipmunk {
 
     // MARK: Shapes (`cpShape`)
 
-    /// A box `size` wide and high centred on the body (`cpBoxShapeNew`, a `cpPolyShape`).
-    static func boxShapeNew(body: OpaquePointer, size: Vec2) -> OpaquePointer {
-        cpBoxShapeNew(body, size.x, size.y, 0)!
+    /// `shape` on `body`, in the body's frame: a box (`cpBoxShapeNew`, a `cpPolyShape`), a circle
+    /// (`cpCircleShapeNew`), a polygon (`cpPolyShapeNew`: the convex hull of the vertices) or a
+    /// segment (`cpSegmentShapeNew`).
+    static func shapeNew(body: OpaquePointer, shape: BodyShape) -> OpaquePointer {
+        switch shape {
+        case let .box(size): cpBoxShapeNew(body, size.x, size.y, 0)!
+        case let .circle(radius): cpCircleShapeNew(body, radius, cpvzero)!
+        case let .polygon(vertices, radius): polygonShapeNew(body: body, vertices: vertices, radius: radius)
+        case let .segment(a, b, radius): segmentShapeNew(body: body, from: a, to: b, radius: radius)
+        }
     }
 
-    static func circleShapeNew(body: OpaquePointer, radius: Double) -> OpaquePointer {
-        cpCircleShapeNew(body, radius, cpvzero)!
+    /// A convex polygon (`cpPolyShapeNew` with the identity transform) in `body`'s frame.
+    static func polygonShapeNew(body: OpaquePointer, vertices: [Vec2], radius: Double) -> OpaquePointer {
+        withPoints(vertices) { cpPolyShapeNew(body, $1, $0, cpTransformIdentity, radius)! }
     }
 
     static func segmentShapeNew(body: OpaquePointer, from: Vec2, to: Vec2, radius: Double) -> OpaquePointer {
@@ -124,5 +138,22 @@ enum Chipmunk {
         cpShapeSetElasticity(shape, elasticity)
     }
 
+    /// Sets what `shape` collides with and whether it only senses (`cpShapeSetFilter`,
+    /// `cpShapeSetSensor`); the defaults are left untouched, as a shape is made with them.
+    static func shapeSetCollision(_ shape: OpaquePointer, _ collision: CollisionSettings) {
+        let filter = collision.filter
+        if filter != .all {
+            cpShapeSetFilter(shape, cpShapeFilter(group: cpGroup(filter.group), categories: cpBitmask(filter.categories),
+                                                  mask: cpBitmask(filter.mask)))
+        }
+        if collision.sensor { cpShapeSetSensor(shape, 1) }
+    }
+
     static func shapeFree(_ shape: OpaquePointer) { cpShapeFree(shape) }
+
+    /// Calls `body` with `points` as Chipmunk vectors and their count.
+    private static func withPoints<Result>(_ points: [Vec2], _ body: (UnsafePointer<cpVect>, Int32) -> Result) -> Result {
+        let vectors = points.map { cpv($0.x, $0.y) }
+        return vectors.withUnsafeBufferPointer { body($0.baseAddress!, Int32($0.count)) }
+    }
 }

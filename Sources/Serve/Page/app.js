@@ -7,7 +7,7 @@ const context = canvas.getContext("2d");
 const show = (id, text) => { document.getElementById(id).textContent = text; };
 
 let scene = null;              // the scene message: world size, colours, walls, body sizes
-let bodies = new Map();        // id -> {w, h, color, shape}
+let bodies = new Map();        // id -> {w, h, color, shape, points, radius}
 let frames = [];               // the last two frames: {time, step, positions: Map(id -> [x, y, angle])}
 let gravity = [0, -1000];
 let paused = false;
@@ -39,7 +39,7 @@ socket.onmessage = (event) => {
 
 function receiveScene(message) {
   scene = message;
-  bodies = new Map(message.bodies.map(([id, w, h, color, shape]) => [id, { w, h, color, shape }]));
+  bodies = new Map(message.bodies.map(([id, w, h, color, shape, points, radius]) => [id, { w, h, color, shape, points, radius }]));
   document.getElementById("title").textContent = `CrateDrop: ${message.name}`;
   const scale = Math.min(900 / message.world[0], 640 / message.world[1], 2);
   canvas.width = Math.round(message.world[0] * scale);
@@ -141,6 +141,12 @@ function sprite(body, scale) {
   const c = canvas.getContext("2d");
   body.sprite = canvas;
   body.spriteScale = scale;
+  // The crate look has sprites of its own for boxes and circles; every other shape, and every
+  // shape in the plain look, is drawn from its outline, whatever its kind.
+  if (scene.look !== "crate" || (body.shape !== "box" && body.shape !== "circle")) {
+    drawOutline(c, body, w / 2, h / 2, scale);
+    return canvas;
+  }
   if (body.shape === "circle") {
     drawDisc(c, w / 2, h / 2, half, body.color);
     return canvas;
@@ -160,6 +166,48 @@ function sprite(body, scale) {
   c.lineTo(w - border, border);
   c.stroke();
   return canvas;
+}
+
+// Any shape from its outline (points in the body's frame, grown by its radius), as the frame
+// renderer's OutlineStyle draws it: in the crate look the wood with a dark rim, in the plain look
+// the colour itself with a darker rim.
+function outlinePath(c, points, x, y, scale) {
+  c.beginPath();
+  for (let i = 0; i < points.length; i += 2) c[i === 0 ? "moveTo" : "lineTo"](x + points[i] * scale, y - points[i + 1] * scale);
+  if (points.length > 4) c.closePath();
+}
+function drawOutline(c, body, x, y, scale) {
+  const rimColor = scene.look === "plain" ? shade(body.color, 0.55) : shade(body.color, 0.62);
+  const faceColor = scene.look === "plain" ? body.color : shade(body.color, 1.0);
+  const rim = Math.max(0.75, Math.min(2, Math.min(body.w, body.h) * scale * 0.12));
+  const polygon = body.points.length > 4;
+  const radius = polygon ? body.radius * scale : Math.max(body.radius * scale, 0.75);
+  c.lineJoin = "round";
+  c.lineCap = "round";
+  // The whole shape in the rim's colour: the core filled, grown by the radius.
+  outlinePath(c, body.points, x, y, scale);
+  c.fillStyle = c.strokeStyle = rimColor;
+  if (polygon) c.fill();
+  c.lineWidth = 2 * radius;
+  if (radius > 0) c.stroke();
+  // The face, the rim's width inside: a thinner stroke where the radius allows, else the core
+  // filled and its inner edge darkened within a clip to it.
+  outlinePath(c, body.points, x, y, scale);
+  c.fillStyle = faceColor;
+  if (radius > rim) {
+    c.strokeStyle = faceColor;
+    c.lineWidth = 2 * (radius - rim);
+    if (polygon) c.fill();
+    c.stroke();
+  } else if (polygon) {
+    c.save();
+    c.clip();
+    c.fill();
+    c.strokeStyle = rimColor;
+    c.lineWidth = 2 * (rim - radius);
+    c.stroke();
+    c.restore();
+  }
 }
 
 // A round crate: a darker rim, the wood face, a brace across it ending in a knot by the rim.
@@ -193,14 +241,15 @@ function staticLayer(scale) {
   const c = backdrop.getContext("2d");
   c.fillStyle = scene.background;
   c.fillRect(0, 0, backdrop.width, backdrop.height);
-  c.strokeStyle = scene.wall;
   c.lineCap = "round";
-  for (const [x1, y1, x2, y2, r] of scene.walls) {
-    c.lineWidth = Math.max(2 * r * scale, 1.5);
-    c.beginPath();
-    c.moveTo(x1 * scale, backdrop.height - y1 * scale);
-    c.lineTo(x2 * scale, backdrop.height - y2 * scale);
-    c.stroke();
+  c.lineJoin = "round";
+  for (const wall of scene.walls) {
+    c.strokeStyle = c.fillStyle = wall.color;
+    outlinePath(c, wall.points, 0, backdrop.height, scale);
+    const polygon = wall.points.length > 4;
+    c.lineWidth = polygon ? 2 * wall.radius * scale : Math.max(2 * wall.radius * scale, 1.5);
+    if (polygon) c.fill();
+    if (c.lineWidth > 0) c.stroke();
   }
   return backdrop;
 }

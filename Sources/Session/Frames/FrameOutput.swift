@@ -39,7 +39,7 @@ final class FrameOutput {
             return
         }
         let sink = try Self.makeSink(frames, fps: fps, framesToDraw: plan.framesToDraw, onWarning: onWarning)
-        let walls = world.wallStates(), worldSize = scene.worldSize
+        let walls = world.wallStates(), worldSize = scene.worldSize, bodyShapes = world.bodyShapes
         var look = scene.render
         if let view = frames.view { look.view = view }
         let colors = look, crateColors = scene.crateColors(in: world), overlays = frames.overlays
@@ -51,7 +51,7 @@ final class FrameOutput {
         let drawnAhead = offlineVideo ? max(2, min(8, (32 << 20) / (frames.width * frames.height * 3))) : 2
         let pipeline = RenderPipeline(inFlight: offlineVideo ? 8 : 4, drawnAhead: drawnAhead, interpolate: plan.interpolate, sink: sink,
                                       yieldsToEncoder: offlineVideo && plan.threadPriority == .yieldToVideoEncoder) {
-            FrameRenderer(world: worldSize, walls: walls, width: frames.width, height: frames.height, colors: colors,
+            FrameRenderer(world: worldSize, walls: walls, bodyShapes: bodyShapes, width: frames.width, height: frames.height, colors: colors,
                           crateColors: crateColors, overlays: overlays)
         }
         self.pipeline = pipeline

@@ -46,7 +46,8 @@ public final class DataStage: StepStage {
     /// - Throws: `OutputSetupError` when a file has the wrong extension or cannot be created.
     public init(scene: Scene, settings: DataOutputSettings, tracesFrames: Bool) throws(OutputSetupError) {
         let run = RunIdentity(scene: scene.name, stepRate: scene.stepRate, determinismClass: DeterminismClass.current.id)
-        trace = try settings.tracePath.map { path throws(OutputSetupError) in try TraceWriter(path: path, format: settings.traceFormat, run: run) }
+        trace = try settings.tracePath.map { path throws(OutputSetupError) in try TraceWriter(path: path, format: settings.traceFormat, run: run,
+                                                                                              bodyShapes: scene.bodyShapes) }
         stats = try settings.statsPath.map { path throws(OutputSetupError) in try StatsWriter(path: path, run: run) }
         traceEvery = settings.traceEvery ?? (tracesFrames ? nil : 1)
     }

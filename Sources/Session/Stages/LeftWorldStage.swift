@@ -12,6 +12,7 @@ import SceneModel
 /// steps at 120 Hz), which a body leaving at any sane speed cannot cross back in.
 public final class LeftWorldStage: StepStage {
     private let worldSize: Vec2
+    private let bodyShapes: BodyShapes
     private let onWarning: (String) -> Void
     /// Steps between looks: stepRate / 20, at least 1.
     public let interval: Int
@@ -22,8 +23,10 @@ public final class LeftWorldStage: StepStage {
     ///   - worldSize: the world's rectangle, from (0, 0) to this corner, in world pixels.
     ///   - onWarning: told once, on the stepping thread, of the first body that left.
     ///   - stepRate: the scene's steps per second, which sets `interval`.
-    public init(worldSize: Vec2, stepRate: Int, onWarning: @escaping (String) -> Void) {
+    ///   - bodyShapes: the bodies' shapes, whose sizes set how far out a body has left.
+    public init(worldSize: Vec2, stepRate: Int, bodyShapes: BodyShapes, onWarning: @escaping (String) -> Void) {
         self.worldSize = worldSize
+        self.bodyShapes = bodyShapes
         interval = Self.interval(stepRate: stepRate)
         self.onWarning = onWarning
     }
@@ -31,7 +34,8 @@ public final class LeftWorldStage: StepStage {
     public func afterStep(_ state: StepState) {
         guard departure == nil, state.step % interval == 0 else { return }
         let snapshot = state.snapshot
-        guard let body = snapshot.bodies.first(where: hasLeft) else { return }
+        guard let index = snapshot.bodies.indices.first(where: { hasLeft(snapshot.bodies[$0], at: $0) }) else { return }
+        let body = snapshot.bodies[index]
         departure = (body.id, snapshot.step)
         let centre = body.position
         onWarning("body \(body.id) left the world at step \(snapshot.step) (t = \(Self.seconds(snapshot.step, state.world.stepRate)) s): "
@@ -42,9 +46,9 @@ public final class LeftWorldStage: StepStage {
     /// Steps between looks at `stepRate`.
     public static func interval(stepRate: Int) -> Int { max(1, stepRate / 20) }
 
-    /// Whether `body`'s centre is outside the world by more than its size.
-    func hasLeft(_ body: BodyState) -> Bool {
-        let size = body.shape.boundingSize
+    /// Whether `body` (at `index` of its snapshot) has its centre outside the world by more than its size.
+    func hasLeft(_ body: BodyState, at index: Int) -> Bool {
+        let size = bodyShapes.shape(of: body, at: index)?.boundingSize ?? .zero
         let margin = max(size.x, size.y)
         let p = body.position
         return p.x < -margin || p.y < -margin || p.x > worldSize.x + margin || p.y > worldSize.y + margin
