@@ -328,6 +328,33 @@ else:
     status, summary = stop(server)
     check(status == 130 and summary["rewinds"] >= 1 and summary["step"] == end, f"the rewinds are in the summary: {summary}")
 
+# Shapes as data: the seesaw (a polygon wall in a colour of its own, a segment plank, a hexagon
+# body, the plain look) drawn from the outline points the scene message carries. The triangle's
+# colour covers about its area, and the hexagon's fill colour shows (a page that drew every body as
+# its bounding box, or no polygon wall, fails).
+server, url = serve("Scenes/seesaw.json", os.path.join(work, "seesaw.rec"))
+driver = browser()
+try:
+    driver.get(url)
+    wait_for(lambda: driver.execute_script("return window.cratedrop && window.cratedrop.received") > 10, 20, "seesaw frames")
+    counts = driver.execute_script("""
+        const c = document.getElementById('view'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        const near = (i, r, g, b) => Math.abs(d[i] - r) + Math.abs(d[i+1] - g) + Math.abs(d[i+2] - b) < 12;
+        let triangle = 0, hexagon = 0;
+        for (let i = 0; i < d.length; i += 4) {
+          if (near(i, 0x5a, 0x5a, 0x66)) triangle++;
+          if (near(i, 0xc8, 0x55, 0x3d)) hexagon++;
+        }
+        return [triangle, hexagon, c.width / 600];""")
+    triangle, hexagon, scale = counts
+    # The triangle (60 px wide, 89 high in the world) covers 2670 world px², less the plank's part.
+    expected = 2670 * scale * scale
+    check(0.6 * expected < triangle < 1.2 * expected, f"the polygon wall is drawn in its own colour ({triangle} px, about {expected:.0f} expected)")
+    check(hexagon > 500 * scale * scale, f"the hexagon body is drawn in its plain fill ({hexagon} px)")
+finally:
+    driver.quit()
+    stop(server)
+
 # Speed: pile-1000 served to one page. The page must draw at the display's rate (the median
 # interval); the finer figures (p99 interval against its 1.5x target, time dropped, CPU per page)
 # depend on how busy the host is (on a shared 2-core machine a slow spell made an earlier version
