@@ -80,3 +80,45 @@ import Testing
         #expect(abs(angle) > 0.2, "the plank tipped: angle \(angle)")
     }
 }
+
+/// Sweeps take axes over the new keys like any other: a generator's shape, a polygon's vertex, a
+/// wall's filter; a value that makes a bad shape is refused at `plan` with the scene's reason.
+@Suite struct ShapeSweepTests {
+    @Test func axesOverShapesAndFiltersRunAndBadOnesAreRefusedAtPlan() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shape-sweep-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            {
+              "scene": "\(Repository.path("Scenes/seesaw.json"))",
+              "seconds": 2,
+              "axes": [
+                { "field": "crates[3].vertices[2][0]", "values": [30, 40, 50] },
+                { "field": "walls[0].filter.mask", "values": [0, 4294967295] }
+              ],
+              "outputs": { "hash_every": 60 }
+            }
+            """.write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
+        let run = try CLI.run(["sweep", "run", "\(folder)/spec.json", "--out", "\(folder)/out"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let merged = try CLI.run(["sweep", "merge", "\(folder)/out"])
+        #expect(merged.status == 0 && merged.stdout.contains(#""complete":6"#), "\(merged.stdout)")
+        // A mask of 0 lets the plank fall through the triangle, and the hexagon's shape changes how
+        // it lands: all six samples part.
+        let manifest = try String(contentsOfFile: "\(folder)/out/manifest.jsonl", encoding: .utf8)
+        let hashes = manifest.split(separator: "\n").compactMap { line in line.range(of: #""hash":""#).map { line[$0.upperBound...].prefix(16) } }
+        #expect(Set(hashes).count == 6, "\(hashes)")
+
+        try """
+            {
+              "scene": "\(Repository.path("Scenes/seesaw.json"))",
+              "seconds": 0.5,
+              "axes": [{ "field": "crates[3].vertices[2][0]", "values": [30, -30] }],
+              "outputs": { "hash_every": 60 }
+            }
+            """.write(toFile: "\(folder)/bad.json", atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["sweep", "plan", "\(folder)/bad.json"])
+        #expect(bad.status == 65 && bad.stderr.contains("axes[0].values[1]: the scene refuses it: crates[3].vertices[2]: makes the polygon concave"),
+                "\(bad.stderr)")
+    }
+}
