@@ -144,6 +144,30 @@ struct SavedStateRefusalTests {
         #expect(SavedStateTests.trail(world, steps: 60) == SavedStateTests.trail(twin, steps: 60), "a refused state changed the world")
     }
 
+    /// A state naming more cached contact pairs than steps make (16 a shape, `STATE_PAIRS_PER_SHAPE`
+    /// in patch 0001) is refused before anything is allocated for them, bytes or no bytes behind
+    /// the count: a million arbiters for a thousand bodies made `validate` take 30 s (audit round
+    /// 4, finding 2). The shipped scenes' states stay well within it (`aContinuationPrintsTheStraightRunsLines`).
+    @Test func moreContactPairsThanStepsMakeAreRefused() throws {
+        let world = try SavedStateTests.stepped("pile-100", steps: 300)
+        let twin = try SavedStateTests.stepped("pile-100", steps: 300)
+        let state = try world.saveState()
+        let shapes = Self.shapes(of: world).count
+        let section = Self.arbiterSection(state.physics, bodies: world.tumblers.count + world.crates.count, walls: world.walls.count,
+                                          shapes: shapes)
+        #expect(section.count <= 3 * shapes, "pile-100 keeps \(section.count) arbiters for \(shapes) shapes")
+        let count = 16 * shapes + 1
+        var crowded = state
+        // The count, and as many bytes behind it as the smallest records of that many would take.
+        crowded.physics = Array(state.physics[..<(section.start - 4)])
+            + [UInt8(count & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count >> 16 & 0xFF), 0]
+            + [UInt8](repeating: 0, count: count * (2 * section.width + 6))
+        #expect(throws: StateError.malformed("the state names more contact pairs than steps make (at most 16 a shape)")) {
+            try world.restore(crowded)
+        }
+        #expect(SavedStateTests.trail(world, steps: 60) == SavedStateTests.trail(twin, steps: 60), "a refused state changed the world")
+    }
+
     /// A state straight from `saveState()` is restored without its consistency checked again
     /// (and with the bodies' transforms kept beside its bytes); once its bytes change (here a
     /// contact's impulse made NaN, which only that check catches) or come from a file, they are
