@@ -93,15 +93,48 @@ extension World {
         // Gravity is checked before anything changes, like every other value.
         guard state.gravity.x.isFinite, state.gravity.y.isFinite, abs(state.gravity.x) <= Limits.gravity,
               abs(state.gravity.y) <= Limits.gravity else { throw .malformed("the state's gravity is out of range") }
+        // A state from outside (a file) is checked, once restored, as scenes are: bodies piled on
+        // one spot make each step take minutes. Refused, the world goes back to how it was.
+        let before = state.physicsAsSaved ? nil : try saveState()
         do {
             try SavedStateCalls.restore(space: space, makeup: stateMakeup, bytes: state.physics, asSaved: state.physicsAsSaved,
                                         aid: state.restoreAid)
         } catch {
             throw StateError(error)
         }
+        if let before, let crowding = crowdingProblem() {
+            // This world's own state, just saved: restoring it cannot fail.
+            try? SavedStateCalls.restore(space: space, makeup: stateMakeup, bytes: before.physics, asSaved: true, aid: before.restoreAid)
+            throw .malformed(crowding)
+        }
         // Checked above: cannot fail.
         try? setGravity(state.gravity)
         stepCount = state.step
+    }
+}
+
+extension World {
+    /// Why the world's bodies, where they are now, are too crowded to step (as a scene's start
+    /// would be refused: `CrateOverlaps`, counting only overlaps deeper than resting bodies make);
+    /// nil if they are not.
+    func crowdingProblem() -> String? {
+        let bodies = snapshot().bodies
+        // Bodies far outside any world (thrown out, falling for ever) meet nothing in it; the
+        // check's grid takes coordinates within Limits.coordinate.
+        var specs: [CrateSpec] = [], owners: [Crate] = []
+        for (crate, body) in zip(crates, bodies)
+        where body.position.isFinite && abs(body.position.x) <= Limits.coordinate && abs(body.position.y) <= Limits.coordinate {
+            specs.append(CrateSpec(center: body.position, shape: crate.shape, angle: body.angle.isFinite ? body.angle : 0, mass: crate.mass))
+            owners.append(crate)
+        }
+        let report = CrateOverlaps.check(specs, deepOnly: true)
+        if report.gaveUp || report.overlappingPairs > Limits.overlappingPairs {
+            return "the state's bodies lie too deep in each other to step (more than \(Limits.overlappingPairs) pairs, "
+                + "or too many to check); a step would take minutes"
+        }
+        guard let crowded = report.crowded.first, let id = owners[crowded.index].id else { return nil }
+        return "the state's body \(id) lies deep in more than \(Limits.overlapsPerCrate) others; a heap of bodies on one spot makes "
+            + "each step take minutes (scenes are refused for it too)"
     }
 }
 

@@ -168,6 +168,32 @@ struct SavedStateRefusalTests {
         #expect(SavedStateTests.trail(world, steps: 60) == SavedStateTests.trail(twin, steps: 60), "a refused state changed the world")
     }
 
+    /// A state whose bodies all lie on one spot is refused as a scene would be (each step would
+    /// take minutes: pile-1000 so took 69 s a step), and the world is left as it was; a real
+    /// pile's bodies, pressed into each other at rest, pass (audit round 4, finding 2).
+    @Test func bodiesHeapedOnOneSpotAreRefused() throws {
+        let world = try SavedStateTests.stepped("pile-100", steps: 600)
+        let twin = try SavedStateTests.stepped("pile-100", steps: 600)
+        let state = try world.saveState()
+        var heaped = state
+        var bytes = state.physics
+        let spot = (50.0).bitPattern
+        for body in 0..<world.crates.count {
+            for field in 0..<2 {
+                for i in 0..<8 { bytes[12 + 72 * body + 8 * field + i] = UInt8(truncatingIfNeeded: spot >> (8 * UInt64(i))) }
+            }
+        }
+        heaped.physics = bytes
+        #expect {
+            try world.restore(heaped)
+        } throws: { error in
+            "\(error)".contains("lies deep in more than 8 others")
+        }
+        #expect(SavedStateTests.trail(world, steps: 60) == SavedStateTests.trail(twin, steps: 60), "a refused state changed the world")
+        // The same state unchanged, read as from a file (checked in full), passes.
+        try twin.restore(WorldState(bytes: state.bytes))
+    }
+
     /// A state straight from `saveState()` is restored without its consistency checked again
     /// (and with the bodies' transforms kept beside its bytes); once its bytes change (here a
     /// contact's impulse made NaN, which only that check catches) or come from a file, they are
