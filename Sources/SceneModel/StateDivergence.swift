@@ -12,9 +12,14 @@ public struct StateDivergence: Sendable, Equatable, CustomStringConvertible {
         case value(id: BodyID, field: String, expected: Double, actual: Double)
         /// The states hold different bodies (counts or ids differ).
         case bodies(expected: [BodyID], actual: [BodyID])
+        /// The bodies agree, but the record's keyframe (on `line`) differs from a save of the
+        /// world at its step: contacts' impulses, the broadphase, or other state the hash does not see.
+        case keyframe(line: Int)
     }
 
     public let kind: Kind
+
+    public init(kind: Kind) { self.kind = kind }
 
     /// The first difference between `expected` and `actual` (both in ascending id order), or nil
     /// when they are equal bit for bit.
@@ -48,6 +53,9 @@ public struct StateDivergence: Sendable, Equatable, CustomStringConvertible {
             "body \(id) \(field): \(expected) vs \(actual) (\(Self.ulps(expected, actual)) ULP apart)"
         case let .bodies(expected, actual):
             "different bodies: \(expected.count) vs \(actual.count) (ids \(Self.span(expected)) vs \(Self.span(actual)))"
+        case let .keyframe(line):
+            "the record's keyframe (line \(line)) is not the world's saved state at that step: the bodies agree, but what "
+                + "else a continuation reads (contact impulses, the broadphase, the solver's biases) does not"
         }
     }
 

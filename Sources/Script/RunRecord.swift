@@ -68,6 +68,9 @@ public struct RunRecord: Sendable {
     public var end: (steps: Int, hash: StateHash)?
     /// The steps after which the record holds a keyframe, in order (each one checked as read).
     public var keyframeSteps: [Int] = []
+    /// A digest of each keyframe, in order, for `replay --verify` to compare with a save of the
+    /// replayed world at its step (the keyframes themselves are not kept: memory stays flat).
+    public var keyframeDigests: [KeyframeDigest] = []
     /// The keyframe kept when the record was loaded (`load(path:keyframeAtOrBefore:)`): the last
     /// at or before the step asked for. Only one is kept, so memory does not grow with the record.
     public var keyframe: RecordKeyframe?
@@ -210,6 +213,7 @@ private struct Reader {
     var lastCheckpoint: Checkpoint?
     var end: (steps: Int, hash: StateHash)?
     var keyframeSteps: [Int] = []
+    var keyframeDigests: [KeyframeDigest] = []
     /// Keep the last keyframe at or before this step; nil: keep none (each is still checked).
     var keepsKeyframeAtOrBefore: Int?
     var keyframe: RecordKeyframe?
@@ -316,6 +320,7 @@ private struct Reader {
                 throw fail(error.reason)
             }
             keyframeSteps.append(step)
+            keyframeDigests.append(KeyframeDigest(step: step, line: number, state: file.state))
             if let limit = keepsKeyframeAtOrBefore, step <= limit {
                 keyframe = RecordKeyframe(step: step, line: number, hash: hash, file: file)
             }
@@ -328,7 +333,8 @@ private struct Reader {
     func finish(checkpoints: [Checkpoint]) throws(RecordError) -> RunRecord {
         guard let header, let scene else { throw .invalid("\(source): incomplete record: no header and scene lines") }
         return RunRecord(header: header, scene: scene, sceneText: sceneText, gravityChanges: gravityChanges,
-                         checkpoints: checkpoints, end: end, keyframeSteps: keyframeSteps, keyframe: keyframe)
+                         checkpoints: checkpoints, end: end, keyframeSteps: keyframeSteps, keyframeDigests: keyframeDigests,
+                         keyframe: keyframe)
     }
 
     private static func count(_ kind: JSONValue.Kind?) -> Int? {

@@ -31,6 +31,9 @@ public struct TrailDivergence: Sendable, Equatable, CustomStringConvertible {
     public var isExact: Bool { (lastMatchingStep ?? 0) == step - 1 }
 
     public var description: String {
+        if let detail, case .keyframe = detail.kind {
+            return "after \(step) steps (hash \(actualHash) on both sides) \(detail)"
+        }
         var text: String
         if isExact {
             text = "the states part during step \(step - 1) (counted from 0): they agree after \(step - 1) steps "
@@ -60,6 +63,8 @@ public struct TrailDivergence: Sendable, Equatable, CustomStringConvertible {
                        ("actual", .number(actual)), ("ulps", .unsigned(StateDivergence.ulps(expected, actual)))]
         case let .bodies(expected, actual)?:
             fields += [("expected_bodies", .integer(expected.count)), ("actual_bodies", .integer(actual.count))]
+        case let .keyframe(line)?:
+            fields += [("keyframe_line", .integer(line))]
         case nil:
             break
         }

@@ -101,7 +101,7 @@ public final class RunEngine {
                          recorder: recorder, startStep: plan.start.step, shouldStop: shouldStop) { error in onWarning("skipped \(error)") }
         }
         record = recorder.map(RecordStage.init)
-        check = plan.checkpoints.map(CheckStage.init)
+        check = plan.checkpoints.map { CheckStage(checkpoints: $0, keyframes: World.canSaveState ? plan.keyframeChecks : []) }
         synctest = plan.synctest.map(SyncTestStage.init)
         stateWriter = StateFileWriter(sceneFile: plan.start.sceneFile, sceneText: plan.start.sceneText)
         if let periodic = plan.periodicStates {

@@ -213,4 +213,33 @@ import Testing
         #expect(foreignClass.status == 65 && foreignClass.stderr.contains("\(broken):99: the keyframe was made in class \(CLI.determinismClass), portable backend, the record in class 000000000000"),
                 "\(foreignClass.stderr)")
     }
+
+    /// A keyframe altered with its checksum made right (the last contact's impulse tripled; the
+    /// bodies, and so every hash, unchanged) is found by `replay --verify`, which compares each
+    /// keyframe with a save of the replayed world at its step: exit 3 naming the line (audit round
+    /// 4, finding 12). The unaltered record verifies.
+    @Test func anAlteredKeyframeFailsVerification() throws {
+        guard Self.portable else { return }
+        let (record, broken) = (Self.temporary("k.rec"), Self.temporary("altered.rec"))
+        defer { for path in [record, broken] { try? FileManager.default.removeItem(atPath: path) } }
+        #expect(try Self.tiltRecord(record).status == 0)
+        #expect(try CLI.run(["replay", record, "--verify"]).status == 0)
+        var lines = try Self.lines(record)
+        let index = try #require(lines.firstIndex { $0.hasPrefix(#"{"step":194,"#) })
+        let value = try #require(lines[index].range(of: #""keyframe":""#)).upperBound
+        var bytes = [UInt8](try #require(Data(base64Encoded: String(lines[index][value...].dropLast(2)))))
+        // The file ends with the last contact's hash, jnAcc and jtAcc (8 bytes each), then the checksum.
+        let at = bytes.count - 8 - 16
+        var bits: UInt64 = 0
+        for i in 0..<8 { bits |= UInt64(bytes[at + i]) << (8 * UInt64(i)) }
+        let tripled = (Double(bitPattern: bits) * 3 + 1).bitPattern
+        for i in 0..<8 { bytes[at + i] = UInt8(truncatingIfNeeded: tripled >> (8 * UInt64(i))) }
+        bytes = SavedStateCommandTests.withChecksum(bytes)
+        lines[index] = String(lines[index][..<value]) + Data(bytes).base64EncodedString() + "\"}"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: broken, atomically: false, encoding: .utf8)
+        let verify = try CLI.run(["replay", broken, "--verify"])
+        #expect(verify.status == 3, "\(verify.stderr)")
+        #expect(verify.stdout.contains(#""keyframe_line":\#(index + 1)"#) && verify.stderr.contains("keyframe (line \(index + 1))"),
+                "\(verify.stdout) \(verify.stderr)")
+    }
 }

@@ -33,6 +33,8 @@ public struct RunPlan: Sendable {
     public static let maxSyncTestDepth = 1000
     /// Check the run against these checkpoints as it goes; it halts at the first that differs.
     public var checkpoints: [Checkpoint]?
+    /// ... and the world's saved state against these keyframes' digests, at their steps.
+    public var keyframeChecks: [KeyframeDigest] = []
     /// Trajectories and per-step statistics to write.
     public var data = DataOutputSettings()
     /// State hashes every K steps (`cratedrop hash`).

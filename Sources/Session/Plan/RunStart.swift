@@ -61,6 +61,9 @@ public struct RunStart: Sendable {
         return start
     }
 
+    /// The keyframes a replay is verified against (their digests).
+    public var recordedKeyframes: [KeyframeDigest] { record?.run.keyframeDigests ?? [] }
+
     /// The checkpoints a replay is verified against: the record's, and its end line's hash.
     public var recordedCheckpoints: [Checkpoint] {
         guard let record = record?.run else { return [] }

@@ -2,19 +2,26 @@ import SceneModel
 import Script
 
 /// The check stage: the run compared with a record as it steps. After each step the record has a
-/// checkpoint for, the state (full state where recorded, else its hash) must match; at the first
-/// mismatch the stage halts the run and `divergence` says where.
+/// checkpoint for, the state (full state where recorded, else its hash) must match, and after each
+/// step it has a keyframe for, a save of the world must be the keyframe's state byte for byte; at
+/// the first mismatch the stage halts the run and `divergence` says where.
 public final class CheckStage: StepStage {
     private let checkpoints: [Checkpoint]
+    private let keyframes: [KeyframeDigest]
     private var next = 0
+    private var nextKeyframe = 0
     private var lastMatch: Int?
     /// Checkpoints that matched so far.
     public private(set) var verified = 0
     /// Where the run parted from the record, once it has.
     public private(set) var divergence: TrailDivergence?
 
-    public init(checkpoints: [Checkpoint]) {
+    /// - Parameters:
+    ///   - checkpoints: the record's checkpoints, in step order.
+    ///   - keyframes: its keyframes' digests, in step order (none on a library without saved states).
+    public init(checkpoints: [Checkpoint], keyframes: [KeyframeDigest] = []) {
         self.checkpoints = checkpoints
+        self.keyframes = keyframes
     }
 
     public var haltsRun: Bool { divergence != nil }
@@ -29,9 +36,16 @@ public final class CheckStage: StepStage {
         if var found {
             found.lastMatchingStep = lastMatch
             divergence = found
-        } else {
-            verified += 1
-            lastMatch = step
+            return
         }
+        while nextKeyframe < keyframes.count, keyframes[nextKeyframe].step < step { nextKeyframe += 1 }
+        if nextKeyframe < keyframes.count, keyframes[nextKeyframe].step == step, let saved = try? state.world.saveState(),
+           KeyframeDigest.digest(of: saved) != keyframes[nextKeyframe].digest {
+            divergence = TrailDivergence(lastMatchingStep: lastMatch, step: step, expectedHash: recorded.hash, actualHash: recorded.hash,
+                                         detail: StateDivergence(kind: .keyframe(line: keyframes[nextKeyframe].line)))
+            return
+        }
+        verified += 1
+        lastMatch = step
     }
 }

@@ -9,7 +9,7 @@ struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Runs a run record again; with --verify, checks it against the record step by step.",
         discussion: """
-            A run record (made by `run` or `hash` with --record) holds the scene, every gravity change with its exact step, and checkpoints: the full state after each early step and the state hash after later ones (docs/determinism.md, "Records"). `replay` re-runs it headless and prints one JSON line on stdout. With --verify it stops at the first checkpoint that differs and reports where the runs part: the step, and, where the record holds the full state, the first body and field that differ, both values and how many ULPs apart. A record made in another determinism class replays with a warning. With --out it renders as `cratedrop run RECORD --out ...` does. With --from STEP only the stretch from STEP on is run, rendered or printed: the world is restored from the record's last keyframe at or before STEP (a record made with --keyframes K, on CrateDrop's Chipmunk) and stepped to STEP; without one it steps from 0, with a warning. With --hash-every K it prints `STEP HASH` lines as `hash --every K` does, and the JSON line goes to stderr. Exit codes: 0 same (or not verified), 3 the runs part, 64 --from past the record's end, 65 bad record (a corrupt keyframe too), 66 unreadable.
+            A run record (made by `run` or `hash` with --record) holds the scene, every gravity change with its exact step, and checkpoints: the full state after each early step and the state hash after later ones (docs/determinism.md, "Records"). `replay` re-runs it headless and prints one JSON line on stdout. With --verify it stops at the first checkpoint that differs and reports where the runs part: the step, and, where the record holds the full state, the first body and field that differ, both values and how many ULPs apart; at each keyframe's step it compares a save of the replayed world with the keyframe, byte for byte. A record made in another determinism class replays with a warning. With --out it renders as `cratedrop run RECORD --out ...` does. With --from STEP only the stretch from STEP on is run, rendered or printed: the world is restored from the record's last keyframe at or before STEP (a record made with --keyframes K, on CrateDrop's Chipmunk) and stepped to STEP; without one it steps from 0, with a warning. With --hash-every K it prints `STEP HASH` lines as `hash --every K` does, and the JSON line goes to stderr. Exit codes: 0 same (or not verified), 3 the runs part, 64 --from past the record's end, 65 bad record (a corrupt keyframe too), 66 unreadable.
 
             Examples:
               cratedrop replay out/tilt.rec --verify
@@ -50,7 +50,10 @@ struct Replay: ParsableCommand {
         if output.out != nil || output.view { return try render(start) }
         let recorded = start.record!.run
         var plan = RunPlan(start: start, length: .steps(recorded.steps - start.outputStep), clock: .everyStep)
-        if verify { plan.checkpoints = start.recordedCheckpoints }
+        if verify {
+            plan.checkpoints = start.recordedCheckpoints
+            plan.keyframeChecks = start.recordedKeyframes
+        }
         let trail = HashTrailOutput(dump: false)
         if let hashEvery { plan.hashTrail = RunPlan.HashTrail(every: hashEvery, emit: trail.emit) }
         let outcome = RunExecution.run(try RunExecution.engine(plan))
@@ -80,7 +83,10 @@ struct Replay: ParsableCommand {
         var plan = RunPlan(start: start, length: length, clock: .virtual(fps: output.defaultFPS))
         plan.frames = output.frames(for: start.scene)
         plan.gravity = RunPlan.GravityInputPlan(.stream(path: record))
-        if verify { plan.checkpoints = start.recordedCheckpoints }
+        if verify {
+            plan.checkpoints = start.recordedCheckpoints
+            plan.keyframeChecks = start.recordedKeyframes
+        }
         plan.threadPriority = .yieldToVideoEncoder
         try RunExecution.runWithSummary(plan, output: output)
     }
