@@ -217,6 +217,8 @@ private struct Reader {
     /// Keep the last keyframe at or before this step; nil: keep none (each is still checked).
     var keepsKeyframeAtOrBefore: Int?
     var keyframe: RecordKeyframe?
+    /// The bodies the scene makes (ids 1...bodyCount), which a full state names.
+    var bodyCount = 0
 
     init(source: String) { self.source = source }
 
@@ -240,7 +242,9 @@ private struct Reader {
                     + "replays with `cratedrop hash SCENE --gravity \(source) --steps N`")
             }
             guard case let .number(version, _)? = field("version"), version == Double(RunRecord.Header.formatVersion) else {
-                throw fail("record format version must be \(RunRecord.Header.formatVersion)")
+                let found = if case let .number(_, literal)? = field("version") { "version \(JSONValue.excerpt(literal))" } else { "no version" }
+                throw fail("a run record of \(found), which this cratedrop does not read: it reads record format version "
+                    + "\(RunRecord.Header.formatVersion) (a record made by another CrateDrop replays with that one)")
             }
             func text(_ key: String) throws(RecordError) -> String {
                 guard case let .string(value)? = field(key) else { throw fail("header needs \"\(key)\" (a string)") }
@@ -263,6 +267,7 @@ private struct Reader {
                 // The name goes into messages: shown escaped (it is file text).
                 let parsed = try SceneLoader.parse(sceneText, file: TerminalText.escaped(header.sceneFile))
                 self.scene = parsed
+                bodyCount = parsed.crates.count + (parsed.generator?.count ?? 0)
                 gravityParser = GravityLineParser(source: source, stepRate: parsed.stepRate,
                                                   gravityMagnitude: parsed.gravity.length, axes: .portrait)
             } catch {
@@ -303,6 +308,16 @@ private struct Reader {
         if let rows = field("state") {
             guard case let .array(values) = rows, let bodies = Self.bodies(values) else {
                 throw fail("state must be an array of [id, x, y, angle, vx, vy, angular_velocity] rows")
+            }
+            // The hash covers the values, not the ids: an id the scene lacks is bad data, named here.
+            if let stray = bodies.enumerated().first(where: { $0.element.id != BodyID(UInt64($0.offset + 1)) }) {
+                let id = stray.element.id.rawValue
+                throw fail(id == 0 || id > UInt64(bodyCount)
+                    ? "the state after step \(step) names body \(id), which the scene does not make (its bodies are 1...\(bodyCount))"
+                    : "the state after step \(step) lists body \(id) out of order (rows go by id from 1)")
+            }
+            if bodies.count != bodyCount {
+                throw fail("the state after step \(step) holds \(bodies.count) bodies; the scene makes \(bodyCount)")
             }
             let stateHash = StateHash(rows: bodies)
             guard stateHash == hash else {
@@ -361,6 +376,15 @@ private struct Reader {
 extension RunRecord {
     /// The header of the record at `path` if it is a regular file that starts with one (a plain
     /// gravity stream, a pipe or an unreadable file give nil). Reads only the first line.
+    /// Whether the file at `path` begins with a CrateDrop record's header line, of any format
+    /// version (`{"record":"cratedrop",…}`), so that one this CrateDrop cannot read is refused as
+    /// a record rather than read as a scene.
+    public static func isRecord(atPath path: String) -> Bool {
+        guard let bytes = try? FileBytes.readPrefix(path: path, limit: 1 << 16),
+              let value = try? JSONParser.parse(firstLine(bytes), firstLine: 1), case let .object(members) = value.kind else { return false }
+        return members.contains { $0.key == "record" && $0.value.kind == .string("cratedrop") }
+    }
+
     public static func header(atPath path: String) -> Header? {
         guard let bytes = try? FileBytes.readPrefix(path: path, limit: 1 << 16) else { return nil }
         var reader = Reader(source: path)

@@ -243,3 +243,37 @@ import Testing
                 "\(verify.stdout) \(verify.stderr)")
     }
 }
+
+/// Records a CrateDrop of another format wrote, and records cut short (audit round 4, finding 15).
+@Suite struct RecordEdgeTests {
+    @Test func aRecordOfAnotherVersionIsRefusedAsARecordEverywhere() throws {
+        let (record, other) = (KeyframeRecordTests.temporary("r.rec"), KeyframeRecordTests.temporary("v2.rec"))
+        defer { for path in [record, other] { try? FileManager.default.removeItem(atPath: path) } }
+        #expect(try CLI.run(["hash", "Scenes/book.json", "--steps", "30", "--record", record]).status == 0)
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        try text.replacingOccurrences(of: #""version":1"#, with: #""version":2"#).write(toFile: other, atomically: false, encoding: .utf8)
+        for command in [["run", other, "--seconds", "0.1"], ["replay", other, "--verify"]] {
+            let result = try CLI.run(command)
+            #expect(result.status == 65 && result.stderr.contains("\(other):1: a run record of version 2, which this cratedrop does not read"),
+                    "\(command): \(result.stderr)")
+        }
+        // `hash` takes scenes and states; a record, of any version, is pointed to `replay`.
+        for path in [record, other] {
+            let hashed = try CLI.run(["hash", path])
+            #expect(hashed.status == 64 && hashed.stderr.contains("\(path) is a run record: `cratedrop replay"), "\(hashed.stderr)")
+        }
+    }
+
+    @Test func aRecordWithoutItsEndLineSaysSo() throws {
+        let (record, cut) = (KeyframeRecordTests.temporary("r.rec"), KeyframeRecordTests.temporary("cut.rec"))
+        defer { for path in [record, cut] { try? FileManager.default.removeItem(atPath: path) } }
+        #expect(try CLI.run(["hash", "Scenes/book.json", "--steps", "30", "--record", record]).status == 0)
+        let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
+        #expect(lines.last?.contains(#""end":true"#) == true)
+        try (lines.dropLast().joined(separator: "\n") + "\n").write(toFile: cut, atomically: false, encoding: .utf8)
+        let whole = try CLI.run(["replay", record, "--verify"]), partial = try CLI.run(["replay", cut, "--verify"])
+        #expect(whole.status == 0 && whole.stdout.contains(#""complete":true"#) && whole.stderr.isEmpty)
+        #expect(partial.status == 0 && partial.stdout.contains(#""complete":false"#))
+        #expect(partial.stderr.contains("\(cut) has no end line: the run that wrote it stopped before finishing the file"), "\(partial.stderr)")
+    }
+}

@@ -26,7 +26,7 @@ import Testing
 
     @Test(arguments: [
         ([#"{"step":0,"gravity":[0,0]}"#], "r.rec:1: not a CrateDrop record"),
-        ([header.replacingOccurrences(of: #""version":1"#, with: #""version":2"#)], "r.rec:1: record format version must be 1"),
+        ([header.replacingOccurrences(of: #""version":1"#, with: #""version":2"#)], "r.rec:1: a run record of version 2, which this cratedrop does not read: it reads record format version 1"),
         ([header, #"{"step":1,"hash":"00000000000000ff"}"#], "r.rec:2: expected the {\"scene\":\"…\"} line after the header"),
         ([header, scene, #"{"step":1,"hash":"xyz"}"#], "r.rec:3: expected a gravity change, a checkpoint"),
         ([header, scene, #"{"step":1,"hash":"00000000000000ff","state":[[1,2,3]]}"#], "r.rec:3: state must be an array of [id, x, y, angle, vx, vy, angular_velocity] rows"),
@@ -40,6 +40,10 @@ import Testing
          "r.rec:4: the end line's hash 00000000000000ff contradicts the checkpoint after step 2 (hash 00000000000000fe): the record contradicts itself"),
         ([header, scene, #"{"step":2,"hash":"00000000000000fe"}"#, #"{"end":true,"steps":1,"hash":"00000000000000fe"}"#],
          "r.rec:4: the end line says 1 steps, but a checkpoint comes after step 2"),
+        // The hash covers the values, not the ids: an id the scene lacks is named (audit round 4, finding 15).
+        ([header, scene, #"{"step":1,"hash":"3d1308bd65df95eb","state":[[7,50.0,49.9,0.0,0.0,-0.1,0.0]]}"#],
+         "r.rec:3: the state after step 1 names body 7, which the scene does not make (its bodies are 1...1)"),
+        ([header, scene, #"{"step":1,"hash":"00000000000000ff","state":[]}"#], "r.rec:3: the state after step 1 holds 0 bodies; the scene makes 1"),
     ])
     func malformedRecordsNameTheFileAndLine(lines: [String], message: String) {
         #expect(throws: RecordError.self) { try Self.parse(lines) }

@@ -15,7 +15,7 @@ enum RunSource {
     /// Opens `path` as a record when its first line is a record header, else as a scene file.
     /// - Parameter gravity: `--gravity`, which a record refuses (it carries its own).
     static func open(_ path: String, gravity: String?) throws -> RunStart {
-        guard RunRecord.header(atPath: path) != nil else { return try sceneOrState(path) }
+        guard RunRecord.isRecord(atPath: path) else { return try sceneOrState(path) }
         if gravity != nil {
             printError("cratedrop: \(path) is a run record, which carries its own gravity changes: drop --gravity")
             throw ExitCodes.usage

@@ -1,6 +1,8 @@
 import ArgumentParser
 import CLISupport
+import SceneFile
 import SceneModel
+import Script
 import Session
 import Synchronization
 
@@ -59,6 +61,11 @@ struct Hash: ParsableCommand {
 
     func run() throws {
         StopSignals.install()
+        if RunRecord.isRecord(atPath: scene) {
+            printError("cratedrop: \(TerminalText.escaped(scene)) is a run record: `cratedrop replay \(TerminalText.escaped(scene)) --hash-every K` "
+                + "prints its hash trail (and --verify checks it)")
+            throw ExitCodes.usage
+        }
         let start = try RunSource.sceneOrState(self.scene)
         let total = steps ?? DecimalSeconds(seconds ?? "10")!.steps(atRate: start.scene.stepRate)
         var plan = RunPlan(start: start, length: .steps(total), clock: .everyStep)

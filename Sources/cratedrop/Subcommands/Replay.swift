@@ -49,6 +49,10 @@ struct Replay: ParsableCommand {
         let start = try from.map { from in try RunSource.record(record, from: from) } ?? RunSource.record(record)
         if output.out != nil || output.view { return try render(start) }
         let recorded = start.record!.run
+        if recorded.end == nil {
+            printError("cratedrop: warning: \(record) has no end line: the run that wrote it stopped before finishing the file; "
+                + "replaying \(verify ? "and checking " : "")up to its last checkpoint (step \(recorded.steps))")
+        }
         var plan = RunPlan(start: start, length: .steps(recorded.steps - start.outputStep), clock: .everyStep)
         if verify {
             plan.checkpoints = start.recordedCheckpoints
@@ -66,6 +70,7 @@ struct Replay: ParsableCommand {
             "steps": .integer(final.counters.stepsTaken), "state_hash": .string(final.stateHash.description),
             "from": .integer(start.outputStep), "keyframe": start.state.map { .integer($0.step) } ?? .null,
             "recorded_class": .string(recorded.header.determinismClass),
+            "complete": .bool(recorded.end != nil),
             "determinism_class": .string(DeterminismClass.current.id),
             "verified": check.map { .bool($0.divergence == nil) } ?? .null,
             "checkpoints_verified": check.map { .integer($0.verified) } ?? .null,
