@@ -262,7 +262,8 @@ public final class RunEngine {
             // went back to (paused or not).
             if let history, let target = control?.takeRewind() {
                 do {
-                    try history.rewind(to: target)
+                    // Steps back to the target check for a stop request too: Ctrl-C ends a long rewind.
+                    try history.rewind(to: target, shouldStop: shouldStop)
                     driver.restartInterpolation()
                 } catch {
                     onRewindFailure("rewind to step \(target): \(error)")

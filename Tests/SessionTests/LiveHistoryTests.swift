@@ -35,6 +35,32 @@ import Testing
         #expect(ring.count == 1, "the newest state always stays")
     }
 
+    /// Rewinds are taken at most one per `minimumRestartInterval`; a later request replaces a
+    /// waiting one; a rewind stops stepping on to its target when the run is asked to stop (a
+    /// flood of 1,700 rewinds a second starved another page's frames and delayed Ctrl-C: audit
+    /// round 4, finding 13).
+    @Test func rewindsAreRateLimitedAndStopWithTheRun() throws {
+        guard World.canSaveState else { return }
+        let world = try World(scene: Repository.scene("book"))
+        let control = LiveControl()
+        let history = try LiveHistory(world: world, control: control, recorder: nil, stepRate: 120,
+                                      settings: LiveHistory.Settings(seconds: 2, interval: 60))
+        Self.step(StepPipeline(world: world, stages: [(.input, history)]), 200)
+        let start = ContinuousClock.now
+        #expect(control.rewind(toStep: 150) == nil && control.takeRewind(now: start) == 150)
+        #expect(control.rewind(toStep: 140) == nil && control.rewind(toStep: 130) == nil)
+        #expect(control.takeRewind(now: start + .milliseconds(100)) == nil, "too soon after the last")
+        #expect(control.takeRewind(now: start + LiveControl.minimumRestartInterval) == 130, "the newest request, once the interval is over")
+        #expect(control.takeRewind(now: start + .seconds(10)) == nil, "nothing left waiting")
+        // A stop request ends the steps on to the target: back at the kept state, not at 179.
+        var checks = 0
+        try history.rewind(to: 179) {
+            checks += 1
+            return checks > 5
+        }
+        #expect(world.stepCount == 125, "the kept state at 120 and the five steps taken before the stop")
+    }
+
     /// Steps a world through a pipeline holding only the history, `steps` times.
     static func step(_ pipeline: StepPipeline, _ steps: Int) {
         for _ in 0..<steps {

@@ -11,7 +11,9 @@ import Synchronization
 /// at a step boundary), steps asked for while one is pending add nothing, and restarts coalesce
 /// and are rate-limited: a restart is honoured at the first frame boundary at least
 /// `minimumRestartInterval` after the current world began running, so a flood of restarts cannot
-/// keep the run rebuilding its world. A rewind replaces a rewind not yet applied.
+/// keep the run rebuilding its world. A rewind replaces a rewind not yet applied, and rewinds are
+/// taken at most one per `minimumRestartInterval` too: each restores a state and steps on to its
+/// target, and a page sending thousands a second starved every other page's frames.
 public final class LiveControl: GravityEvents, Sendable {
     private struct State {
         var gravity: Vec2?
@@ -21,6 +23,8 @@ public final class LiveControl: GravityEvents, Sendable {
         var restartRequested = false
         var runStarted = ContinuousClock.now
         var rewindTarget: Int?
+        /// When the last rewind was taken.
+        var lastRewind: ContinuousClock.Instant?
         var history: RewindState?
     }
 
@@ -74,11 +78,15 @@ public final class LiveControl: GravityEvents, Sendable {
         }
     }
 
-    /// Takes the rewind asked for, if any (at a frame boundary).
-    func takeRewind() -> Int? {
+    /// Takes the rewind asked for, if any and if the last was taken at least
+    /// `minimumRestartInterval` ago (at a frame boundary; a later frame takes a waiting one).
+    func takeRewind(now: ContinuousClock.Instant = .now) -> Int? {
         state.withLock { state in
-            defer { state.rewindTarget = nil }
-            return state.rewindTarget
+            guard let target = state.rewindTarget else { return nil }
+            if let last = state.lastRewind, now - last < Self.minimumRestartInterval { return nil }
+            state.rewindTarget = nil
+            state.lastRewind = now
+            return target
         }
     }
 

@@ -135,7 +135,9 @@ public final class LiveHistory: StepStage {
     /// - Throws: `RewindRefusal.outside` when no kept state is at or before `target` or it is
     ///   past the newest step (a target accepted from `span` stays reachable until it is taken);
     ///   `StateError` if the state cannot be restored (the world is then as it was).
-    public func rewind(to target: Int) throws {
+    /// - Parameter shouldStop: checked before each step on to the target; when it says stop, the
+    ///   rewind ends where it is (the run is ending).
+    public func rewind(to target: Int, shouldStop: () -> Bool = { false }) throws {
         guard ring.oldestStep <= target, target <= newestStep else {
             throw RewindRefusal.outside(step: target, RewindState(earliest: span.lowerBound, latest: span.upperBound, rewinds: rewinds))
         }
@@ -144,6 +146,7 @@ public final class LiveHistory: StepStage {
         try world.restore(base)
         var changes = gravityChanges.drop { $0.step < base.step }
         for step in base.step..<target {
+            if shouldStop() { return }
             if let change = changes.first, change.step == step {
                 // Every kept gravity was set once before, so this cannot throw.
                 try world.setGravity(change.gravity)
