@@ -46,6 +46,23 @@ import Testing
         #expect(bad.stderr == "cratedrop: \(folder)/bad.json:1: axes: must be an array, got a number\n")
     }
 
+    /// A value given twice on one axis (here `0.5` and `0.50`) is refused at `plan` (65), naming
+    /// both: it made two samples of one scene (audit round 4, smaller findings).
+    @Test func anAxisRepeatingAValueIsRefused() throws {
+        let folder = try Self.temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            {
+              "scene": "\(Repository.path("Scenes/pile-100.json"))",
+              "seconds": 0.25,
+              "axes": [{ "field": "generator.friction", "values": [0.3, 0.5, 0.50] }]
+            }
+            """.write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
+        let plan = try CLI.run(["sweep", "plan", "\(folder)/spec.json"])
+        #expect(plan.status == 65 && plan.stdout.isEmpty)
+        #expect(plan.stderr.contains("axes[0].values[2]: repeats values[1]: each value makes its own samples"), "\(plan.stderr)")
+    }
+
     /// `sweep verify` reads a sample's done marker as outside input: a step count or hash interval
     /// no spec can ask for is bad data (65) naming the file and key, not a trap (a negative count,
     /// an interval of 0) or a run for ever (10^12 steps) (audit round 4, finding 6).

@@ -3,6 +3,20 @@ import SceneModel
 import Script
 
 extension SweepSpecLoader {
+    /// A value as text that two equal values share, whatever their spelling (`0.5` and `0.50`,
+    /// keys in any order).
+    static func canonical(_ value: JSONValue) -> String {
+        switch value.kind {
+        case .null: "null"
+        case let .bool(flag): flag ? "true" : "false"
+        case let .number(number, _): "n\(number)"
+        case let .string(text): "s\(text.debugDescription)"
+        case let .array(items): "[" + items.map(canonical).joined(separator: ",") + "]"
+        case let .object(members): "{" + members.sorted { $0.key < $1.key }.map { "\($0.key.debugDescription):\(canonical($0.value))" }
+                .joined(separator: ",") + "}"
+        }
+    }
+
     /// Most values one `spaced` axis may take.
     public static let maxSpacedCount = 1_000_000
 
@@ -53,6 +67,16 @@ extension SweepSpecLoader {
             guard !values.isEmpty else {
                 reader.report(domainPath, line: domainValue.line, "must hold at least one value")
                 return nil
+            }
+            // A value given twice makes two samples of one scene: refused, as a second axis on one field is.
+            var seen: [String: Int] = [:]
+            for (index, item) in values.enumerated() {
+                let key = Self.canonical(item)
+                if let first = seen[key] {
+                    reader.report("\(domainPath)[\(index)]", line: item.line, "repeats values[\(first)]: each value makes its own samples")
+                    return nil
+                }
+                seen[key] = index
             }
             for (index, item) in values.enumerated() {
                 try checkValue(item, field: field, origin: "\(domainPath)[\(index)]", base: base, file: file,
