@@ -45,8 +45,12 @@ public enum CrateOverlaps {
     public static let restingShare = 0.25
 
     /// Crates (in creation order) that overlap more than `limit` others.
-    /// - Parameter deepOnly: count only overlaps deeper than `restingShare` of the smaller body
-    ///   (a saved state's bodies, which rest pressed together), and leave touching pairs uncounted.
+    /// - Parameters:
+    ///   - crates: the bodies, in creation order, their values valid.
+    ///   - limit: how many others a body may overlap.
+    ///   - maxReported: crowded bodies reported at most.
+    ///   - deepOnly: count only overlaps deeper than `restingShare` of the smaller body (a saved
+    ///     state's bodies, which rest pressed together), and leave touching pairs uncounted.
     public static func check(_ crates: [CrateSpec], limit: Int = Limits.overlapsPerCrate, maxReported: Int = 5,
                              deepOnly: Bool = false) -> Report {
         var report = Report()

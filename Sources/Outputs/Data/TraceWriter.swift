@@ -31,9 +31,9 @@ public final class TraceWriter: @unchecked Sendable {
     ///   - path: the file to create (or truncate).
     ///   - format: the format; nil: told by the extension.
     ///   - run: what the first line says about the run.
+    ///   - bodyShapes: the bodies' shapes, whose kind and bounding size fill the shape columns.
     /// - Throws: `OutputSetupError.unsuitable` without a format or an extension naming one,
     ///   `.cannotCreate` when the file cannot be created.
-    ///   - bodyShapes: the bodies' shapes, whose kind and bounding size fill the shape columns.
     public init(path: String, format: DataFormat? = nil, run: RunIdentity, bodyShapes: BodyShapes) throws(OutputSetupError) {
         guard let format = format ?? DataFormat(path: path) else {
             throw .unsuitable(path: path, reason: "a trace is written as .csv or .jsonl; name the file so")

@@ -135,8 +135,10 @@ public final class LiveHistory: StepStage {
     /// - Throws: `RewindRefusal.outside` when no kept state is at or before `target` or it is
     ///   past the newest step (a target accepted from `span` stays reachable until it is taken);
     ///   `StateError` if the state cannot be restored (the world is then as it was).
-    /// - Parameter shouldStop: checked before each step on to the target; when it says stop, the
-    ///   rewind ends where it is (the run is ending).
+    /// - Parameters:
+    ///   - target: the step to go back to.
+    ///   - shouldStop: checked before each step on to the target; when it says stop, the rewind
+    ///     ends where it is (the run is ending).
     public func rewind(to target: Int, shouldStop: () -> Bool = { false }) throws {
         guard ring.oldestStep <= target, target <= newestStep else {
             throw RewindRefusal.outside(step: target, RewindState(earliest: span.lowerBound, latest: span.upperBound, rewinds: rewinds))
