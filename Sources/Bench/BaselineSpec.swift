@@ -18,11 +18,13 @@ package enum BaselineSpec {
     package static func text(scene: Scene, gravityChanges: [(step: Int, gravity: Vec2)] = [],
                             probe: (seed: UInt64, angles: Int, contactSteps: Int)? = nil) -> String {
         let baseline = BaselineScene(scene)
-        let c = baseline.config
-        func bits(_ values: Double...) -> String { values.map(hex).joined(separator: " ") }
-        func tail(_ collision: cbaseline_collision, _ count: Int32, _ xy: UnsafePointer<Double>?) -> String {
-            "\(collision.group) \(collision.categories) \(collision.mask) \(collision.sensor) \(count)"
-                + (0..<(2 * Int(count))).map { " " + hex(xy![$0]) }.joined()
+        // The structs point into the scene's vertex storage, freed with it: keep it alive to the end.
+        return withExtendedLifetime(baseline) {
+            let c = baseline.config
+            func bits(_ values: Double...) -> String { values.map(hex).joined(separator: " ") }
+            func tail(_ collision: cbaseline_collision, _ count: Int32, _ xy: UnsafePointer<Double>?) -> String {
+                "\(collision.group) \(collision.categories) \(collision.mask) \(collision.sensor) \(count)"
+                    + (0..<(2 * Int(count))).map { " " + hex(xy![$0]) }.joined()
         }
         var lines = ["config \(bits(c.gravity_x, c.gravity_y)) \(c.iterations) \(c.step_rate) \(bits(c.hash_cell_size)) \(c.hash_cells) "
             + "\(bits(c.sleep_time)) \(c.has_tumbler) \(bits(c.tumbler_cx, c.tumbler_cy, c.tumbler_width, c.tumbler_height))"
@@ -39,7 +41,8 @@ package enum BaselineSpec {
             lines.append("gravity \(change.step) \(bits(change.gravity.x, change.gravity.y))")
         }
         if let probe { lines.append("probe \(probe.seed) \(probe.angles) \(probe.contactSteps)") }
-        return lines.joined(separator: "\n") + "\n"
+            return lines.joined(separator: "\n") + "\n"
+        }
     }
 
     private static func hex(_ value: Double) -> String {

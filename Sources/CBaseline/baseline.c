@@ -14,8 +14,9 @@ static void set_collision(cpShape *shape, cbaseline_collision c) {
     if (c.sensor) cpShapeSetSensor(shape, cpTrue);
 }
 
-/* Up to 32 points (SceneModel's Limits.polygonVertices) as Chipmunk vectors. */
+/* Up to 32 points (SceneModel's Limits.polygonVertices, which the callers check) as Chipmunk vectors. */
 static int points(const double *xy, int count, cpVect *out) {
+    if (count < 0) count = 0;
     if (count > 32) count = 32;
     for (int i = 0; i < count; i++) out[i] = cpv(xy[2 * i], xy[2 * i + 1]);
     return count;

@@ -124,7 +124,8 @@ extension World {
         var specs: [CrateSpec] = [], owners: [Crate] = []
         for (crate, body) in zip(crates, bodies)
         where body.position.isFinite && abs(body.position.x) <= Limits.coordinate && abs(body.position.y) <= Limits.coordinate {
-            specs.append(CrateSpec(center: body.position, shape: crate.shape, angle: body.angle.isFinite ? body.angle : 0, mass: crate.mass))
+            specs.append(CrateSpec(center: body.position, shape: crate.shape, angle: body.angle.isFinite ? body.angle : 0, mass: crate.mass,
+                                   collision: crate.collision))
             owners.append(crate)
         }
         let report = CrateOverlaps.check(specs, deepOnly: true)

@@ -59,6 +59,17 @@ public enum BodyShape: Sendable, Hashable, Codable {
         }
     }
 
+    /// How far across the shape can reach at any angle, for the spatial hash's cell check: a box's
+    /// larger side times √2 (as the check always took it), a circle's diameter, twice the farthest
+    /// corner of other shapes.
+    public var reach: Double {
+        switch self {
+        case let .box(size): max(size.x, size.y) * 2.0.squareRoot()
+        case let .circle(radius): 2 * radius
+        case .polygon, .segment: 2 * (outline.points.map(\.length).max() ?? 0) + 2 * outline.radius
+        }
+    }
+
     /// Half the width and height of the smallest world-axis rectangle, centred on the body's
     /// position, around the shape turned by `angle` (radians): its bounding box's half extents.
     public func halfExtents(angle: Double) -> Vec2 {

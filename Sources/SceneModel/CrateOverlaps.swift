@@ -43,6 +43,9 @@ public enum CrateOverlaps {
     /// Resting bodies press into each other by the collision slop (0.1 px) and a little more in a
     /// deep pile; bodies piled on one spot by a crafted state overlap whole.
     public static let restingShare = 0.25
+    /// ... and never less than this, in pixels: a segment of radius 0 has no narrow side, and
+    /// bodies resting on it press into it by the collision slop.
+    public static let restingFloor = 1.0
 
     /// Crates (in creation order) that overlap more than `limit` others.
     /// - Parameters:
@@ -77,10 +80,11 @@ public enum CrateOverlaps {
                 for y in range.y0...range.y1 {
                     for other in grid.crates(inCell: x, y) where other != index && seenBy[other] != index {
                         seenBy[other] = index
+                        guard box.collision.pushes(boxes[other].collision) else { continue }
                         work += 1
                         let gap = box.separation(boxes[other])
                         if !deepOnly, gap <= contactDistance, other > index { report.contactPairs += 1 }
-                        if gap < (deepOnly ? -restingShare * min(box.narrowHalf, boxes[other].narrowHalf) : -1e-6) {
+                        if gap < (deepOnly ? -max(restingShare * min(box.narrowHalf, boxes[other].narrowHalf), restingFloor) : -1e-6) {
                             overlapping.append(other)
                             if other > index { report.overlappingPairs += 1 }
                             if overlapping.count > limit { break search }
@@ -204,12 +208,14 @@ public enum CrateOverlaps {
     /// bounding box. Every pair of shapes gets an exact overlap test (`ConvexOutline.separation`).
     private struct Box {
         var outline: ConvexOutline
+        var collision: CollisionSettings
         var minX, maxX, minY, maxY: Double
         /// Half the narrower side of the shape's bounding size.
         var narrowHalf: Double
 
         init(_ crate: CrateSpec) {
             outline = crate.shape.outline.placed(at: crate.center, angle: crate.angle)
+            collision = crate.collision
             let size = crate.shape.boundingSize
             narrowHalf = min(size.x, size.y) / 2
             let extent = crate.shape.halfExtents(angle: crate.angle)

@@ -112,6 +112,11 @@ public struct PileGenerator: Sendable, Equatable {
 public enum RegularPolygon {
     public static let sides = 3...8
 
+    /// A regular polygon's area as a share of its diameter squared: (n/8)·sin(2π/n), from the table.
+    public static func areaShare(sides: Int) -> Double {
+        ConvexPolygonCheck.signedArea(corners(sides: sides, radius: 0.5))
+    }
+
     /// The corners of a regular polygon of `sides` sides (in `RegularPolygon.sides`) round the origin,
     /// counter-clockwise from (radius, 0).
     public static func corners(sides: Int, radius: Double) -> [Vec2] {

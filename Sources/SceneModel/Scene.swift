@@ -221,6 +221,14 @@ public struct CollisionSettings: Sendable, Hashable {
 
     public static let standard = CollisionSettings()
 
+    /// Whether two shapes with these settings push each other (Chipmunk's rule: no sensor, not
+    /// one non-zero group, each one's categories in the other's mask). Overlap checks count only
+    /// such pairs: shapes that pass through each other by design may start and rest inside each other.
+    public func pushes(_ other: CollisionSettings) -> Bool {
+        !sensor && !other.sensor && (filter.group == 0 || filter.group != other.filter.group)
+            && filter.categories & other.filter.mask != 0 && other.filter.categories & filter.mask != 0
+    }
+
     /// What a world's fingerprint hashes of it: nothing for the defaults (so fingerprints made
     /// before filters existed still match), else a marker and the values.
     public var fingerprintValues: [Double] {

@@ -212,9 +212,21 @@ extension PileGenerator {
             list.add("count", "\(count) crates of up to \(show(maxSize)) px do not fit in the "
                 + "\(show(worldSize.x))x\(show(worldSize.y)) world (at most \(capacity(in: worldSize)))")
         }
+        // The smallest body has the least area for its size: a box's side squared, a circle's
+        // π/4 of it, a regular polygon's (n/8)·sin(2π/n) of its diameter squared for its fewest sides.
+        let leastAreaShare = switch shapes {
+        case .box: 1.0
+        case .circle: Double.pi / 4
+        case .polygon, .mix:
+            min(Double.pi / 4, RegularPolygon.areaShare(sides: min(max(sides.lowerBound, RegularPolygon.sides.lowerBound),
+                                                                   RegularPolygon.sides.upperBound)))
+        }
         if list.problems.isEmpty, density * maxSize * maxSize > Limits.mass.upperBound
-            || density * minSize * minSize < Limits.mass.lowerBound {
+            || density * leastAreaShare * minSize * minSize < Limits.mass.lowerBound {
             list.add("density", "gives crate masses outside \(show(Limits.mass.lowerBound))...\(show(Limits.mass.upperBound))")
+        }
+        if list.problems.isEmpty, shapes == .polygon || shapes == .mix, leastAreaShare * minSize * minSize < Limits.polygonArea {
+            list.add("size[0]", "gives polygons smaller than \(show(Limits.polygonArea)) px²: at least \(show(((Limits.polygonArea / leastAreaShare).squareRoot() * 1000).rounded(.up) / 1000)) px")
         }
         return list.problems
     }
@@ -279,13 +291,7 @@ extension Scene {
     /// steps (or the build) take minutes.
     func spatialHashProblems(_ hash: SpaceOptions.SpatialHash, allCrates: [CrateSpec], crateCount: Int) -> [FieldProblem] {
         var found: [FieldProblem] = []
-        let largestCrate = allCrates.map { crate in
-            switch crate.shape {
-            case let .box(size): max(size.x, size.y) * 2.0.squareRoot()
-            case let .circle(radius): 2 * radius
-            case .polygon, .segment: 2 * crate.shape.halfExtents(angle: 0).length
-            }
-        }.max() ?? 0
+        let largestCrate = allCrates.map(\.shape.reach).max() ?? 0
         if hash.cellSize * Double(Limits.cellsPerCrateSide) < largestCrate {
             found.append(FieldProblem("spatial_hash.cell_size", "\(show(hash.cellSize)) is too small for crates up to "
                 + "\(show(largestCrate.rounded(.up))) px across: Chipmunk puts a crate in every cell it covers, so the cell must be "

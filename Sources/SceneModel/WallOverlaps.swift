@@ -50,7 +50,7 @@ public enum WallOverlaps {
         let wallOutlines = walls.map { Placed($0.outline) }
         for (bodyIndex, body) in bodies.enumerated() {
             let placed = Placed(body.shape.outline.placed(at: body.center, angle: body.angle))
-            for (wallIndex, wall) in wallOutlines.enumerated() where placed.boundsMeet(wall) {
+            for (wallIndex, wall) in wallOutlines.enumerated() where placed.boundsMeet(wall) && body.collision.pushes(walls[wallIndex].collision) {
                 let core = placed.outline.coreSeparation(wall.outline)
                 let depth = placed.outline.radius + wall.outline.radius - core
                 if depth > slop {

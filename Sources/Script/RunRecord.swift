@@ -374,8 +374,6 @@ private struct Reader {
 }
 
 extension RunRecord {
-    /// The header of the record at `path` if it is a regular file that starts with one (a plain
-    /// gravity stream, a pipe or an unreadable file give nil). Reads only the first line.
     /// Whether the file at `path` begins with a CrateDrop record's header line, of any format
     /// version (`{"record":"cratedrop",…}`), so that one this CrateDrop cannot read is refused as
     /// a record rather than read as a scene.
@@ -385,6 +383,8 @@ extension RunRecord {
         return members.contains { $0.key == "record" && $0.value.kind == .string("cratedrop") }
     }
 
+    /// The header of the record at `path` if it is a regular file that starts with one (a plain
+    /// gravity stream, a pipe or an unreadable file give nil). Reads only the first line.
     public static func header(atPath path: String) -> Header? {
         guard let bytes = try? FileBytes.readPrefix(path: path, limit: 1 << 16) else { return nil }
         var reader = Reader(source: path)

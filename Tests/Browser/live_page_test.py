@@ -340,17 +340,20 @@ try:
     counts = driver.execute_script("""
         const c = document.getElementById('view'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
         const near = (i, r, g, b) => Math.abs(d[i] - r) + Math.abs(d[i+1] - g) + Math.abs(d[i+2] - b) < 12;
-        let triangle = 0, hexagon = 0;
+        let triangle = 0, hexagon = 0, balls = 0;
         for (let i = 0; i < d.length; i += 4) {
           if (near(i, 0x5a, 0x5a, 0x66)) triangle++;
           if (near(i, 0xc8, 0x55, 0x3d)) hexagon++;
+          if (near(i, 0x6f, 0x8f, 0xb5)) balls++;
         }
-        return [triangle, hexagon, c.width / 600];""")
-    triangle, hexagon, scale = counts
+        return [triangle, hexagon, balls, c.width / 600];""")
+    triangle, hexagon, balls, scale = counts
     # The triangle (60 px wide, 89 high in the world) covers 2670 world px², less the plank's part.
     expected = 2670 * scale * scale
     check(0.6 * expected < triangle < 1.2 * expected, f"the polygon wall is drawn in its own colour ({triangle} px, about {expected:.0f} expected)")
     check(hexagon > 500 * scale * scale, f"the hexagon body is drawn in its plain fill ({hexagon} px)")
+    # The two balls (radius 12, a one-point outline) in theirs: about 2 x 0.6 x pi x 12^2 inside their rims.
+    check(balls > 400 * scale * scale, f"the circles are drawn in their plain fill ({balls} px)")
 finally:
     driver.quit()
     stop(server)

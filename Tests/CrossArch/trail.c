@@ -83,6 +83,7 @@ static void next_collision_and_vertices(char **cursor, cbaseline_collision *coll
     long n = next_integer(cursor);
     if (n < 0 || n > 32) { fprintf(stderr, "trail: a polygon has at most 32 vertices, got %ld\n", n); exit(65); }
     double *xy = calloc((size_t)(2 * n + 1), sizeof *xy);
+    if (!xy) { fprintf(stderr, "trail: out of memory\n"); exit(71); }
     for (long i = 0; i < 2 * n; i++) xy[i] = next_double(cursor);
     *count = (int)n;
     *vertices = xy;
@@ -128,9 +129,11 @@ static void read_spec(const char *path, spec *s) {
             w->friction = next_double(&cursor);
             w->elasticity = next_double(&cursor);
             next_collision_and_vertices(&cursor, &w->collision, &w->vertex_count, &w->vertices);
+            if (w->kind == CBASELINE_POLYGON && w->vertex_count < 3) { fprintf(stderr, "trail: a polygon needs 3...32 vertices\n"); exit(65); }
         } else if (strcmp(kind, "body") == 0 && s->crate_count < 200000) {
             cbaseline_crate *k = &s->crates[s->crate_count++];
             k->kind = (int)next_integer(&cursor);
+            if (k->kind < CBASELINE_BOX || k->kind > CBASELINE_SEGMENT) { fprintf(stderr, "trail: unknown body kind %d\n", k->kind); exit(65); }
             k->cx = next_double(&cursor);
             k->cy = next_double(&cursor);
             k->width = next_double(&cursor);
@@ -148,6 +151,7 @@ static void read_spec(const char *path, spec *s) {
             k->bx = next_double(&cursor);
             k->by = next_double(&cursor);
             next_collision_and_vertices(&cursor, &k->collision, &k->vertex_count, &k->vertices);
+            if (k->kind == CBASELINE_POLYGON && k->vertex_count < 3) { fprintf(stderr, "trail: a polygon needs 3...32 vertices\n"); exit(65); }
         } else if (strcmp(kind, "gravity") == 0 && s->change_count < MAX_CHANGES) {
             s->change_steps[s->change_count] = (int)next_integer(&cursor);
             s->change_gravity[s->change_count][0] = next_double(&cursor);

@@ -77,4 +77,27 @@ import Testing
         #expect(WallGeometry.segment(from: Vec2(1, 2), to: Vec2(3, 4)).fingerprintValues == [1, 2, 3, 4])
         #expect(CollisionSettings.standard.fingerprintValues.isEmpty)
     }
+
+    /// Shapes that pass through each other by their filters (one group) may start and rest heaped
+    /// on one spot: no crowding refusal at the start, and their saved state restores from bytes
+    /// (checked as a file's is); a segment of radius 0 with boxes resting on it too.
+    @Test func shapesThatPassThroughEachOtherMayHeapUp() throws {
+        let ghost = CollisionSettings(filter: ShapeFilter(group: 1))
+        var scene = Scene(name: "ghosts", worldSize: Vec2(200, 200), gravity: Vec2(0, -1000), bounds: BoundsWalls(radius: 1))
+        scene.crates = (0..<40).map { _ in CrateSpec(center: Vec2(100, 20), shape: .circle(radius: 8), mass: 1, collision: ghost) }
+        scene.crates.append(CrateSpec(center: Vec2(100, 120), shape: .segment(a: Vec2(-60, 0), b: Vec2(60, 0), radius: 0), mass: 5))
+        scene.crates += (0..<9).map { CrateSpec(center: Vec2(50 + 12 * Double($0), 130), size: Vec2(10, 10), mass: 1) }
+        #expect(scene.problems().isEmpty, "\(scene.problems())")
+        guard World.canSaveState else { return }
+        let world = try World(scene: scene)
+        for _ in 0..<120 { world.step() }
+        let state = try world.saveState()
+        let twin = try World(scene: scene)
+        try twin.restore(WorldState(bytes: state.bytes))
+        for _ in 0..<30 {
+            world.step()
+            twin.step()
+        }
+        #expect(twin.stateHash == world.stateHash)
+    }
 }

@@ -175,6 +175,9 @@ function outlinePath(c, points, x, y, scale) {
   c.beginPath();
   for (let i = 0; i < points.length; i += 2) c[i === 0 ? "moveTo" : "lineTo"](x + points[i] * scale, y - points[i + 1] * scale);
   if (points.length > 4) c.closePath();
+  // One point (a disc's core): a canvas strokes nothing for a lone point, so give it a dot that
+  // the round cap of the stroke grows to the radius.
+  if (points.length === 2) c.lineTo(x + points[0] * scale + 1e-3, y - points[1] * scale);
 }
 function drawOutline(c, body, x, y, scale) {
   const rimColor = scene.look === "plain" ? shade(body.color, 0.55) : shade(body.color, 0.62);
@@ -247,9 +250,12 @@ function staticLayer(scale) {
     c.strokeStyle = c.fillStyle = wall.color;
     outlinePath(c, wall.points, 0, backdrop.height, scale);
     const polygon = wall.points.length > 4;
-    c.lineWidth = polygon ? 2 * wall.radius * scale : Math.max(2 * wall.radius * scale, 1.5);
     if (polygon) c.fill();
-    if (c.lineWidth > 0) c.stroke();
+    // A canvas ignores a line width of 0 and keeps the last one: a sharp polygon is not stroked.
+    if (!polygon || wall.radius > 0) {
+      c.lineWidth = polygon ? 2 * wall.radius * scale : Math.max(2 * wall.radius * scale, 1.5);
+      c.stroke();
+    }
   }
   return backdrop;
 }

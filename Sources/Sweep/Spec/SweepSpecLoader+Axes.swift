@@ -9,7 +9,9 @@ extension SweepSpecLoader {
         switch value.kind {
         case .null: "null"
         case let .bool(flag): flag ? "true" : "false"
-        case let .number(number, _): "n\(number)"
+        // Whole numbers by their exact value (seeds beyond 2^53 differ though their doubles agree).
+        case let .number(number, literal): Int64(literal).map { "i\($0)" } ?? UInt64(literal).map { "i\($0)" }
+            ?? (number == number.rounded() && abs(number) < 0x1p53 ? "i\(Int64(number))" : "n\(number)")
         case let .string(text): "s\(text.debugDescription)"
         case let .array(items): "[" + items.map(canonical).joined(separator: ",") + "]"
         case let .object(members): "{" + members.sorted { $0.key < $1.key }.map { "\($0.key.debugDescription):\(canonical($0.value))" }
