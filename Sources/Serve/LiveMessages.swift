@@ -8,9 +8,10 @@ import Session
 package enum LiveMessages {
     /// `{"type":"scene","world":[w,h],"background":"#…","crate":"#…","wall":"#…","look":"crate|plain",
     /// "walls":[{"points":[x0,y0,x1,y1,…],"radius":r,"color":"#…"},…],
-    /// "bodies":[[id,width,height,"#rrggbb",kind,[x0,y0,…],radius],…],"rewind":{"seconds":30}|{"unavailable":"why"}}`:
-    /// sizes, colours and shapes as data (a body's outline points in its own frame, `BodyShape.outline`;
-    /// a wall's in the world), and whether pages may rewind, sent on connect.
+    /// "bodies":[[id,width,height,"#rrggbb",kind(,[x0,y0,…],radius)],…],"rewind":{"seconds":30}|{"unavailable":"why"}}`:
+    /// sizes, colours and shapes as data (a box's and a circle's size; another shape's outline
+    /// points in its own frame and radius, `BodyShape.outline`; a wall's points in the world), and
+    /// whether pages may rewind, sent on connect.
     package static func scene(_ scene: Scene, world: World, rewind: LiveRun.Rewind = .unavailable("not offered")) -> String {
         func hex(_ color: RGB) -> JSONOutput { .string(color.hex) }
         let walls = world.wallStates().map { wall -> JSONOutput in
@@ -20,10 +21,17 @@ package enum LiveMessages {
         let colors = scene.crateColors(in: world)
         let bodies = world.crates.compactMap { crate -> JSONOutput? in
             guard let id = crate.id else { return nil }
-            let size = crate.shape.boundingSize, outline = crate.shape.outline
-            return [.unsigned(id.rawValue), .number(size.x), .number(size.y),
-                    hex(colors[id] ?? scene.render.crate), .string(crate.shape.kind.rawValue),
-                    .numbers(outline.points.flatMap { [$0.x, $0.y] }), .number(outline.radius)]
+            let size = crate.shape.boundingSize
+            let body: [JSONOutput] = [.unsigned(id.rawValue), .number(size.x), .number(size.y),
+                                      hex(colors[id] ?? scene.render.crate), .string(crate.shape.kind.rawValue)]
+            // A box and a circle are whole in their size; other shapes add their outline, so a
+            // pile of 5000 boxes sends no more than it did before shapes had outlines.
+            switch crate.shape {
+            case .box, .circle: return .array(body)
+            case .polygon, .segment:
+                let outline = crate.shape.outline
+                return .array(body + [.numbers(outline.points.flatMap { [$0.x, $0.y] }), .number(outline.radius)])
+            }
         }
         let message: JSONOutput = [
             "type": "scene", "name": .string(scene.name),

@@ -39,7 +39,14 @@ socket.onmessage = (event) => {
 
 function receiveScene(message) {
   scene = message;
-  bodies = new Map(message.bodies.map(([id, w, h, color, shape, points, radius]) => [id, { w, h, color, shape, points, radius }]));
+  bodies = new Map(message.bodies.map(([id, w, h, color, shape, points, radius]) => {
+    // A box and a circle come as their size; their outlines follow from it.
+    if (!points) {
+      points = shape === "circle" ? [0, 0] : [-w / 2, -h / 2, w / 2, -h / 2, w / 2, h / 2, -w / 2, h / 2];
+      radius = shape === "circle" ? w / 2 : 0;
+    }
+    return [id, { w, h, color, shape, points, radius }];
+  }));
   document.getElementById("title").textContent = `CrateDrop: ${message.name}`;
   const scale = Math.min(900 / message.world[0], 640 / message.world[1], 2);
   canvas.width = Math.round(message.world[0] * scale);
