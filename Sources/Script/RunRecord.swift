@@ -66,11 +66,12 @@ public struct RunRecord: Sendable {
     public var checkpoints: [Checkpoint]
     /// Steps taken and the final hash; nil if the run that wrote it never finished the file.
     public var end: (steps: Int, hash: StateHash)?
-    /// The steps after which the record holds a keyframe, in order (each one checked as read).
-    public var keyframeSteps: [Int] = []
-    /// A digest of each keyframe, in order, for `replay --verify` to compare with a save of the
-    /// replayed world at its step (the keyframes themselves are not kept: memory stays flat).
+    /// A digest of each keyframe, in order (each one checked as read), for `replay --verify` to
+    /// compare with a save of the replayed world at its step (the keyframes themselves are not
+    /// kept: memory stays flat).
     public var keyframeDigests: [KeyframeDigest] = []
+    /// The steps after which the record holds a keyframe, in order.
+    public var keyframeSteps: [Int] { keyframeDigests.map(\.step) }
     /// The keyframe kept when the record was loaded (`load(path:keyframeAtOrBefore:)`): the last
     /// at or before the step asked for. Only one is kept, so memory does not grow with the record.
     public var keyframe: RecordKeyframe?
@@ -212,7 +213,6 @@ private struct Reader {
     /// The last checkpoint read, to check the next one and the end line against.
     var lastCheckpoint: Checkpoint?
     var end: (steps: Int, hash: StateHash)?
-    var keyframeSteps: [Int] = []
     var keyframeDigests: [KeyframeDigest] = []
     /// Keep the last keyframe at or before this step; nil: keep none (each is still checked).
     var keepsKeyframeAtOrBefore: Int?
@@ -334,7 +334,6 @@ private struct Reader {
             } catch {
                 throw fail(error.reason)
             }
-            keyframeSteps.append(step)
             keyframeDigests.append(KeyframeDigest(step: step, line: number, state: file.state))
             if let limit = keepsKeyframeAtOrBefore, step <= limit {
                 keyframe = RecordKeyframe(step: step, line: number, hash: hash, file: file)
@@ -348,7 +347,7 @@ private struct Reader {
     func finish(checkpoints: [Checkpoint]) throws(RecordError) -> RunRecord {
         guard let header, let scene else { throw .invalid("\(source): incomplete record: no header and scene lines") }
         return RunRecord(header: header, scene: scene, sceneText: sceneText, gravityChanges: gravityChanges,
-                         checkpoints: checkpoints, end: end, keyframeSteps: keyframeSteps, keyframeDigests: keyframeDigests,
+                         checkpoints: checkpoints, end: end, keyframeDigests: keyframeDigests,
                          keyframe: keyframe)
     }
 
