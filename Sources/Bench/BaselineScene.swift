@@ -8,6 +8,7 @@ final class BaselineScene {
     var config = cbaseline_config()
     private(set) var walls: [cbaseline_wall] = []
     private(set) var crates: [cbaseline_crate] = []
+    private(set) var joints: [cbaseline_joint] = []
     /// Every polygon's vertices, as x, y pairs; the structs point into it.
     private let vertexStorage: UnsafeMutableBufferPointer<Double>
 
@@ -81,6 +82,25 @@ final class BaselineScene {
             crate.collision = Self.collision(spec.collision)
             crates.append(crate)
         }
+        for spec in scene.joints { joints.append(Self.joint(spec)) }
+    }
+
+    /// A joint as `cbaseline.h` takes it: its kind's number, ends (−1: static), parameters in the
+    /// order of its `cp…New` call, settings (NaN: not set).
+    static func joint(_ spec: JointSpec) -> cbaseline_joint {
+        var joint = cbaseline_joint()
+        joint.kind = Int32(spec.kind.number)
+        joint.a = Int32(spec.a.crateIndex ?? -1)
+        joint.b = Int32(spec.b.crateIndex ?? -1)
+        withUnsafeMutableBytes(of: &joint.params) { raw in
+            let params = raw.bindMemory(to: Double.self)
+            for (i, value) in spec.kind.parameters.enumerated() { params[i] = value }
+        }
+        joint.max_force = spec.settings.maxForce ?? .nan
+        joint.max_bias = spec.settings.maxBias ?? .nan
+        joint.error_bias = spec.settings.errorBias ?? .nan
+        joint.collide_bodies = spec.settings.collideBodies ? 1 : 0
+        return joint
     }
 
     deinit { vertexStorage.deallocate() }

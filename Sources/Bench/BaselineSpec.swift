@@ -10,10 +10,12 @@ import SceneModel
 ///     config GX GY ITERATIONS STEP_RATE HASH_CELL_SIZE HASH_CELLS SLEEP_TIME HAS_TUMBLER TCX TCY TW TH TOMEGA TRADIUS TFRICTION TELASTICITY
 ///     wall KIND AX AY BX BY RADIUS FRICTION ELASTICITY GROUP CATEGORIES MASK SENSOR N X0 Y0 … XN-1 YN-1
 ///     body KIND CX CY W H ANGLE VX VY W MASS FRICTION ELASTICITY RADIUS AX AY BX BY GROUP CATEGORIES MASK SENSOR N X0 Y0 …
+///     joint KIND A B P0 … P6 MAX_FORCE MAX_BIAS ERROR_BIAS COLLIDE_BODIES
 ///     gravity STEP GX GY                    (acts on step STEP, counted from 0)
 ///     probe SEED ANGLES CONTACT_STEPS       (the determinism probe: angle seed and count, contact steps)
 ///
-/// KIND is `cbaseline.h`'s shape kind; integers are decimal.
+/// KIND is `cbaseline.h`'s shape or joint kind; A and B a joint's crate indices (−1: static);
+/// integers are decimal.
 package enum BaselineSpec {
     package static func text(scene: Scene, gravityChanges: [(step: Int, gravity: Vec2)] = [],
                             probe: (seed: UInt64, angles: Int, contactSteps: Int)? = nil) -> String {
@@ -36,6 +38,11 @@ package enum BaselineSpec {
         for k in baseline.crates {
             lines.append("body \(k.kind) \(bits(k.cx, k.cy, k.width, k.height, k.angle, k.vx, k.vy, k.angular_velocity, k.mass))"
                 + " \(bits(k.friction, k.elasticity, k.radius, k.ax, k.ay, k.bx, k.by)) " + tail(k.collision, k.vertex_count, k.vertices))
+        }
+        for j in baseline.joints {
+            let p = j.params
+            lines.append("joint \(j.kind) \(j.a) \(j.b) \(bits(p.0, p.1, p.2, p.3, p.4, p.5, p.6)) \(bits(j.max_force, j.max_bias, j.error_bias))"
+                + " \(j.collide_bodies)")
         }
         for change in gravityChanges {
             lines.append("gravity \(change.step) \(bits(change.gravity.x, change.gravity.y))")

@@ -12,7 +12,8 @@ final class BaselineWorld {
     init(scene: Scene) {
         let baseline = BaselineScene(scene)
         world = withExtendedLifetime(baseline) {
-            cbaseline_create(&baseline.config, baseline.walls, Int32(baseline.walls.count), baseline.crates, Int32(baseline.crates.count))
+            cbaseline_create(&baseline.config, baseline.walls, Int32(baseline.walls.count), baseline.crates, Int32(baseline.crates.count),
+                             baseline.joints, Int32(baseline.joints.count))
         }
     }
 

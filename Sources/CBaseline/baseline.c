@@ -4,6 +4,7 @@
 /* Weak: this baseline runs on CrateDrop's Chipmunk and on Debian's, which lacks saved states. */
 #define CRATEDROP_STATE_API __attribute__((weak))
 #include "../CChipmunk/cratedrop_state.h"
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,10 +33,30 @@ struct cbaseline_world {
     int crate_count;
     cpBody **bodies;
     cpShape **shapes;
+    int joint_count;
+    cpConstraint **joints;
 };
 
+/* The joint `j` describes between bodies a and b. */
+static cpConstraint *joint_new(const cbaseline_joint *j, cpBody *a, cpBody *b) {
+    const double *p = j->params;
+    switch (j->kind) {
+    case CBASELINE_JOINT_PIN: return cpPinJointNew(a, b, cpv(p[0], p[1]), cpv(p[2], p[3]));
+    case CBASELINE_JOINT_SLIDE: return cpSlideJointNew(a, b, cpv(p[0], p[1]), cpv(p[2], p[3]), p[4], p[5]);
+    case CBASELINE_JOINT_PIVOT: return cpPivotJointNew(a, b, cpv(p[0], p[1]));
+    case CBASELINE_JOINT_PIVOT_ANCHORS: return cpPivotJointNew2(a, b, cpv(p[0], p[1]), cpv(p[2], p[3]));
+    case CBASELINE_JOINT_GROOVE: return cpGrooveJointNew(a, b, cpv(p[0], p[1]), cpv(p[2], p[3]), cpv(p[4], p[5]));
+    case CBASELINE_JOINT_DAMPED_SPRING: return cpDampedSpringNew(a, b, cpv(p[0], p[1]), cpv(p[2], p[3]), p[4], p[5], p[6]);
+    case CBASELINE_JOINT_DAMPED_ROTARY_SPRING: return cpDampedRotarySpringNew(a, b, p[0], p[1], p[2]);
+    case CBASELINE_JOINT_ROTARY_LIMIT: return cpRotaryLimitJointNew(a, b, p[0], p[1]);
+    case CBASELINE_JOINT_RATCHET: return cpRatchetJointNew(a, b, p[0], p[1]);
+    case CBASELINE_JOINT_GEAR: return cpGearJointNew(a, b, p[0], p[1]);
+    default: return cpSimpleMotorNew(a, b, p[0]);
+    }
+}
+
 cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaseline_wall *walls, int wall_count,
-                                  const cbaseline_crate *crates, int crate_count) {
+                                  const cbaseline_crate *crates, int crate_count, const cbaseline_joint *joints, int joint_count) {
     cbaseline_world *world = calloc(1, sizeof *world);
     world->space = cpSpaceNew();
     world->dt = 1.0 / (cpFloat)config->step_rate;
@@ -116,6 +137,19 @@ cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaselin
         world->bodies[i] = body;
         world->shapes[i] = shape;
     }
+
+    world->joint_count = joint_count;
+    world->joints = calloc((size_t)joint_count + 1, sizeof *world->joints);
+    for (int i = 0; i < joint_count; i++) {
+        const cbaseline_joint *j = &joints[i];
+        cpConstraint *joint = joint_new(j, j->a < 0 ? ground : world->bodies[j->a], j->b < 0 ? ground : world->bodies[j->b]);
+        if (!isnan(j->max_force)) cpConstraintSetMaxForce(joint, j->max_force);
+        if (!isnan(j->max_bias)) cpConstraintSetMaxBias(joint, j->max_bias);
+        if (!isnan(j->error_bias)) cpConstraintSetErrorBias(joint, j->error_bias);
+        if (!j->collide_bodies) cpConstraintSetCollideBodies(joint, cpFalse);
+        cpSpaceAddConstraint(world->space, joint);
+        world->joints[i] = joint;
+    }
     return world;
 }
 
@@ -148,8 +182,8 @@ long cbaseline_state_save(cbaseline_world *world, unsigned char *buffer, long ca
     cpShape **shapes;
     cpBody **bodies;
     int shapeCount = state_lists(world, &shapes, &bodies);
-    long size = cratedrop_state_save(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count, buffer, capacity,
-                                     aid, aidCapacity, aidSize);
+    long size = cratedrop_state_save(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count,
+                                     world->joints, world->joint_count, buffer, capacity, aid, aidCapacity, aidSize);
     free(shapes);
     free(bodies);
     return size;
@@ -160,8 +194,8 @@ int cbaseline_state_restore(cbaseline_world *world, const unsigned char *bytes, 
     cpShape **shapes;
     cpBody **bodies;
     int shapeCount = state_lists(world, &shapes, &bodies);
-    int result = cratedrop_state_restore(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count, bytes, count,
-                                        message, size);
+    int result = cratedrop_state_restore(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count,
+                                         world->joints, world->joint_count, bytes, count, message, size);
     free(shapes);
     free(bodies);
     return result;
@@ -174,7 +208,7 @@ int cbaseline_state_restore_as_saved(cbaseline_world *world, const unsigned char
     cpBody **bodies;
     int shapeCount = state_lists(world, &shapes, &bodies);
     int result = cratedrop_state_restore_as_saved(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count,
-                                                  bytes, count, aid, aidSize, message, size);
+                                                  world->joints, world->joint_count, bytes, count, aid, aidSize, message, size);
     free(shapes);
     free(bodies);
     return result;
@@ -206,6 +240,7 @@ unsigned long long cbaseline_state_hash(const cbaseline_world *world) {
 }
 
 void cbaseline_destroy(cbaseline_world *world) {
+    for (int i = 0; i < world->joint_count; i++) cpSpaceRemoveConstraint(world->space, world->joints[i]);
     for (int i = 0; i < world->crate_count; i++) cpSpaceRemoveShape(world->space, world->shapes[i]);
     for (int i = 0; i < world->wall_count; i++) cpSpaceRemoveShape(world->space, world->walls[i]);
     if (world->tumbler_body) {
@@ -223,6 +258,8 @@ void cbaseline_destroy(cbaseline_world *world) {
         for (int i = 0; i < 4; i++) cpShapeFree(world->tumbler_shapes[i]);
         cpBodyFree(world->tumbler_body);
     }
+    for (int i = 0; i < world->joint_count; i++) cpConstraintFree(world->joints[i]);
+    free(world->joints);
     free(world->walls);
     free(world->bodies);
     free(world->shapes);

@@ -6,8 +6,10 @@ public enum PhysicsError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidValue(what: String, problems: [FieldProblem])
     /// The crate is in a world already (this one or another).
     case crateAlreadyInWorld
-    /// The crate or wall is not in this world.
+    /// The crate, wall or joint is not in this world.
     case notInThisWorld
+    /// The crate is held by a joint: remove the joint first.
+    case crateHasJoints
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum PhysicsError: Error, Sendable, Equatable, CustomStringConvertible {
             "invalid \(what): " + problems.map(\.description).joined(separator: "; ")
         case .crateAlreadyInWorld: "the crate is already in a world; remove it first"
         case .notInThisWorld: "the body is not in this world"
+        case .crateHasJoints: "the crate is held by a joint; remove the joint first"
         }
     }
 }

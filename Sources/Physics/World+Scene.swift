@@ -1,7 +1,8 @@
 import SceneModel
 
 extension World {
-    /// Builds the world `scene` describes: walls (bounds first), then crates in creation order.
+    /// Builds the world `scene` describes: walls (bounds first), the tumbler, crates in creation
+    /// order, then joints in file order.
     /// - Throws: `PhysicsError.invalidValue` if any value is out of range; nothing reaches Chipmunk then.
     public convenience init(scene: Scene) throws(PhysicsError) {
         let problems = scene.problems()
@@ -10,5 +11,10 @@ extension World {
         for wall in scene.allWalls() { try addWall(wall) }
         if let tumbler = scene.tumbler { try addTumbler(tumbler) }
         for crate in scene.allCrates() { try addCrate(crate) }
+        for spec in scene.joints {
+            // Checked by scene.problems(): every index names a crate.
+            func crate(_ end: JointEnd) -> Crate? { end.crateIndex.map { crates[$0] } }
+            try addJoint(spec.kind, a: crate(spec.a), b: crate(spec.b), settings: spec.settings)
+        }
     }
 }

@@ -49,6 +49,9 @@ extension World {
     /// Each crate's shape by its id, for what draws or writes the snapshots (which carry state only).
     public var bodyShapes: BodyShapes { BodyShapes(crates.map { ($0.id ?? BodyID(0), $0.shape) }) }
 
+    /// The joints as drawn (their bodies and anchors), for what draws the snapshots.
+    public var jointLinks: [JointLink] { joints.map(\.link) }
+
     /// The walls as drawn; they change only when walls are added or removed.
     public func wallStates() -> [WallState] { walls.map(\.state) }
 

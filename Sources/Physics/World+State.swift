@@ -35,14 +35,16 @@ extension World {
     private var stateMakeup: StateMakeup {
         if let stateMakeupCache { return stateMakeupCache }
         let makeup = StateMakeup(shapes: walls.map(\.shape) + tumblers.flatMap(\.shapes) + crates.map(\.collisionShape),
-                                 bodies: tumblers.map(\.body) + crates.map(\.body), fingerprint: computeFingerprint())
+                                 bodies: tumblers.map(\.body) + crates.map(\.body), constraints: joints.map(\.constraint),
+                                 fingerprint: computeFingerprint())
         stateMakeupCache = makeup
         return makeup
     }
 
-    /// The world's make-up, which a state must match: step rate, walls, tumblers, and each crate's
+    /// The world's make-up, which a state must match: step rate, walls, tumblers, each crate's
     /// shape (every value that defines it: `BodyShape.fingerprintValues`), mass, surface and
-    /// collision settings, hashed with FNV-1a 64 over their IEEE-754 bits.
+    /// collision settings, and each joint (`JointSpec.fingerprintValues`, its ends by the crates'
+    /// places), hashed with FNV-1a 64 over their IEEE-754 bits.
     public var fingerprint: UInt64 { stateMakeup.fingerprint }
 
     private func computeFingerprint() -> UInt64 {
@@ -62,6 +64,16 @@ extension World {
         for crate in crates {
             for value in crate.shape.fingerprintValues + [crate.mass, crate.friction, crate.elasticity] + crate.collision.fingerprintValues {
                 hasher.combine(value)
+            }
+        }
+        if !joints.isEmpty {
+            var place: [ObjectIdentifier: Int] = [:]
+            for (index, crate) in crates.enumerated() { place[ObjectIdentifier(crate)] = index }
+            func end(_ crate: Crate?) -> JointEnd { crate.map { .crate(place[ObjectIdentifier($0)] ?? -1) } ?? .world }
+            for joint in joints {
+                for value in JointSpec(joint.kind, a: end(joint.a), b: end(joint.b), settings: joint.settings).fingerprintValues {
+                    hasher.combine(value)
+                }
             }
         }
         return hasher.value
@@ -142,7 +154,7 @@ extension World {
 extension World {
     /// A second world, independent of this one, in this one's state now: stepped alike, it goes on
     /// exactly as this one would (for planners and search: try what happens next on a copy).
-    /// The copy has this world's walls, tumblers and crates (with their ids), step count and gravity.
+    /// The copy has this world's walls, tumblers, crates (with their ids) and joints, step count and gravity.
     /// - Throws: what `saveState()` throws (`StateError.unsupportedBackend` on Debian's library).
     public func copy() throws(StateError) -> World {
         let state = try saveState()
@@ -157,6 +169,13 @@ extension World {
                                      angularVelocity: now.angularVelocity, mass: crate.mass, friction: crate.friction, elasticity: crate.elasticity,
                                      collision: crate.collision)
                 try twin.add(Crate(spec), id: crate.id ?? BodyID(twin.nextBodyID))
+            }
+            var twinOf: [ObjectIdentifier: Crate] = [:]
+            for (crate, twinCrate) in zip(crates, twin.crates) { twinOf[ObjectIdentifier(crate)] = twinCrate }
+            let staticBody = Chipmunk.spaceStaticBody(twin.space)
+            for joint in joints {
+                twin.add(Joint(copying: joint, a: joint.a.flatMap { twinOf[ObjectIdentifier($0)] },
+                               b: joint.b.flatMap { twinOf[ObjectIdentifier($0)] }, staticBody: staticBody))
             }
         } catch {
             // This world's own values, checked when it was made: not reached.
@@ -179,6 +198,7 @@ extension StateError {
         case .pendingForces: self = .unsupportedWorld("a body has a force pending")
         case .outOfMemory: self = .unsupportedWorld("out of memory")
         case .unknownShape: self = .unsupportedWorld("the world holds a shape it does not list")
+        case .unknownConstraint: self = .unsupportedWorld("the world holds a joint it does not list")
         case let .malformed(reason): self = .malformed(reason)
         }
     }

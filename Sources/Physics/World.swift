@@ -17,6 +17,8 @@ public final class World {
     var snapshotRows: [(body: OpaquePointer, id: BodyID)] = []
     public private(set) var walls: [Wall] = [] { didSet { stateMakeupCache = nil } }
     public private(set) var tumblers: [Tumbler] = [] { didSet { stateMakeupCache = nil } }
+    /// The joints, in the order they were added.
+    public private(set) var joints: [Joint] = [] { didSet { stateMakeupCache = nil } }
     /// What saved states name of this world (`World+State.swift`), kept until its make-up changes.
     var stateMakeupCache: StateMakeup?
     /// Steps taken since the world was made.
@@ -53,8 +55,10 @@ public final class World {
     }
 
     deinit {
-        // Chipmunk's cpSpaceFree frees none of the bodies and shapes added to it, and they point
-        // into the space, so take them all out first: shapes, then bodies, then the space.
+        // Chipmunk's cpSpaceFree frees none of the bodies, shapes and constraints added to it, and
+        // they point into the space, so take them all out first: constraints (which point at
+        // bodies), shapes, then bodies, then the space.
+        for joint in joints { Chipmunk.spaceRemoveConstraint(space, joint.constraint) }
         for crate in crates { Chipmunk.spaceRemoveShape(space, crate.collisionShape) }
         for wall in walls { Chipmunk.spaceRemoveShape(space, wall.shape) }
         for tumbler in tumblers { for shape in tumbler.shapes { Chipmunk.spaceRemoveShape(space, shape) } }
@@ -62,6 +66,7 @@ public final class World {
         for tumbler in tumblers { Chipmunk.spaceRemoveBody(space, tumbler.body) }
         Chipmunk.spaceFree(space)
         for crate in crates { crate.id = nil }
+        for joint in joints { joint.world = nil }
     }
 
     /// The length of one step in seconds.
@@ -96,9 +101,11 @@ public final class World {
     }
 
     /// Takes `crate` out of the world: its shape, then its body. It can be added again later.
-    /// - Throws: `PhysicsError.notInThisWorld` if it is not in this world.
+    /// - Throws: `PhysicsError.notInThisWorld` if it is not in this world; `crateHasJoints` while
+    ///   a joint holds it (remove the joint first).
     public func remove(_ crate: Crate) throws(PhysicsError) {
         guard crate.world === self, let index = crates.lastIndex(where: { $0 === crate }) else { throw .notInThisWorld }
+        guard !joints.contains(where: { $0.a === crate || $0.b === crate }) else { throw .crateHasJoints }
         Chipmunk.spaceRemoveShape(space, crate.collisionShape)
         Chipmunk.spaceRemoveBody(space, crate.body)
         crates.remove(at: index)
@@ -128,6 +135,62 @@ public final class World {
         Chipmunk.spaceRemoveShape(space, wall.shape)
         walls.remove(at: index)
         wall.world = nil
+    }
+
+    // MARK: Joints
+
+    /// Joins `a` and `b` (crates of this world; nil for the world's static body) as `kind` says.
+    /// Anchors are in each body's frame, the static body's being the world's; a pivot's point and
+    /// a pin's length are taken from where the bodies are now.
+    ///
+    /// ```swift
+    /// let hinge = try world.addJoint(.pivot(point: Vec2(300, 400)), a: nil, b: door)
+    /// let motor = try world.addJoint(.simpleMotor(rate: 3), a: car, b: wheel, settings: JointSettings(maxForce: 5e6))
+    /// ```
+    /// - Throws: `PhysicsError.notInThisWorld` if a crate is not in this world; `invalidValue` for
+    ///   a value out of range, a body joined to itself, two static ends or a pin of length 0.
+    @discardableResult
+    public func addJoint(_ kind: JointKind, a: Crate?, b: Crate?, settings: JointSettings = .standard) throws(PhysicsError) -> Joint {
+        let joint = try makeJoint(kind, a: a, b: b, settings: settings)
+        add(joint)
+        return joint
+    }
+
+    /// - Throws: `PhysicsError.notInThisWorld` if `joint` is not in this world.
+    public func remove(_ joint: Joint) throws(PhysicsError) {
+        guard joint.world === self, let index = joints.lastIndex(where: { $0 === joint }) else { throw .notInThisWorld }
+        Chipmunk.spaceRemoveConstraint(space, joint.constraint)
+        joints.remove(at: index)
+        joint.world = nil
+    }
+
+    /// A checked joint of this world's bodies, not yet added.
+    func makeJoint(_ kind: JointKind, a: Crate?, b: Crate?, settings: JointSettings) throws(PhysicsError) -> Joint {
+        func end(_ crate: Crate?) throws(PhysicsError) -> JointEnd {
+            guard let crate else { return .world }
+            guard crate.world === self, let index = crates.lastIndex(where: { $0 === crate }) else { throw .notInThisWorld }
+            return .crate(index)
+        }
+        let spec = JointSpec(kind, a: try end(a), b: try end(b), settings: settings)
+        var problems = spec.problems()
+        if problems.isEmpty, let (pointA, pointB) = spec.anchorsInWorld({ end in
+            guard let index = end.crateIndex else { return (.zero, 0) }
+            let state = crates[index].state
+            return (state.position, state.angle)
+        }), pointA == pointB {
+            problems.append(FieldProblem("anchor_b", "the anchors are at the same point: a pin of length 0 cannot keep a direction; use a pivot joint"))
+        }
+        if problems.isEmpty, joints.count >= Limits.joints.upperBound {
+            problems.append(FieldProblem("joints", "at most \(Limits.joints.upperBound) joints"))
+        }
+        guard problems.isEmpty else { throw .invalidValue(what: "joint", problems: problems) }
+        return Joint(kind, a: a, b: b, settings: settings, staticBody: Chipmunk.spaceStaticBody(space))
+    }
+
+    func add(_ joint: Joint) {
+        Chipmunk.spaceAddConstraint(space, joint.constraint)
+        joint.world = self
+        joints.append(joint)
     }
 
     // MARK: Tumblers

@@ -21,6 +21,7 @@ public final class FrameRenderer {
     private let crateColors: [BodyID: RGB]
     private let wallColor: RGB
     private let bodyShapes: BodyShapes
+    private let joints: [JointLink]
     private let look: BodyLook
     private var styles: [StyleKey: CrateStyle] = [:]
     private var discStyles: [StyleKey: DiscStyle] = [:]
@@ -47,9 +48,11 @@ public final class FrameRenderer {
     ///   - colors: background, crate and wall colours, the look, and the part of the world to show.
     ///   - crateColors: crates drawn in a colour of their own; others in `colors.crate`.
     ///   - overlays: debug drawing over each frame (`contacts` draws the snapshots' contact points).
+    ///   - joints: the joints, drawn over the bodies as lines between their anchors.
     public init(world: Vec2, walls: [WallState], bodyShapes: BodyShapes, width: Int, height: Int, colors: RenderDefaults,
-                crateColors: [BodyID: RGB] = [:], overlays: Overlays = []) {
+                crateColors: [BodyID: RGB] = [:], overlays: Overlays = [], joints: [JointLink] = []) {
         self.bodyShapes = bodyShapes
+        self.joints = joints.filter(\.isDrawn)
         look = colors.look
         self.overlays = overlays
         self.width = width
@@ -106,6 +109,7 @@ public final class FrameRenderer {
             }
             if let drawn { rects.append(drawn) }
         }
+        if !joints.isEmpty { drawJoints(&image, snapshot, rects: &rects) }
         if !overlays.isEmpty { drawOverlays(&image, snapshot, rects: &rects) }
         image.drawnRegions = DrawnRegions(background: background, rects: rects)
     }
@@ -123,6 +127,37 @@ public final class FrameRenderer {
                     }
                 }
             }
+        }
+    }
+
+    /// Each joint as a line between its anchors with a dot at each (a groove also as its groove; the
+    /// rotary kinds as a thin line between their bodies' centres); a joint to a body the snapshot
+    /// lacks is not drawn.
+    private func drawJoints(_ image: inout RGBImage, _ snapshot: WorldSnapshot, rects: inout [PixelRect]) {
+        var states: [BodyID: BodyState] = [:]
+        states.reserveCapacity(snapshot.bodies.count)
+        for body in snapshot.bodies { states[body.id] = body }
+        let radius = max(0.6, min(1.5, viewport.scale))
+        func record(_ drawn: PixelRect?) { if let drawn { rects.append(drawn) } }
+        for joint in joints {
+            let stateA = joint.a.flatMap { states[$0] }, stateB = joint.b.flatMap { states[$0] }
+            guard (joint.a == nil || stateA != nil), (joint.b == nil || stateB != nil) else { continue }
+            let a = viewport.imagePoint(JointLink.place(joint.anchorA, on: stateA))
+            let b = viewport.imagePoint(JointLink.place(joint.anchorB, on: stateB))
+            guard joint.hasAnchors else {
+                record(Rasterizer.drawSegment(&image, from: a, to: b, radius: radius * 0.5, color: Overlays.jointColor))
+                continue
+            }
+            if let grooveA = joint.grooveA, let grooveB = joint.grooveB {
+                record(Rasterizer.drawSegment(&image, from: viewport.imagePoint(JointLink.place(grooveA, on: stateA)),
+                                              to: viewport.imagePoint(JointLink.place(grooveB, on: stateA)), radius: radius,
+                                              color: Overlays.jointColor))
+            } else {
+                record(Rasterizer.drawSegment(&image, from: a, to: b, radius: radius * 0.6,
+                                              color: joint.kind == .dampedSpring ? Overlays.springColor : Overlays.jointColor))
+                record(Rasterizer.drawSegment(&image, from: a, to: a, radius: radius * 2, color: Overlays.jointColor))
+            }
+            record(Rasterizer.drawSegment(&image, from: b, to: b, radius: radius * 2, color: Overlays.jointColor))
         }
     }
 

@@ -46,4 +46,7 @@ public struct Overlays: OptionSet, Sendable, Hashable {
     static let contactColor = RGB(0x10, 0x60, 0xf0)
     static let sleepingColor = RGB(0x9a, 0x9a, 0x9a)
     static let idColor = RGB(0x10, 0x10, 0x10)
+    /// Joints are always drawn (not an overlay), in these.
+    static let jointColor = RGB(0x2b, 0x2b, 0x33)
+    static let springColor = RGB(0x2f, 0x6f, 0xb0)
 }

@@ -48,6 +48,7 @@ struct SceneDecoder {
         let crates = array(fields, "crates") { decoder, value, path in decoder.crate(value, path: path) }
         let generator = member(fields, "generator").flatMap { pileGenerator($0, path: "generator") }
         let tumbler = member(fields, "tumbler").flatMap { tumblerSpec($0, path: "tumbler") }
+        let joints = array(fields, "joints") { decoder, value, path in decoder.joint(value, path: path) }
         let spatialHash = member(fields, "spatial_hash").flatMap { spatialHashSpec($0, path: "spatial_hash") }
         let sleepTime = number(fields, "sleep_time")
         var (render, sizeGiven) = member(fields, "render").flatMap { renderDefaults($0, path: "render") } ?? (RenderDefaults(), false)
@@ -61,11 +62,12 @@ struct SceneDecoder {
         // the rest (a stand-in is never checked), so one pass reports every problem it can.
         let readCrates = (crates ?? []).enumerated().compactMap { index, crate in crate.map { (index, $0) } }
         let readWalls = (walls ?? []).enumerated().compactMap { index, wall in wall.map { (index, $0) } }
+        let readJoints = (joints ?? []).enumerated().compactMap { index, joint in joint.map { (index, $0) } }
         let read = Scene.PartsRead(world: worldSize != nil, crateIndices: readCrates.map(\.0), wallIndices: readWalls.map(\.0),
-                                   crateCount: crates?.count ?? 0)
+                                   crateCount: crates?.count ?? 0, jointIndices: readJoints.map(\.0))
         let scene = Scene(name: name, worldSize: worldSize ?? Vec2(1, 1), gravity: gravity ?? .zero, stepRate: stepRate,
                           iterations: iterations, walls: readWalls.map(\.1), bounds: bounds, crates: readCrates.map(\.1),
-                          generator: generator, tumbler: tumbler,
+                          generator: generator, tumbler: tumbler, joints: readJoints.map(\.1),
                           space: SpaceOptions(spatialHash: spatialHash, sleepTimeThreshold: sleepTime), render: render)
         for problem in scene.sceneProblems(read: read) {
             reportRange(problem.field, problem.message)
@@ -75,6 +77,7 @@ struct SceneDecoder {
                                             severity: .warning))
         }
         let complete = worldSize != nil && gravity != nil && crates?.count == readCrates.count && walls?.count == readWalls.count
+            && joints?.count == readJoints.count
         return complete && structural.isEmpty && range.isEmpty ? scene : nil
     }
 
@@ -167,6 +170,122 @@ struct SceneDecoder {
         guard let geometry, let radius, let friction, let elasticity, let collision else { return nil }
         return checked(WallSpec(geometry: geometry, radius: radius, friction: friction, elasticity: elasticity, collision: collision,
                                 color: color), path: path, problems: { $0.problems() })
+    }
+
+    /// A joint: its `kind`, its ends `a` and `b` (a crate's index or "static"), the kind's own
+    /// parameters (each kind reads only its own keys) and the settings every joint has.
+    private mutating func joint(_ value: JSONValue, path: String) -> JointSpec? {
+        guard let fields = object(value, path: path) else { return nil }
+        let a = jointEnd(fields, "a"), b = jointEnd(fields, "b")
+        let settings = jointSettings(fields)
+        guard let name = jointName(fields, "kind") else {
+            // The one error: every kind's keys are allowed then.
+            for key in ["anchor_a", "anchor_b", "pivot", "groove_a", "groove_b", "min", "max", "rest_length", "stiffness", "damping",
+                        "rest_angle", "phase", "ratchet", "ratio", "rate"] { _ = member(fields, key) }
+            finish(fields)
+            return nil
+        }
+        let kind: JointKind?
+        switch name {
+        case .pin:
+            kind = anchors(fields).map { .pin(anchorA: $0.a, anchorB: $0.b) }
+        case .slide:
+            let anchors = anchors(fields), min = number(fields, "min", required: true), max = number(fields, "max", required: true)
+            kind = anchors.flatMap { anchors in min.flatMap { min in max.map { .slide(anchorA: anchors.a, anchorB: anchors.b, min: min, max: $0) } } }
+        case .pivot:
+            // A world point, or two anchors: one or the other.
+            if fields.has("pivot") || !(fields.has("anchor_a") || fields.has("anchor_b")) {
+                kind = vector(fields, "pivot", required: true).map { .pivot(point: $0) }
+                for key in ["anchor_a", "anchor_b"] where fields.has(key) {
+                    report(fields.childPath(key), "a pivot joint takes either \"pivot\" (a world point) or \"anchor_a\" and \"anchor_b\", not both")
+                    _ = member(fields, key)
+                }
+            } else {
+                kind = anchors(fields).map { .pivotAnchors(anchorA: $0.a, anchorB: $0.b) }
+            }
+        case .groove:
+            let grooveA = vector(fields, "groove_a", required: true), grooveB = vector(fields, "groove_b", required: true)
+            let anchorB = vector(fields, "anchor_b", required: true)
+            kind = grooveA.flatMap { grooveA in grooveB.flatMap { grooveB in anchorB.map { .groove(grooveA: grooveA, grooveB: grooveB, anchorB: $0) } } }
+        case .dampedSpring:
+            let anchors = anchors(fields), rest = number(fields, "rest_length", required: true)
+            let stiffness = number(fields, "stiffness", required: true), damping = number(fields, "damping", required: true)
+            kind = anchors.flatMap { anchors in rest.flatMap { rest in stiffness.flatMap { stiffness in damping.map {
+                .dampedSpring(anchorA: anchors.a, anchorB: anchors.b, restLength: rest, stiffness: stiffness, damping: $0) } } } }
+        case .dampedRotarySpring:
+            let rest = number(fields, "rest_angle", required: true)
+            let stiffness = number(fields, "stiffness", required: true), damping = number(fields, "damping", required: true)
+            kind = rest.flatMap { rest in stiffness.flatMap { stiffness in damping.map {
+                .dampedRotarySpring(restAngle: rest, stiffness: stiffness, damping: $0) } } }
+        case .rotaryLimit:
+            let min = number(fields, "min", required: true), max = number(fields, "max", required: true)
+            kind = min.flatMap { min in max.map { .rotaryLimit(min: min, max: $0) } }
+        case .ratchet:
+            let phase = number(fields, "phase") ?? 0, ratchet = number(fields, "ratchet", required: true)
+            kind = ratchet.map { .ratchet(phase: phase, ratchet: $0) }
+        case .gear:
+            let phase = number(fields, "phase") ?? 0, ratio = number(fields, "ratio", required: true)
+            kind = ratio.map { .gear(phase: phase, ratio: $0) }
+        case .simpleMotor:
+            kind = number(fields, "rate", required: true).map { .simpleMotor(rate: $0) }
+        }
+        finish(fields)
+        guard let kind, let a, let b, let settings else { return nil }
+        return checked(JointSpec(kind, a: a, b: b, settings: settings), path: path, problems: { $0.problems() })
+    }
+
+    /// A joint's two anchors, each [0, 0] (the body's centre) when not given.
+    private mutating func anchors(_ fields: Fields) -> (a: Vec2, b: Vec2)? {
+        let a = fields.has("anchor_a") ? vector(fields, "anchor_a") : .zero
+        let b = fields.has("anchor_b") ? vector(fields, "anchor_b") : .zero
+        guard let a, let b else { return nil }
+        return (a, b)
+    }
+
+    /// A joint's end: a crate's index, or "static" for the world's static body; required.
+    private mutating func jointEnd(_ fields: Fields, _ key: String) -> JointEnd? {
+        guard let value = member(fields, key, required: true) else { return nil }
+        if case let .string(text) = value.kind {
+            guard text == "static" else {
+                report(fields.childPath(key), line: value.line, "must be a crate's index or \"static\", got \"\(TerminalText.escaped(text))\"")
+                return nil
+            }
+            return .world
+        }
+        return integer(value, path: fields.childPath(key)).map { .crate($0) }
+    }
+
+    /// The settings every joint has: `max_force`, `max_bias`, `error_bias`, `collide_bodies`.
+    private mutating func jointSettings(_ fields: Fields) -> JointSettings? {
+        var settings = JointSettings()
+        settings.maxForce = number(fields, "max_force")
+        settings.maxBias = number(fields, "max_bias")
+        settings.errorBias = number(fields, "error_bias")
+        if let value = member(fields, "collide_bodies") {
+            guard case let .bool(collide) = value.kind else {
+                report(fields.childPath("collide_bodies"), line: value.line, "must be true or false, got \(value.typeName)")
+                return nil
+            }
+            settings.collideBodies = collide
+        }
+        return settings
+    }
+
+    /// A joint's kind by its name, required.
+    private mutating func jointName(_ fields: Fields, _ key: String) -> JointKind.Name? {
+        guard fields.has(key) else {
+            _ = member(fields, key, required: true)
+            return nil
+        }
+        guard let text = string(fields, key) else { return nil }
+        guard let name = JointKind.Name(rawValue: text) else {
+            let names = JointKind.Name.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            let suggestion = KeySuggestion.closest(to: text, among: JointKind.Name.allCases.map(\.rawValue))
+                .map { " (did you mean \"\($0)\"?)" } ?? ""
+            report(fields.childPath(key), "must be one of \(names), got \"\(TerminalText.escaped(text))\"\(suggestion)")
+            return nil
+        }
+        return name
     }
 
     /// A part's `filter` and `sensor`; the defaults when absent; nil when either is malformed.
@@ -317,6 +436,9 @@ struct SceneDecoder {
         let line: Int
 
         func childPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+        /// Whether the object has `key` (without marking it read).
+        func has(_ key: String) -> Bool { members.contains { $0.key == key } }
     }
 
     private mutating func report(_ path: String, line: Int? = nil, _ message: String) {

@@ -44,7 +44,59 @@ public enum SceneSchema {
                 kindKeys("shape", "polygon", required: ["vertices"], forbidden: ["from", "to"]),
             ])
         let point = vector(0...Limits.coordinate, "px")
-        return [
+        return document(crate: crate, wall: wall, point: point)
+    }
+
+    /// A joint: its kind, its two ends, the kind's own keys and the settings every joint has.
+    static var joint: JSONOutput {
+        let end = described(["oneOf": [["type": "integer", "minimum": 0], ["const": "static"]]],
+                            "a crate's index (from 0: `crates`, then generated ones) or \"static\", the world's static body")
+        let anchor = vector(magnitude: Limits.coordinate, "in its body's frame (static: world coordinates), px; default [0, 0]")
+        let bound = Limits.jointRatio.upperBound
+        let nonZero: JSONOutput = ["type": "number", "minimum": .number(-bound), "maximum": .number(bound), "not": ["const": 0]]
+        let own: [(kind: JointKind.Name, required: [String], keys: [String])] = [
+            (.pin, [], ["anchor_a", "anchor_b"]),
+            (.slide, ["min", "max"], ["anchor_a", "anchor_b", "min", "max"]),
+            (.pivot, [], ["pivot", "anchor_a", "anchor_b"]),
+            (.groove, ["groove_a", "groove_b", "anchor_b"], ["groove_a", "groove_b", "anchor_b"]),
+            (.dampedSpring, ["rest_length", "stiffness", "damping"], ["anchor_a", "anchor_b", "rest_length", "stiffness", "damping"]),
+            (.dampedRotarySpring, ["rest_angle", "stiffness", "damping"], ["rest_angle", "stiffness", "damping"]),
+            (.rotaryLimit, ["min", "max"], ["min", "max"]),
+            (.ratchet, ["ratchet"], ["phase", "ratchet"]),
+            (.gear, ["ratio"], ["phase", "ratio"]),
+            (.simpleMotor, ["rate"], ["rate"]),
+        ]
+        let allKeys = ["anchor_a", "anchor_b", "pivot", "groove_a", "groove_b", "min", "max", "rest_length", "stiffness", "damping",
+                       "rest_angle", "phase", "ratchet", "ratio", "rate"]
+        return object(required: ["kind", "a", "b"], [
+            ("kind", described(["enum": .array(JointKind.Name.allCases.map { .string($0.rawValue) })], "what the joint does (Chipmunk's constraints)")),
+            ("a", end), ("b", end),
+            ("anchor_a", anchor), ("anchor_b", anchor),
+            ("pivot", vector(magnitude: Limits.coordinate, "a pivot's world point (or give anchor_a and anchor_b), px")),
+            ("groove_a", vector(magnitude: Limits.coordinate, "a groove's first end, in a's frame, px")),
+            ("groove_b", vector(magnitude: Limits.coordinate, "a groove's other end, in a's frame, px")),
+            ("min", number(magnitude: max(Limits.angle, Limits.jointLength.upperBound),
+                           "a slide's least distance (0...\(plain(Limits.jointLength.upperBound)) px) or a rotary limit's least angle (rad)")),
+            ("max", number(magnitude: max(Limits.angle, Limits.jointLength.upperBound), "the greatest, at least min")),
+            ("rest_length", number(Limits.jointLength, "a spring's rest length, px")),
+            ("stiffness", number(Limits.springConstant, "a spring's stiffness")),
+            ("damping", number(Limits.springConstant, "a spring's damping")),
+            ("rest_angle", number(magnitude: Limits.angle, "a rotary spring's rest angle, rad")),
+            ("phase", number(magnitude: Limits.angle, "a ratchet's or gear's phase, rad; default 0")),
+            ("ratchet", described(nonZero, "a ratchet's notch, rad: not 0, at least \(plain(Limits.jointRatio.lowerBound)) either way")),
+            ("ratio", described(nonZero, "a gear's ratio: not 0, at least \(plain(Limits.jointRatio.lowerBound)) either way")),
+            ("rate", number(magnitude: Limits.angularSpeed, "a motor's rate, rad/s")),
+            ("max_force", number(Limits.jointForce, "the most force it applies; default unlimited")),
+            ("max_bias", number(Limits.jointBias, "the fastest it corrects its error; default unlimited")),
+            ("error_bias", number(Limits.errorBias, "the share of its error left after a second; default 0.9^60")),
+            ("collide_bodies", described(["type": "boolean"], "whether its two bodies collide with each other; default true")),
+        ]).adding("allOf", .array(own.map { kind in
+            kindKeys("kind", kind.kind.rawValue, required: kind.required, forbidden: allKeys.filter { !kind.keys.contains($0) })
+        }))
+    }
+
+    static func document(crate: JSONOutput, wall: JSONOutput, point: JSONOutput) -> JSONOutput {
+        [
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": "scene.schema.json",
             "title": "CrateDrop scene",
@@ -90,6 +142,7 @@ public enum SceneSchema {
                     ("angular_velocity", number(magnitude: Limits.angularSpeed, "rad/s")),
                     ("radius", number(Limits.wallRadius, "px")),
                 ] + surface)),
+                ("joints", array(of: joint, maxItems: Limits.joints.upperBound)),
                 ("spatial_hash", object(required: ["cell_size", "cells"], [
                     ("cell_size", number(Limits.hashCellSize, "px")), ("cells", integer(Limits.hashCells, "hash table buckets")),
                 ])),

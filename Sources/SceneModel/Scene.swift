@@ -19,6 +19,8 @@ public struct Scene: Sendable, Equatable {
     public var generator: PileGenerator?
     /// A box of walls on a kinematic body that turns at a constant rate, added after the walls.
     public var tumbler: TumblerSpec?
+    /// Joints between crates (or a crate and the static world), made after every crate, in order.
+    public var joints: [JointSpec]
     /// How Chipmunk finds colliding pairs and whether resting bodies sleep.
     public var space: SpaceOptions
     public var render: RenderDefaults
@@ -29,9 +31,10 @@ public struct Scene: Sendable, Equatable {
     public init(
         name: String, worldSize: Vec2, gravity: Vec2, stepRate: Int = Scene.defaultStepRate,
         iterations: Int = Scene.defaultIterations, walls: [WallSpec] = [], bounds: BoundsWalls? = nil,
-        crates: [CrateSpec] = [], generator: PileGenerator? = nil, tumbler: TumblerSpec? = nil,
+        crates: [CrateSpec] = [], generator: PileGenerator? = nil, tumbler: TumblerSpec? = nil, joints: [JointSpec] = [],
         space: SpaceOptions = SpaceOptions(), render: RenderDefaults = RenderDefaults()
     ) {
+        self.joints = joints
         self.name = name
         self.worldSize = worldSize
         self.gravity = gravity

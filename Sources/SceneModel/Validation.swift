@@ -66,12 +66,29 @@ public enum Limits {
     public static let hashCells = 1...10_000_000
     /// Seconds at rest before a body sleeps.
     public static let sleepTime = 1e-6...1e6
+    /// Joints in a scene or world.
+    public static let joints = 0...100_000
+    /// A joint's lengths (a slide's limits, a spring's rest length), in pixels.
+    public static let jointLength = 0.0...1e6
+    /// A spring's stiffness (force per pixel) and damping (force per px/s).
+    public static let springConstant = 0.0...1e15
+    /// A joint's `max_force`.
+    public static let jointForce = 0.0...1e18
+    /// A joint's `max_bias`, the fastest it corrects its error (px/s or rad/s).
+    public static let jointBias = 0.0...1e12
+    /// A joint's `error_bias`: the share of its error left after a second.
+    public static let errorBias = 0.0...1.0
+    /// The size of a gear's ratio and a ratchet's notch, either sign (0 divides by zero in Chipmunk).
+    public static let jointRatio = 1e-6...1e6
 }
 
 /// Formats a number the way a user wrote it where possible: `-5`, not `-5.0`.
 func show(_ value: Double) -> String {
-    if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-    return String(value)
+    if value.isFinite, value == value.rounded(), abs(value) <= 1e18 { return String(Int64(value)) }
+    // Swift writes 1e-06 and 1e+20; a person writes 1e-6 and 1e20.
+    let text = String(value)
+    guard let e = text.firstIndex(of: "e"), let exponent = Int(text[text.index(after: e)...]) else { return text }
+    return "\(text[..<e])e\(exponent)"
 }
 
 struct ProblemList {
@@ -246,12 +263,16 @@ extension Scene {
         public var wallIndices: [Int]?
         /// How many crates the file lists, read or not; nil: `crates.count`.
         public var crateCount: Int?
+        /// The index in the file of each of the scene's `joints`; nil: the same as in the scene.
+        public var jointIndices: [Int]?
 
-        public init(world: Bool = true, crateIndices: [Int]? = nil, wallIndices: [Int]? = nil, crateCount: Int? = nil) {
+        public init(world: Bool = true, crateIndices: [Int]? = nil, wallIndices: [Int]? = nil, crateCount: Int? = nil,
+                    jointIndices: [Int]? = nil) {
             self.world = world
             self.crateIndices = crateIndices
             self.wallIndices = wallIndices
             self.crateCount = crateCount
+            self.jointIndices = jointIndices
         }
 
         /// Every part was read.
@@ -325,6 +346,9 @@ extension Scene {
             for problem in crate.problems() { found.append(FieldProblem("crates[\(i)].\(problem.field)", problem.message)) }
         }
         for problem in tumbler?.problems() ?? [] { found.append(FieldProblem("tumbler.\(problem.field)", problem.message)) }
+        for (i, joint) in joints.enumerated() {
+            for problem in joint.problems() { found.append(FieldProblem("joints[\(i)].\(problem.field)", problem.message)) }
+        }
         return sceneProblems() + found
     }
 
@@ -379,6 +403,16 @@ extension Scene {
         if countIsValid, generatorIsValid, let generator { checked += generator.crates(in: worldSize) }
         func name(_ index: Int) -> String { index < inline ? checkedNames[index] : "generated crate \(index - inline)" }
         if countIsValid { found += overlapProblems(checked, name: name) }
+        if !joints.isEmpty, countIsValid {
+            // Joints name crates by their place in the file; a crate not valid on its own is nil.
+            var byIndex = [CrateSpec?](repeating: nil, count: crateCount)
+            for (i, crate) in crates.enumerated() where crate.problems().isEmpty {
+                let index = read.crateIndices?[i] ?? i
+                if index < byIndex.count { byIndex[index] = crate }
+            }
+            if generatorIsValid { byIndex += checked[inline...].map { $0 } }
+            found += jointProblems(crates: byIndex, crateCount: total, jointIndices: read.jointIndices)
+        }
         var spaceList = ProblemList()
         if let hash = space.spatialHash {
             spaceList.check("spatial_hash.cell_size", hash.cellSize, in: Limits.hashCellSize)

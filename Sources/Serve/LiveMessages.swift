@@ -8,10 +8,13 @@ import Session
 package enum LiveMessages {
     /// `{"type":"scene","world":[w,h],"background":"#…","crate":"#…","wall":"#…","look":"crate|plain",
     /// "walls":[{"points":[x0,y0,x1,y1,…],"radius":r,"color":"#…"},…],
-    /// "bodies":[[id,width,height,"#rrggbb",kind(,[x0,y0,…],radius)],…],"rewind":{"seconds":30}|{"unavailable":"why"}}`:
+    /// "bodies":[[id,width,height,"#rrggbb",kind(,[x0,y0,…],radius)],…],
+    /// "joints":[{"kind":"pin","a":id|null,"anchor_a":[x,y],"b":id|null,"anchor_b":[x,y](,"groove":[x0,y0,x1,y1])(,"centres":true)},…],
+    /// "rewind":{"seconds":30}|{"unavailable":"why"}}`:
     /// sizes, colours and shapes as data (a box's and a circle's size; another shape's outline
-    /// points in its own frame and radius, `BodyShape.outline`; a wall's points in the world), and
-    /// whether pages may rewind, sent on connect.
+    /// points in its own frame and radius, `BodyShape.outline`; a wall's points in the world), the
+    /// joints (`JointLink`: anchors in their bodies' frames, null for the static body; only when
+    /// the scene has any), and whether pages may rewind, sent on connect.
     package static func scene(_ scene: Scene, world: World, rewind: LiveRun.Rewind = .unavailable("not offered")) -> String {
         func hex(_ color: RGB) -> JSONOutput { .string(color.hex) }
         let walls = world.wallStates().map { wall -> JSONOutput in
@@ -33,7 +36,19 @@ package enum LiveMessages {
                 return .array(body + [.numbers(outline.points.flatMap { [$0.x, $0.y] }), .number(outline.radius)])
             }
         }
-        let message: JSONOutput = [
+        let joints = world.jointLinks.filter(\.isDrawn).map { link -> JSONOutput in
+            func id(_ body: BodyID?) -> JSONOutput { body.map { .unsigned($0.rawValue) } ?? .null }
+            var fields: [(key: String, value: JSONOutput)] = [
+                ("kind", .string(link.kind.rawValue)), ("a", id(link.a)), ("anchor_a", .numbers([link.anchorA.x, link.anchorA.y])),
+                ("b", id(link.b)), ("anchor_b", .numbers([link.anchorB.x, link.anchorB.y])),
+            ]
+            if let grooveA = link.grooveA, let grooveB = link.grooveB {
+                fields.append(("groove", .numbers([grooveA.x, grooveA.y, grooveB.x, grooveB.y])))
+            }
+            if !link.hasAnchors { fields.append(("centres", .bool(true))) }
+            return .object(fields)
+        }
+        var message: JSONOutput = [
             "type": "scene", "name": .string(scene.name),
             "world": .numbers([scene.worldSize.x, scene.worldSize.y]),
             "step_rate": .integer(scene.stepRate),
@@ -42,6 +57,10 @@ package enum LiveMessages {
             "look": .string(scene.render.look.rawValue), "walls": .array(walls), "bodies": .array(bodies),
             "rewind": rewindOutput(rewind),
         ]
+        if !joints.isEmpty, case var .object(fields) = message {
+            fields.insert((key: "joints", value: .array(joints)), at: fields.count - 1)
+            message = .object(fields)
+        }
         return message.text
     }
 

@@ -358,6 +358,25 @@ finally:
     driver.quit()
     stop(server)
 
+# Joints: the Newton's cradle's five pins drawn from the scene message's joints, between the bar
+# and each ball (250 world px each) in the joints' colour (a page that drew no joints has none).
+server, url = serve("Scenes/newton-cradle.json", os.path.join(work, "cradle.rec"))
+driver = browser()
+try:
+    driver.get(url)
+    wait_for(lambda: driver.execute_script("return window.cratedrop && window.cratedrop.received") > 10, 20, "cradle frames")
+    lines, scale = driver.execute_script("""
+        const c = document.getElementById('view'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let lines = 0;
+        for (let i = 0; i < d.length; i += 4) {
+          if (Math.abs(d[i] - 0x2b) + Math.abs(d[i+1] - 0x2b) + Math.abs(d[i+2] - 0x33) < 12) lines++;
+        }
+        return [lines, c.width / 640];""")
+    check(lines > 300 * scale, f"the cradle's pin joints are drawn ({lines} px in the joints' colour; none without them)")
+finally:
+    driver.quit()
+    stop(server)
+
 # Speed: pile-1000 served to one page. The page must draw at the display's rate (the median
 # interval); the finer figures (p99 interval against its 1.5x target, time dropped, CPU per page)
 # depend on how busy the host is (on a shared 2-core machine a slow spell made an earlier version

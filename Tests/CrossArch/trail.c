@@ -38,6 +38,8 @@ typedef struct {
     int wall_count;
     cbaseline_crate *crates;
     int crate_count;
+    cbaseline_joint *joints;
+    int joint_count;
     int change_steps[MAX_CHANGES];
     double change_gravity[MAX_CHANGES][2];
     int change_count;
@@ -95,6 +97,7 @@ static void read_spec(const char *path, spec *s) {
     memset(s, 0, sizeof *s);
     s->walls = calloc(1024, sizeof *s->walls);
     s->crates = calloc(200000, sizeof *s->crates);
+    s->joints = calloc(100000, sizeof *s->joints);
     char line[4096];
     while (fgets(line, sizeof line, file)) {
         char *cursor;
@@ -152,6 +155,21 @@ static void read_spec(const char *path, spec *s) {
             k->by = next_double(&cursor);
             next_collision_and_vertices(&cursor, &k->collision, &k->vertex_count, &k->vertices);
             if (k->kind == CBASELINE_POLYGON && k->vertex_count < 3) { fprintf(stderr, "trail: a polygon needs 3...32 vertices\n"); exit(65); }
+        } else if (strcmp(kind, "joint") == 0 && s->joint_count < 100000) {
+            cbaseline_joint *j = &s->joints[s->joint_count++];
+            j->kind = (int)next_integer(&cursor);
+            j->a = (int)next_integer(&cursor);
+            j->b = (int)next_integer(&cursor);
+            if (j->kind < CBASELINE_JOINT_PIN || j->kind > CBASELINE_JOINT_SIMPLE_MOTOR) { fprintf(stderr, "trail: unknown joint kind %d\n", j->kind); exit(65); }
+            if (j->a < -1 || j->a >= s->crate_count || j->b < -1 || j->b >= s->crate_count || j->a == j->b) {
+                fprintf(stderr, "trail: a joint's bodies must be earlier bodies (or -1, static), and two\n");
+                exit(65);
+            }
+            for (int i = 0; i < 7; i++) j->params[i] = next_double(&cursor);
+            j->max_force = next_double(&cursor);
+            j->max_bias = next_double(&cursor);
+            j->error_bias = next_double(&cursor);
+            j->collide_bodies = (int)next_integer(&cursor);
         } else if (strcmp(kind, "gravity") == 0 && s->change_count < MAX_CHANGES) {
             s->change_steps[s->change_count] = (int)next_integer(&cursor);
             s->change_gravity[s->change_count][0] = next_double(&cursor);
@@ -172,7 +190,7 @@ static void read_spec(const char *path, spec *s) {
 }
 
 static cbaseline_world *build(spec *s) {
-    return cbaseline_create(&s->config, s->walls, s->wall_count, s->crates, s->crate_count);
+    return cbaseline_create(&s->config, s->walls, s->wall_count, s->crates, s->crate_count, s->joints, s->joint_count);
 }
 
 /* SplitMix64, as Sources/SceneModel/SplitMix64.swift. */

@@ -29,7 +29,7 @@ struct SavedStateRefusalTests {
             Array(shapes.dropLast()),  // a crate left out: the tree holds a leaf not listed
         ]
         for list in wrongLists {
-            let makeup = StateMakeup(shapes: list, bodies: bodies, fingerprint: world.fingerprint)
+            let makeup = StateMakeup(shapes: list, bodies: bodies, constraints: [], fingerprint: world.fingerprint)
             #expect(throws: SavedStateCallError.self) { _ = try SavedStateCalls.save(space: world.space, makeup: makeup) }
         }
         #expect(try world.saveState().physics == before.physics)
@@ -37,10 +37,11 @@ struct SavedStateRefusalTests {
     }
 
     /// Where the cached arbiters' records begin in a state's physics bytes, and how many there
-    /// are (the layout in Backends/portable/patches/0001-state-format.patch, cpStateFormat.h).
+    /// are (the layout in Backends/portable/patches/0001-state-format.patch, cpStateFormat.h), in
+    /// a world without joints (their part is its count, 0).
     static func arbiterSection(_ bytes: [UInt8], bodies: Int, walls: Int, shapes: Int) -> (count: Int, start: Int, width: Int) {
         func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
-        var at = 8 + 4 + 72 * bodies + 4 + 8 + 4
+        var at = 8 + 4 + 72 * bodies + 4 + 8 + 4 + 4
         let width = Int(bytes[at])
         at += 2 + 8
         let nodes = u32(at)
@@ -62,10 +63,11 @@ struct SavedStateRefusalTests {
     }
 
     /// Where a state's broadphase tree stamp and its walls' leaf stamps lie in its physics bytes
-    /// (the layout in cpStateFormat.h): after the layout, the body count, the bodies and the space.
+    /// (the layout in cpStateFormat.h): after the layout, the body count, the bodies, the space and
+    /// the joints (in a world without them, their count: 0).
     static func stampOffsets(_ bytes: [UInt8], bodies: Int) -> (tree: Int, walls: Int) {
         func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
-        let tree = 8 + 4 + 72 * bodies + 4 + 8
+        let tree = 8 + 4 + 72 * bodies + 4 + 8 + 4
         let width = Int(bytes[tree + 4])
         var at = tree + 4 + 2 + 8
         let nodes = u32(at)
@@ -244,7 +246,7 @@ struct SavedStateRefusalTests {
         var bytes = state.physics
         let impulse = section.start + 2 * section.width + 6 + 8
         bytes.replaceSubrange(impulse..<(impulse + 8), with: [0, 0, 0, 0, 0, 0, 0xF8, 0x7F])
-        let makeup = StateMakeup(shapes: Self.shapes(of: world), bodies: world.tumblers.map(\.body) + world.crates.map(\.body),
+        let makeup = StateMakeup(shapes: Self.shapes(of: world), bodies: world.tumblers.map(\.body) + world.crates.map(\.body), constraints: [],
                                  fingerprint: world.fingerprint)
         #expect(throws: SavedStateCallError.self) { try SavedStateCalls.restore(space: world.space, makeup: makeup, bytes: bytes) }
         #expect(throws: Never.self) { try SavedStateCalls.restore(space: world.space, makeup: makeup, bytes: bytes, asSaved: true) }

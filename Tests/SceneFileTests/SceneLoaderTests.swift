@@ -28,7 +28,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["book", "pile-100", "pile-1000", "pile-5000", "ramp", "stack", "barrels", "galton", "domino", "seesaw"])
+    @Test(arguments: ["book", "pile-100", "pile-1000", "pile-5000", "ramp", "stack", "barrels", "galton", "domino", "seesaw", "newton-cradle", "bridge", "car"])
     func shippedScenesLoad(name: String) throws {
         let scene = try Repository.scene(name)
         #expect(scene.problems().isEmpty)

@@ -39,6 +39,32 @@ typedef struct {
     cbaseline_collision collision;
 } cbaseline_wall;
 
+/* Joint kinds, as SceneModel's JointKind.number gives them, with their `params` in the order of
+   their cp…New call after the two bodies (points as x, y). */
+enum {
+    CBASELINE_JOINT_PIN = 0,            /* anchor a, anchor b */
+    CBASELINE_JOINT_SLIDE = 1,          /* anchor a, anchor b, min, max */
+    CBASELINE_JOINT_PIVOT = 2,          /* a world point (cpPivotJointNew) */
+    CBASELINE_JOINT_PIVOT_ANCHORS = 3,  /* anchor a, anchor b (cpPivotJointNew2) */
+    CBASELINE_JOINT_GROOVE = 4,         /* groove a, groove b, anchor b */
+    CBASELINE_JOINT_DAMPED_SPRING = 5,  /* anchor a, anchor b, rest length, stiffness, damping */
+    CBASELINE_JOINT_DAMPED_ROTARY_SPRING = 6, /* rest angle, stiffness, damping */
+    CBASELINE_JOINT_ROTARY_LIMIT = 7,   /* min, max */
+    CBASELINE_JOINT_RATCHET = 8,        /* phase, ratchet */
+    CBASELINE_JOINT_GEAR = 9,           /* phase, ratio */
+    CBASELINE_JOINT_SIMPLE_MOTOR = 10   /* rate */
+};
+
+/* A joint between crates a and b (indices into the crates; -1: the space's static body). The
+   settings are set, in this order, only when given: max_force, max_bias, error_bias when not NaN,
+   then collide_bodies when 0. */
+typedef struct {
+    int kind, a, b;
+    double params[7];
+    double max_force, max_bias, error_bias;
+    int collide_bodies;
+} cbaseline_joint;
+
 /* The defaults: every category, every mask bit, no group, not a sensor. */
 #define CBASELINE_COLLISION_DEFAULT ((cbaseline_collision){0u, 0xffffffffu, 0xffffffffu, 0})
 
@@ -59,11 +85,11 @@ typedef struct {
 
 typedef struct cbaseline_world cbaseline_world;
 
-/* Builds the world: walls, then the tumbler, then crates, in the given order; each crate's body,
-   shape, position, angle, velocities, material, collision settings, then added to the space. The
-   vertex arrays are read here only. */
+/* Builds the world: walls, then the tumbler, then crates, then joints, in the given order; each
+   crate's body, shape, position, angle, velocities, material, collision settings, then added to
+   the space; each joint made, its settings set, then added. The vertex arrays are read here only. */
 cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaseline_wall *walls, int wall_count,
-                                  const cbaseline_crate *crates, int crate_count);
+                                  const cbaseline_crate *crates, int crate_count, const cbaseline_joint *joints, int joint_count);
 
 /* Sets gravity for the following steps (a gravity stream's change, applied at a step boundary). */
 void cbaseline_set_gravity(cbaseline_world *world, double gravity_x, double gravity_y);

@@ -151,6 +151,71 @@ enum Chipmunk {
 
     static func shapeFree(_ shape: OpaquePointer) { cpShapeFree(shape) }
 
+    // MARK: Constraints (`cpConstraint`)
+
+    /// The constraint `kind` describes between bodies `a` and `b` (`cp…New`, parameters as given).
+    static func constraintNew(_ kind: JointKind, a: OpaquePointer, b: OpaquePointer) -> OpaquePointer {
+        func v(_ p: Vec2) -> cpVect { cpv(p.x, p.y) }
+        return switch kind {
+        case let .pin(anchorA, anchorB): cpPinJointNew(a, b, v(anchorA), v(anchorB))!
+        case let .slide(anchorA, anchorB, min, max): cpSlideJointNew(a, b, v(anchorA), v(anchorB), min, max)!
+        case let .pivot(point): cpPivotJointNew(a, b, v(point))!
+        case let .pivotAnchors(anchorA, anchorB): cpPivotJointNew2(a, b, v(anchorA), v(anchorB))!
+        case let .groove(grooveA, grooveB, anchorB): cpGrooveJointNew(a, b, v(grooveA), v(grooveB), v(anchorB))!
+        case let .dampedSpring(anchorA, anchorB, restLength, stiffness, damping):
+            cpDampedSpringNew(a, b, v(anchorA), v(anchorB), restLength, stiffness, damping)!
+        case let .dampedRotarySpring(restAngle, stiffness, damping): cpDampedRotarySpringNew(a, b, restAngle, stiffness, damping)!
+        case let .rotaryLimit(min, max): cpRotaryLimitJointNew(a, b, min, max)!
+        case let .ratchet(phase, ratchet): cpRatchetJointNew(a, b, phase, ratchet)!
+        case let .gear(phase, ratio): cpGearJointNew(a, b, phase, ratio)!
+        case let .simpleMotor(rate): cpSimpleMotorNew(a, b, rate)!
+        }
+    }
+
+    /// Sets the settings given, in this order: max force, max bias, error bias, collide bodies
+    /// (only when false); those not given keep the values `cp…New` gave.
+    static func constraintSetSettings(_ constraint: OpaquePointer, _ settings: JointSettings) {
+        if let maxForce = settings.maxForce { cpConstraintSetMaxForce(constraint, maxForce) }
+        if let maxBias = settings.maxBias { cpConstraintSetMaxBias(constraint, maxBias) }
+        if let errorBias = settings.errorBias { cpConstraintSetErrorBias(constraint, errorBias) }
+        if !settings.collideBodies { cpConstraintSetCollideBodies(constraint, 0) }
+    }
+
+    /// The two anchors of a joint that has them, in each body's own frame, as Chipmunk keeps them
+    /// (a pivot made at a world point has them computed); a groove's anchor A is its groove's middle.
+    static func constraintAnchors(_ constraint: OpaquePointer, _ kind: JointKind) -> (Vec2, Vec2)? {
+        func p(_ v: cpVect) -> Vec2 { Vec2(v.x, v.y) }
+        switch kind {
+        case .pin: return (p(cpPinJointGetAnchorA(constraint)), p(cpPinJointGetAnchorB(constraint)))
+        case .slide: return (p(cpSlideJointGetAnchorA(constraint)), p(cpSlideJointGetAnchorB(constraint)))
+        case .pivot, .pivotAnchors: return (p(cpPivotJointGetAnchorA(constraint)), p(cpPivotJointGetAnchorB(constraint)))
+        case let .groove(grooveA, grooveB, _):
+            return ((grooveA + grooveB) * 0.5, p(cpGrooveJointGetAnchorB(constraint)))
+        case .dampedSpring: return (p(cpDampedSpringGetAnchorA(constraint)), p(cpDampedSpringGetAnchorB(constraint)))
+        case .dampedRotarySpring, .rotaryLimit, .ratchet, .gear, .simpleMotor: return nil
+        }
+    }
+
+    /// Gives `constraint` what `original` (of the same kind) worked out when it was made from where
+    /// its bodies were then: a pin's length, a pivot's anchors, a ratchet's notch angle.
+    static func constraintTakeMadeValues(_ constraint: OpaquePointer, from original: OpaquePointer, _ kind: JointKind) {
+        switch kind {
+        case .pin: cpPinJointSetDist(constraint, cpPinJointGetDist(original))
+        case .pivot, .pivotAnchors:
+            cpPivotJointSetAnchorA(constraint, cpPivotJointGetAnchorA(original))
+            cpPivotJointSetAnchorB(constraint, cpPivotJointGetAnchorB(original))
+        case .ratchet: cpRatchetJointSetAngle(constraint, cpRatchetJointGetAngle(original))
+        case .slide, .groove, .dampedSpring, .dampedRotarySpring, .rotaryLimit, .gear, .simpleMotor: break
+        }
+    }
+
+    /// The impulse the constraint applied in the last step (`cpConstraintGetImpulse`).
+    static func constraintImpulse(_ constraint: OpaquePointer) -> Double { cpConstraintGetImpulse(constraint) }
+
+    static func spaceAddConstraint(_ space: OpaquePointer, _ constraint: OpaquePointer) { cpSpaceAddConstraint(space, constraint) }
+    static func spaceRemoveConstraint(_ space: OpaquePointer, _ constraint: OpaquePointer) { cpSpaceRemoveConstraint(space, constraint) }
+    static func constraintFree(_ constraint: OpaquePointer) { cpConstraintFree(constraint) }
+
     /// Calls `body` with `points` as Chipmunk vectors and their count.
     private static func withPoints<Result>(_ points: [Vec2], _ body: (UnsafePointer<cpVect>, Int32) -> Result) -> Result {
         let vectors = points.map { cpv($0.x, $0.y) }

@@ -13,6 +13,7 @@ enum SavedStateCallError: Error {
     case outOfMemory
     case malformed(String)
     case unknownShape
+    case unknownConstraint
 
     init(code: Int, message: String = "") {
         switch cratedrop_state_code(rawValue: Int32(truncatingIfNeeded: code)) {
@@ -22,23 +23,26 @@ enum SavedStateCallError: Error {
         case CRATEDROP_STATE_FORCES: self = .pendingForces
         case CRATEDROP_STATE_MEMORY: self = .outOfMemory
         case CRATEDROP_STATE_UNKNOWN_SHAPE: self = .unknownShape
+        case CRATEDROP_STATE_UNKNOWN_CONSTRAINT: self = .unknownConstraint
         default: self = .malformed(message.isEmpty ? "malformed" : message)
         }
     }
 }
 
-/// The shapes and bodies a saved state names, in the world's own order, as the C side takes them.
+/// The shapes, bodies and constraints a saved state names, in the world's own order, as the C side takes them.
 final class StateMakeup {
     var shapes: [OpaquePointer?]
     var bodies: [OpaquePointer?]
+    var constraints: [OpaquePointer?]
     let fingerprint: UInt64
     /// The sizes of the last state saved and of its restore aid, the first guesses at the next ones'.
     var lastSize = 0
     var lastAidSize = 0
 
-    init(shapes: [OpaquePointer], bodies: [OpaquePointer], fingerprint: UInt64) {
+    init(shapes: [OpaquePointer], bodies: [OpaquePointer], constraints: [OpaquePointer], fingerprint: UInt64) {
         self.shapes = shapes
         self.bodies = bodies
+        self.constraints = constraints
         self.fingerprint = fingerprint
     }
 }
@@ -61,10 +65,13 @@ enum SavedStateCalls {
             let aid = [UInt64](unsafeUninitializedCapacity: aidWords) { aid, aidWritten in
                 bytes = makeup.shapes.withUnsafeMutableBufferPointer { shapes in
                     makeup.bodies.withUnsafeMutableBufferPointer { bodies in
-                        [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                            needed = cratedrop_state_save(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
-                                                    buffer.baseAddress, capacity, aid.baseAddress, 8 * aidWords, &aidNeeded)
-                            initialized = needed >= 0 && needed <= capacity ? needed : 0
+                        makeup.constraints.withUnsafeMutableBufferPointer { constraints in
+                            [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                                needed = cratedrop_state_save(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
+                                                        constraints.baseAddress, Int32(constraints.count), buffer.baseAddress, capacity,
+                                                        aid.baseAddress, 8 * aidWords, &aidNeeded)
+                                initialized = needed >= 0 && needed <= capacity ? needed : 0
+                            }
                         }
                     }
                 }
@@ -91,17 +98,21 @@ enum SavedStateCalls {
         var message = [CChar](repeating: 0, count: 256)
         let code = makeup.shapes.withUnsafeMutableBufferPointer { shapes in
             makeup.bodies.withUnsafeMutableBufferPointer { bodies in
-                bytes.withUnsafeBufferPointer { byteBuffer in
-                    message.withUnsafeMutableBufferPointer { messageBuffer in
-                        guard asSaved else {
-                            return cratedrop_state_restore(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
-                                                     byteBuffer.baseAddress, byteBuffer.count, messageBuffer.baseAddress, Int32(messageBuffer.count))
-                        }
-                        // The C side uses an aid only when its counts are this world's.
-                        return aid.withUnsafeBufferPointer { aid in
-                            cratedrop_state_restore_as_saved(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
-                                                     byteBuffer.baseAddress, byteBuffer.count, aid.isEmpty ? nil : UnsafeRawPointer(aid.baseAddress),
-                                                     8 * aid.count, messageBuffer.baseAddress, Int32(messageBuffer.count))
+                makeup.constraints.withUnsafeMutableBufferPointer { constraints in
+                    bytes.withUnsafeBufferPointer { byteBuffer in
+                        message.withUnsafeMutableBufferPointer { messageBuffer in
+                            guard asSaved else {
+                                return cratedrop_state_restore(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress, Int32(bodies.count),
+                                                         constraints.baseAddress, Int32(constraints.count), byteBuffer.baseAddress, byteBuffer.count,
+                                                         messageBuffer.baseAddress, Int32(messageBuffer.count))
+                            }
+                            // The C side uses an aid only when its counts are this world's.
+                            return aid.withUnsafeBufferPointer { aid in
+                                cratedrop_state_restore_as_saved(space, shapes.baseAddress, Int32(shapes.count), bodies.baseAddress,
+                                                         Int32(bodies.count), constraints.baseAddress, Int32(constraints.count),
+                                                         byteBuffer.baseAddress, byteBuffer.count, aid.isEmpty ? nil : UnsafeRawPointer(aid.baseAddress),
+                                                         8 * aid.count, messageBuffer.baseAddress, Int32(messageBuffer.count))
+                            }
                         }
                     }
                 }

@@ -274,6 +274,9 @@ function drawCrate(x, y, angle, body, scale) {
   context.drawImage(image, -image.width / 2, -image.height / 2);
 }
 
+// Where each body was drawn this frame (id -> [x, y, angle]), for its joints.
+const placed = new Map();
+
 function draw(now) {
   requestAnimationFrame(draw);
   if (!scene || frames.length === 0) return;
@@ -294,8 +297,47 @@ function draw(now) {
     const before = a.positions.get(id) || [x, y, angle];
     const bx = before[0] + (x - before[0]) * t, by = before[1] + (y - before[1]) * t, ba = before[2] + (angle - before[2]) * t;
     drawCrate(bx * scale, canvas.height - by * scale, ba, body, scale);
+    placed.set(id, [bx, by, ba]);
   }
   context.setTransform(1, 0, 0, 1, 0, 0);
+  drawJoints(placed, scale);
+  placed.clear();
+}
+
+// Joints as thin lines between their anchors, a dot at each (a groove as its groove; a gear or
+// motor between its bodies' centres), placed with their bodies as drawn.
+function drawJoints(placed, scale) {
+  if (!scene.joints) return;
+  const toCanvas = (end, point) => {
+    if (end === null) return [point[0] * scale, canvas.height - point[1] * scale];
+    const at = placed.get(end);
+    if (!at) return null;
+    const cos = Math.cos(at[2]), sin = Math.sin(at[2]);
+    return [(at[0] + cos * point[0] - sin * point[1]) * scale, canvas.height - (at[1] + sin * point[0] + cos * point[1]) * scale];
+  };
+  const width = Math.max(1, Math.min(2, scale));
+  for (const joint of scene.joints) {
+    const a = toCanvas(joint.a, joint.anchor_a), b = toCanvas(joint.b, joint.anchor_b);
+    if (!a || !b) continue;
+    context.strokeStyle = context.fillStyle = joint.kind === "damped_spring" ? "#2f6fb0" : "#2b2b33";
+    context.lineWidth = joint.centres ? width * 0.5 : width;
+    context.beginPath();
+    if (joint.groove) {
+      const g0 = toCanvas(joint.a, joint.groove.slice(0, 2)), g1 = toCanvas(joint.a, joint.groove.slice(2, 4));
+      context.moveTo(g0[0], g0[1]);
+      context.lineTo(g1[0], g1[1]);
+    } else {
+      context.moveTo(a[0], a[1]);
+      context.lineTo(b[0], b[1]);
+    }
+    context.stroke();
+    if (joint.centres) continue;
+    for (const [x, y] of joint.groove ? [b] : [a, b]) {
+      context.beginPath();
+      context.arc(x, y, width * 2, 0, 2 * Math.PI);
+      context.fill();
+    }
+  }
 }
 requestAnimationFrame(draw);
 

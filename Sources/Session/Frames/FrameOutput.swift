@@ -39,7 +39,7 @@ final class FrameOutput {
             return
         }
         let sink = try Self.makeSink(frames, fps: fps, framesToDraw: plan.framesToDraw, onWarning: onWarning)
-        let walls = world.wallStates(), worldSize = scene.worldSize, bodyShapes = world.bodyShapes
+        let walls = world.wallStates(), worldSize = scene.worldSize, bodyShapes = world.bodyShapes, joints = world.jointLinks
         var look = scene.render
         if let view = frames.view { look.view = view }
         let colors = look, crateColors = scene.crateColors(in: world), overlays = frames.overlays
@@ -52,7 +52,7 @@ final class FrameOutput {
         let pipeline = RenderPipeline(inFlight: offlineVideo ? 8 : 4, drawnAhead: drawnAhead, interpolate: plan.interpolate, sink: sink,
                                       yieldsToEncoder: offlineVideo && plan.threadPriority == .yieldToVideoEncoder) {
             FrameRenderer(world: worldSize, walls: walls, bodyShapes: bodyShapes, width: frames.width, height: frames.height, colors: colors,
-                          crateColors: crateColors, overlays: overlays)
+                          crateColors: crateColors, overlays: overlays, joints: joints)
         }
         self.pipeline = pipeline
     }

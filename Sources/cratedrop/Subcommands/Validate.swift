@@ -54,7 +54,8 @@ struct Validate: ParsableCommand {
                 continue
             }
             let crates = scene.crates.count + (scene.generator?.count ?? 0)
-            try StandardOutput.print("\(path): ok (\(crates) crates, \(scene.allWalls().count) walls)")
+            let joints = scene.joints.isEmpty ? "" : ", \(scene.joints.count) joint" + (scene.joints.count == 1 ? "" : "s")
+            try StandardOutput.print("\(path): ok (\(crates) crates, \(scene.allWalls().count) walls\(joints))")
         }
         if worst != .success { throw worst }
     }
