@@ -12,12 +12,16 @@ import SceneModel
 ///     body KIND CX CY W H ANGLE VX VY W MASS FRICTION ELASTICITY RADIUS AX AY BX BY GROUP CATEGORIES MASK SENSOR N X0 Y0 …
 ///     joint KIND A B P0 … P6 MAX_FORCE MAX_BIAS ERROR_BIAS COLLIDE_BODIES
 ///     gravity STEP GX GY                    (acts on step STEP, counted from 0)
+///     input STEP KIND INDEX X Y HAS_POINT PX PY TORQUE STEPS
+///                                           (a body's input before step STEP: KIND 0 impulse, 1 velocity,
+///                                            2 angular velocity X, 3 a force and torque held STEPS steps;
+///                                            INDEX the crate's, from 0: its id less one)
 ///     probe SEED ANGLES CONTACT_STEPS       (the determinism probe: angle seed and count, contact steps)
 ///
 /// KIND is `cbaseline.h`'s shape or joint kind; A and B a joint's crate indices (−1: static);
 /// integers are decimal.
 package enum BaselineSpec {
-    package static func text(scene: Scene, gravityChanges: [(step: Int, gravity: Vec2)] = [],
+    package static func text(scene: Scene, inputs: [(step: Int, action: InputAction)] = [],
                             probe: (seed: UInt64, angles: Int, contactSteps: Int)? = nil) -> String {
         let baseline = BaselineScene(scene)
         // The structs point into the scene's vertex storage, freed with it: keep it alive to the end.
@@ -44,8 +48,19 @@ package enum BaselineSpec {
             lines.append("joint \(j.kind) \(j.a) \(j.b) \(bits(p.0, p.1, p.2, p.3, p.4, p.5, p.6)) \(bits(j.max_force, j.max_bias, j.error_bias))"
                 + " \(j.collide_bodies)")
         }
-        for change in gravityChanges {
-            lines.append("gravity \(change.step) \(bits(change.gravity.x, change.gravity.y))")
+        for (step, action) in inputs {
+            switch action {
+            case let .gravity(gravity): lines.append("gravity \(step) \(bits(gravity.x, gravity.y))")
+            case let .body(id, input):
+                let (kind, value, at, torque, steps): (Int, Vec2, Vec2?, Double, Int) = switch input {
+                case let .impulse(impulse, at): (0, impulse, at, 0, 0)
+                case let .velocity(velocity): (1, velocity, nil, 0, 0)
+                case let .angularVelocity(rate): (2, Vec2(rate, 0), nil, 0, 0)
+                case let .hold(force, at, torque, steps): (3, force, at, torque, steps)
+                }
+                lines.append("input \(step) \(kind) \(Int(id.rawValue) - 1) \(bits(value.x, value.y)) \(at == nil ? 0 : 1) "
+                    + "\(bits(at?.x ?? 0, at?.y ?? 0, torque)) \(steps)")
+            }
         }
         if let probe { lines.append("probe \(probe.seed) \(probe.angles) \(probe.contactSteps)") }
             return lines.joined(separator: "\n") + "\n"

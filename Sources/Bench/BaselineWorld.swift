@@ -21,5 +21,22 @@ final class BaselineWorld {
 
     func step(_ count: Int) { cbaseline_step(world, Int32(count)) }
 
+    /// Applies an input line's action as CrateDrop's world does (a body by its id: crate id − 1).
+    func apply(_ action: InputAction) {
+        switch action {
+        case let .gravity(gravity): cbaseline_set_gravity(world, gravity.x, gravity.y)
+        case let .body(id, input):
+            let index = Int32(truncatingIfNeeded: id.rawValue - 1)
+            switch input {
+            case let .impulse(impulse, at):
+                cbaseline_apply_impulse(world, index, impulse.x, impulse.y, at == nil ? 0 : 1, at?.x ?? 0, at?.y ?? 0)
+            case let .velocity(velocity): cbaseline_set_velocity(world, index, velocity.x, velocity.y)
+            case let .angularVelocity(rate): cbaseline_set_angular_velocity(world, index, rate)
+            case let .hold(force, at, torque, steps):
+                cbaseline_hold_force(world, index, force.x, force.y, at == nil ? 0 : 1, at?.x ?? 0, at?.y ?? 0, torque, Int32(steps))
+            }
+        }
+    }
+
     var stateHash: StateHash { StateHash(value: cbaseline_state_hash(world)) }
 }

@@ -35,6 +35,9 @@ struct cbaseline_world {
     cpShape **shapes;
     int joint_count;
     cpConstraint **joints;
+    /* Forces held over the next steps, in the order held. */
+    struct held { int index; cpVect force, point; int has_point; double torque; int remaining; } *held;
+    int held_count, held_capacity;
 };
 
 /* The joint `j` describes between bodies a and b. */
@@ -157,8 +160,37 @@ void cbaseline_set_gravity(cbaseline_world *world, double gravity_x, double grav
     cpSpaceSetGravity(world->space, cpv(gravity_x, gravity_y));
 }
 
+void cbaseline_apply_impulse(cbaseline_world *world, int index, double jx, double jy, int has_point, double px, double py) {
+    cpBody *body = world->bodies[index];
+    cpBodyApplyImpulseAtWorldPoint(body, cpv(jx, jy), has_point ? cpv(px, py) : cpBodyGetPosition(body));
+}
+
+void cbaseline_set_velocity(cbaseline_world *world, int index, double vx, double vy) { cpBodySetVelocity(world->bodies[index], cpv(vx, vy)); }
+
+void cbaseline_set_angular_velocity(cbaseline_world *world, int index, double w) { cpBodySetAngularVelocity(world->bodies[index], w); }
+
+void cbaseline_hold_force(cbaseline_world *world, int index, double fx, double fy, int has_point, double px, double py, double torque,
+                          int steps) {
+    if (world->held_count == world->held_capacity) {
+        world->held_capacity = world->held_capacity ? 2 * world->held_capacity : 8;
+        world->held = realloc(world->held, (size_t)world->held_capacity * sizeof *world->held);
+    }
+    world->held[world->held_count++] = (struct held){index, cpv(fx, fy), cpv(px, py), has_point, torque, steps};
+}
+
 void cbaseline_step(cbaseline_world *world, int steps) {
-    for (int i = 0; i < steps; i++) cpSpaceStep(world->space, world->dt);
+    for (int i = 0; i < steps; i++) {
+        int kept = 0;
+        for (int h = 0; h < world->held_count; h++) {
+            struct held *held = &world->held[h];
+            cpBody *body = world->bodies[held->index];
+            cpBodyApplyForceAtWorldPoint(body, held->force, held->has_point ? held->point : cpBodyGetPosition(body));
+            if (held->torque != 0) cpBodySetTorque(body, cpBodyGetTorque(body) + held->torque);
+            if (--held->remaining > 0) world->held[kept++] = *held;
+        }
+        world->held_count = kept;
+        cpSpaceStep(world->space, world->dt);
+    }
 }
 
 /* The world's shapes (walls, the tumbler's, crates) and moving bodies (tumbler, crates), in the
@@ -260,6 +292,7 @@ void cbaseline_destroy(cbaseline_world *world) {
     }
     for (int i = 0; i < world->joint_count; i++) cpConstraintFree(world->joints[i]);
     free(world->joints);
+    free(world->held);
     free(world->walls);
     free(world->bodies);
     free(world->shapes);

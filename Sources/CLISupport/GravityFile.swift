@@ -3,9 +3,9 @@ import SceneFile
 import SceneModel
 import Script
 
-/// Every change of a gravity file with its step (timed lines only), or the command ends with
-/// the first bad line (exit 65) or an unreadable file (66).
-package func timedGravityChanges(path: String, scene: Scene) throws -> [(step: Int, gravity: Vec2)] {
+/// Every line of an input file with its step (timed lines only), or the command ends with the
+/// first bad line (exit 65) or an unreadable file (66).
+package func timedInputs(path: String, scene: Scene) throws -> [(step: Int, action: InputAction)] {
     let bytes: [UInt8]
     do {
         bytes = try FileBytes.read(path: path, limit: RunRecord.maxFileSize)
@@ -14,7 +14,7 @@ package func timedGravityChanges(path: String, scene: Scene) throws -> [(step: I
         throw ExitCodes.noInput
     }
     var parser = GravityLineParser(source: path, stepRate: scene.stepRate, gravityMagnitude: scene.gravity.length, axes: .portrait)
-    var changes: [(step: Int, gravity: Vec2)] = []
+    var changes: [(step: Int, action: InputAction)] = []
     for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
         let text = line.last == UInt8(ascii: "\r") ? Array(line.dropLast()) : Array(line)
         if text.isEmpty { continue }
@@ -24,7 +24,7 @@ package func timedGravityChanges(path: String, scene: Scene) throws -> [(step: I
                 printError("cratedrop: \(path):\(index + 1): an untimed line has no step")
                 throw ExitCodes.dataError
             }
-            changes.append((step, command.gravity))
+            changes.append((step, command.action))
         case .success(nil):
             continue
         case let .failure(error):

@@ -89,7 +89,7 @@ extension World {
             let makeup = stateMakeup
             let saved = try SavedStateCalls.save(space: space, makeup: makeup)
             return WorldState(step: stepCount, gravity: gravity, fingerprint: makeup.fingerprint, savedPhysics: saved.bytes,
-                              restoreAid: saved.aid)
+                              restoreAid: saved.aid, heldForces: heldForces)
         } catch {
             throw StateError(error)
         }
@@ -105,6 +105,10 @@ extension World {
         // Gravity is checked before anything changes, like every other value.
         guard state.gravity.x.isFinite, state.gravity.y.isFinite, abs(state.gravity.x) <= Limits.gravity,
               abs(state.gravity.y) <= Limits.gravity else { throw .malformed("the state's gravity is out of range") }
+        for held in state.heldForces {
+            guard crate(held.body) != nil, BodyInput.hold(force: held.force, at: held.at, torque: held.torque, steps: held.remaining)
+                .problems().isEmpty else { throw .malformed("a force the state holds names a body not in the world, or is out of range") }
+        }
         // A state from outside (a file) is checked, once restored, as scenes are: bodies piled on
         // one spot make each step take minutes. Refused, the world goes back to how it was.
         let before = state.physicsAsSaved ? nil : try saveState()
@@ -121,7 +125,9 @@ extension World {
         }
         // Checked above: cannot fail.
         try? setGravity(state.gravity)
+        heldForces = state.heldForces
         stepCount = state.step
+        inputsApplied += 1
     }
 }
 

@@ -23,6 +23,11 @@ public final class World {
     var stateMakeupCache: StateMakeup?
     /// Steps taken since the world was made.
     public internal(set) var stepCount = 0
+    /// Forces held on crates over the next steps (`hold(_:on:)`), applied before each step.
+    public internal(set) var heldForces: [HeldForce] = []
+    /// Inputs applied so far (gravity changes, pushes, velocities set, forces held): a look-ahead
+    /// (the synctest's) knows its prediction holds only while this has not changed.
+    public internal(set) var inputsApplied = 0
     var nextBodyID: UInt64 = 1
     /// How the space was made, for `copy()`.
     let iterations: Int
@@ -110,6 +115,7 @@ public final class World {
         Chipmunk.spaceRemoveBody(space, crate.body)
         crates.remove(at: index)
         snapshotRows.remove(at: index)
+        if let id = crate.id { heldForces.removeAll { $0.body == id } }
         crate.world = nil
         crate.id = nil
     }
@@ -223,10 +229,13 @@ public final class World {
         let problems = World.gravityProblems(gravity)
         guard problems.isEmpty else { throw .invalidValue(what: "gravity", problems: problems) }
         Chipmunk.spaceSetGravity(space, gravity)
+        inputsApplied += 1
     }
 
-    /// Advances the world by exactly one fixed step of `timeStep` seconds.
+    /// Advances the world by exactly one fixed step of `timeStep` seconds, with the forces held
+    /// on its crates.
     public func step() {
+        if !heldForces.isEmpty { applyHeldForces() }
         Chipmunk.spaceStep(space, dt: timeStep)
         stepCount += 1
     }

@@ -7,6 +7,7 @@ package struct LittleEndianWriter {
         self.bytes = bytes
     }
 
+    package mutating func u8(_ value: UInt8) { bytes.append(value) }
     package mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
     package mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
     package mutating func f64(_ value: Double) { u64(value.bitPattern) }
@@ -41,6 +42,8 @@ package struct LittleEndianReader {
     }
 
     package var isAtEnd: Bool { at == end }
+    /// Bytes left to read.
+    package var remaining: Int { end - at }
 
     package mutating func take(_ count: Int) throws(CutShort) -> ArraySlice<UInt8> {
         guard count >= 0, end - at >= count else { throw CutShort() }
@@ -48,6 +51,7 @@ package struct LittleEndianReader {
         return bytes[at..<(at + count)]
     }
 
+    package mutating func u8() throws(CutShort) -> UInt8 { try take(1).first! }
     package mutating func u32() throws(CutShort) -> UInt32 { try take(4).reversed().reduce(0) { $0 << 8 | UInt32($1) } }
     package mutating func u64() throws(CutShort) -> UInt64 { try take(8).reversed().reduce(0) { $0 << 8 | UInt64($1) } }
     package mutating func f64() throws(CutShort) -> Double { Double(bitPattern: try u64()) }

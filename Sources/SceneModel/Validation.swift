@@ -78,6 +78,12 @@ public enum Limits {
     public static let jointBias = 0.0...1e12
     /// A joint's `error_bias`: the share of its error left after a second.
     public static let errorBias = 0.0...1.0
+    /// An impulse's components (mass · px/s).
+    public static let impulse = 1e15
+    /// A force's or torque's components.
+    public static let force = 1e18
+    /// Steps a force may be held for: a day at 120 steps a second.
+    public static let heldSteps = 1...10_368_000
     /// The size of a gear's ratio and a ratchet's notch, either sign (0 divides by zero in Chipmunk).
     public static let jointRatio = 1e-6...1e6
 }

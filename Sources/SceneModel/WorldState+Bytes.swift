@@ -1,7 +1,8 @@
 /// A world state as bytes, to keep or send anywhere (a file, a socket, another process), and back.
 extension WorldState {
     public static let magic = Array("CDWORLD\n".utf8)
-    public static let formatVersion: UInt32 = 1
+    /// 2: held forces after the physics.
+    public static let formatVersion: UInt32 = 2
     /// The latest step a state may be at: 2^53 (some 2.4 million years at 120 steps a second).
     /// With `hash --steps` bounded the same way, a run from any state stays far inside `Int`.
     public static let maxStep = 1 << 53
@@ -43,13 +44,26 @@ extension WorldState {
         guard reader.isAtEnd else { throw FormatError(description: "the world state has bytes after its end") }
     }
 
-    /// The state's fields: step (u64), gravity (2 × f64), fingerprint (u64), physics (u32 length + bytes).
+    /// The state's fields: step (u64), gravity (2 × f64), fingerprint (u64), physics (u32 length +
+    /// bytes), held forces (u32 count; each body id u64, force 2 × f64, whether it has a point u8,
+    /// point 2 × f64, torque f64, steps remaining u64).
     package func append(to writer: inout LittleEndianWriter) {
         writer.u64(UInt64(step))
         writer.f64(gravity.x)
         writer.f64(gravity.y)
         writer.u64(fingerprint)
         writer.field(physics)
+        writer.u32(UInt32(clamping: heldForces.count))
+        for held in heldForces {
+            writer.u64(held.body.rawValue)
+            writer.f64(held.force.x)
+            writer.f64(held.force.y)
+            writer.u8(held.at == nil ? 0 : 1)
+            writer.f64(held.at?.x ?? 0)
+            writer.f64(held.at?.y ?? 0)
+            writer.f64(held.torque)
+            writer.u64(UInt64(held.remaining))
+        }
     }
 
     /// Reads the fields `append(to:)` writes.
@@ -59,6 +73,22 @@ extension WorldState {
             throw FormatError(description: "the state's step count \(step) is out of range (at most 2^53 = \(maxStep))")
         }
         let gravity = Vec2(try reader.f64(), try reader.f64())
-        return WorldState(step: Int(step), gravity: gravity, fingerprint: try reader.u64(), physics: try reader.field())
+        var state = WorldState(step: Int(step), gravity: gravity, fingerprint: try reader.u64(), physics: try reader.field())
+        let count = try reader.u32()
+        // Each takes 57 bytes: a count beyond what is left is a corrupt one, refused before any allocation.
+        guard Int(count) <= reader.remaining / 57 else { throw FormatError(description: "the state's held forces are cut short") }
+        for _ in 0..<count {
+            let body = try reader.u64(), force = Vec2(try reader.f64(), try reader.f64())
+            let hasPoint = try reader.u8(), at = Vec2(try reader.f64(), try reader.f64())
+            let torque = try reader.f64(), remaining = try reader.u64()
+            let input = BodyInput.hold(force: force, at: hasPoint == 1 ? at : nil, torque: torque,
+                                       steps: remaining <= UInt64(Limits.heldSteps.upperBound) ? Int(remaining) : 0)
+            guard hasPoint <= 1, body >= 1, input.problems().isEmpty else {
+                throw FormatError(description: "a held force of the state is out of range (body \(body))")
+            }
+            state.heldForces.append(HeldForce(body: BodyID(body), force: force, at: hasPoint == 1 ? at : nil, torque: torque,
+                                              remaining: Int(remaining)))
+        }
+        return state
     }
 }

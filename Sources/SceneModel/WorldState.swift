@@ -26,19 +26,22 @@ public struct WorldState: Sendable, Equatable {
     /// of it derived from the bytes, so never written out, but a restore of these bytes takes it
     /// instead of working it out again. Opaque here (cpStateFormat.h in Backends/portable/patches/0001-state-format.patch, AidHeader).
     package private(set) var restoreAid: [UInt64] = []
+    /// Forces held on bodies over the next steps (inputs with `"steps"`), in the order they act.
+    public var heldForces: [HeldForce]
 
-    public init(step: Int, gravity: Vec2, fingerprint: UInt64, physics: [UInt8]) {
+    public init(step: Int, gravity: Vec2, fingerprint: UInt64, physics: [UInt8], heldForces: [HeldForce] = []) {
         self.step = step
         self.gravity = gravity
         self.fingerprint = fingerprint
         self.physics = physics
+        self.heldForces = heldForces
     }
 
     /// A state whose `physics` are the bytes the physics library has just saved, with the restore
     /// aid it gave beside them: only for exactly those (`World.saveState()`), since a restore of
     /// the state then takes both on trust.
-    package init(step: Int, gravity: Vec2, fingerprint: UInt64, savedPhysics: [UInt8], restoreAid: [UInt64]) {
-        self.init(step: step, gravity: gravity, fingerprint: fingerprint, physics: savedPhysics)
+    package init(step: Int, gravity: Vec2, fingerprint: UInt64, savedPhysics: [UInt8], restoreAid: [UInt64], heldForces: [HeldForce] = []) {
+        self.init(step: step, gravity: gravity, fingerprint: fingerprint, physics: savedPhysics, heldForces: heldForces)
         physicsAsSaved = true
         self.restoreAid = restoreAid
     }
@@ -57,5 +60,6 @@ public struct WorldState: Sendable, Equatable {
     /// Equal states hold the same values, wherever their bytes came from.
     public static func == (lhs: WorldState, rhs: WorldState) -> Bool {
         lhs.step == rhs.step && lhs.gravity == rhs.gravity && lhs.fingerprint == rhs.fingerprint && lhs.physics == rhs.physics
+            && lhs.heldForces == rhs.heldForces
     }
 }

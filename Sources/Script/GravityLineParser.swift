@@ -1,12 +1,16 @@
 import SceneFile
 import SceneModel
 
-/// Parses gravity stream lines (JSON Lines) into commands, checking each strictly:
+/// Parses input stream lines (JSON Lines) into commands, checking each strictly:
 ///
 ///     {"t": 1.25, "gravity": [0, -1000]}   from simulated time 1.25 s on
 ///     {"step": 150, "gravity": [-1000, 0]} from step 150 on
 ///     {"t": 2, "accel": [0.1, -0.9, 0.2]}  accelerometer reading in g, mapped by `axes`
 ///     {"gravity": [0, 1000]}               when read (real-time runs only)
+///     {"step": 60, "body": 3, "impulse": [0, 400], "at": [210, 95]}   a push (at a world point)
+///     {"step": 60, "body": 3, "velocity": [120, 0]}                    a body's velocity set
+///     {"step": 60, "body": 3, "angular_velocity": 2}
+///     {"step": 60, "body": 3, "force": [0, 900], "torque": 50, "steps": 30}   held for 30 steps
 ///
 /// `t` applies at the first step whose start time is >= t: step ceil(t × stepRate), computed
 /// exactly from the decimal literal. Times and steps must not go backwards.
@@ -34,7 +38,7 @@ public struct GravityLineParser: Sendable {
     }
 
     /// Parses one line; a failed line leaves the ordering state as it was.
-    public mutating func parse(_ bytes: [UInt8], line: Int) -> Result<GravityCommand, GravityLineError> {
+    public mutating func parse(_ bytes: [UInt8], line: Int) -> Result<InputCommand, GravityLineError> {
         switch object(bytes, line: line) {
         case let .success(members): command(members, line: line)
         case let .failure(error): .failure(error)
@@ -44,7 +48,7 @@ public struct GravityLineParser: Sendable {
     /// Parses one line of a gravity stream or of a run record (docs/determinism.md, "Records"): a record's own
     /// lines (its header, scene, checkpoints and end line) give nil. They are recognised only after
     /// a record header on line 1, so a plain stream stays strict.
-    public mutating func read(_ bytes: [UInt8], line: Int) -> Result<GravityCommand?, GravityLineError> {
+    public mutating func read(_ bytes: [UInt8], line: Int) -> Result<InputCommand?, GravityLineError> {
         let members: [(key: String, value: JSONValue)]
         switch object(bytes, line: line) {
         case let .success(object): members = object
@@ -71,39 +75,31 @@ public struct GravityLineParser: Sendable {
         return .success(members)
     }
 
-    private mutating func command(_ members: [(key: String, value: JSONValue)], line: Int) -> Result<GravityCommand, GravityLineError> {
-        func fail(_ message: String) -> Result<GravityCommand, GravityLineError> {
+    private mutating func command(_ members: [(key: String, value: JSONValue)], line: Int) -> Result<InputCommand, GravityLineError> {
+        func fail(_ message: String) -> Result<InputCommand, GravityLineError> {
             .failure(GravityLineError(source: source, line: line, message: message))
         }
-        for (key, _) in members where !["t", "step", "gravity", "accel"].contains(key) {
-            return fail("unknown key \"\(key)\" (allowed: t, step, gravity, accel)")
-        }
         let field = { (key: String) in members.first { $0.key == key }?.value }
-
-        let gravity: Vec2
-        switch (field("gravity"), field("accel")) {
-        case (nil, nil): return fail("needs \"gravity\": [x, y] or \"accel\": [ax, ay, az]")
-        case (.some, .some): return fail("give \"gravity\" or \"accel\", not both")
-        case let (.some(vector), nil):
-            guard let numbers = Self.numbers(vector, count: 2) else { return fail("gravity must be an array of two numbers [x, y]") }
-            guard numbers.allSatisfy({ $0.isFinite && abs($0) <= Limits.gravity }) else {
-                return fail("gravity must be finite numbers within ±\(Int(Limits.gravity)), got [\(numbers.map { String($0) }.joined(separator: ", "))]")
+        let action: InputAction
+        if field("body") != nil {
+            switch bodyAction(members, field) {
+            case let .success(bodyAction): action = bodyAction
+            case let .failure(message): return fail(message.text)
             }
-            gravity = Vec2(numbers[0], numbers[1])
-        case let (nil, .some(vector)):
-            guard let numbers = Self.numbers(vector, count: 3) else { return fail("accel must be an array of three numbers [ax, ay, az] in g") }
-            guard numbers.allSatisfy({ $0.isFinite && abs($0) <= 100 }) else {
-                return fail("accel must be finite numbers within ±100 g, got [\(numbers.map { String($0) }.joined(separator: ", "))]")
+        } else {
+            for (key, _) in members where !["t", "step", "gravity", "accel"].contains(key) {
+                let bodyKeys = ["impulse", "at", "velocity", "angular_velocity", "force", "torque", "steps"]
+                return fail("unknown key \"\(key)\" (allowed: t, step, gravity, accel" + (bodyKeys.contains(key) ? "; with \"body\": \(bodyKeys.joined(separator: ", ")))" : ")"))
             }
-            gravity = axes.gravity(accel: (numbers[0], numbers[1], numbers[2]), magnitude: gravityMagnitude)
-            guard gravity.isFinite, abs(gravity.x) <= Limits.gravity, abs(gravity.y) <= Limits.gravity else {
-                return fail("accel gives gravity beyond ±\(Int(Limits.gravity))")
+            switch gravityAction(field) {
+            case let .success(gravityAction): action = gravityAction
+            case let .failure(message): return fail(message.text)
             }
         }
 
         switch (field("t"), field("step")) {
         case (.some, .some): return fail("give \"t\" or \"step\", not both")
-        case (nil, nil): return .success(GravityCommand(line: line, when: .whenRead, gravity: gravity))
+        case (nil, nil): return .success(InputCommand(line: line, when: .whenRead, action: action))
         case let (.some(t), nil):
             guard case let .number(_, literal) = t.kind, let time = DecimalSeconds(literal) else {
                 return fail("t must be a plain decimal number of seconds >= 0 (such as 1.25, at most 9 decimals, at most 1000000000), got \(Self.show(t))")
@@ -113,7 +109,7 @@ public struct GravityLineParser: Sendable {
             if step < lastStep { return fail("t \(time) is step \(step), before step \(lastStep) of an earlier line") }
             lastTime = time
             lastStep = step
-            return .success(GravityCommand(line: line, when: .step(step), gravity: gravity))
+            return .success(InputCommand(line: line, when: .step(step), action: action))
         case let (nil, .some(stepValue)):
             guard case let .number(_, literal) = stepValue.kind, let step = Int(literal) else {
                 if case let .number(_, literal) = stepValue.kind, JSONValue.isOversizedInteger(literal) {
@@ -124,8 +120,92 @@ public struct GravityLineParser: Sendable {
             if step < 0 { return fail("step must be >= 0, got \(step)") }
             if step < lastStep { return fail("step goes backwards: \(step) after step \(lastStep)") }
             lastStep = step
-            return .success(GravityCommand(line: line, when: .step(step), gravity: gravity))
+            return .success(InputCommand(line: line, when: .step(step), action: action))
         }
+    }
+
+    /// Why a line's action could not be read.
+    private struct Message: Error {
+        var text: String
+        init(_ text: String) { self.text = text }
+    }
+
+    private func gravityAction(_ field: (String) -> JSONValue?) -> Result<InputAction, Message> {
+        switch (field("gravity"), field("accel")) {
+        case (nil, nil): return .failure(Message("needs \"gravity\": [x, y], \"accel\": [ax, ay, az] or \"body\": ID with what to do to it"))
+        case (.some, .some): return .failure(Message("give \"gravity\" or \"accel\", not both"))
+        case let (.some(vector), nil):
+            guard let numbers = Self.numbers(vector, count: 2) else { return .failure(Message("gravity must be an array of two numbers [x, y]")) }
+            guard numbers.allSatisfy({ $0.isFinite && abs($0) <= Limits.gravity }) else {
+                return .failure(Message("gravity must be finite numbers within ±\(Int(Limits.gravity)), got [\(numbers.map { String($0) }.joined(separator: ", "))]"))
+            }
+            return .success(.gravity(Vec2(numbers[0], numbers[1])))
+        case let (nil, .some(vector)):
+            guard let numbers = Self.numbers(vector, count: 3) else { return .failure(Message("accel must be an array of three numbers [ax, ay, az] in g")) }
+            guard numbers.allSatisfy({ $0.isFinite && abs($0) <= 100 }) else {
+                return .failure(Message("accel must be finite numbers within ±100 g, got [\(numbers.map { String($0) }.joined(separator: ", "))]"))
+            }
+            let gravity = axes.gravity(accel: (numbers[0], numbers[1], numbers[2]), magnitude: gravityMagnitude)
+            guard gravity.isFinite, abs(gravity.x) <= Limits.gravity, abs(gravity.y) <= Limits.gravity else {
+                return .failure(Message("accel gives gravity beyond ±\(Int(Limits.gravity))"))
+            }
+            return .success(.gravity(gravity))
+        }
+    }
+
+    /// A body's line: `"body": ID` and one of `"impulse"` (with an optional `"at"`), `"velocity"`,
+    /// `"angular_velocity"`, or a `"force"` and/or `"torque"` held for `"steps"` (a force with an
+    /// optional `"at"`).
+    private func bodyAction(_ members: [(key: String, value: JSONValue)], _ field: (String) -> JSONValue?) -> Result<InputAction, Message> {
+        let allowed = ["t", "step", "body", "impulse", "at", "velocity", "angular_velocity", "force", "torque", "steps"]
+        for (key, _) in members where !allowed.contains(key) {
+            return .failure(Message("unknown key \"\(key)\" (allowed with \"body\": \(allowed.joined(separator: ", ")))"))
+        }
+        guard case let .number(_, literal) = field("body")!.kind, let raw = UInt64(literal), raw >= 1 else {
+            return .failure(Message("body must be a body's id, a whole number from 1 (crates are numbered from 1 in creation order, "
+                + "as traces print them), got \(Self.show(field("body")!))"))
+        }
+        let kinds = ["impulse", "velocity", "angular_velocity", "force", "torque"].filter { field($0) != nil }
+        let held = kinds.allSatisfy { $0 == "force" || $0 == "torque" }
+        guard !kinds.isEmpty, held || kinds.count == 1 else {
+            return .failure(Message(kinds.isEmpty ? "says what to do to the body: \"impulse\", \"velocity\", \"angular_velocity\", or \"force\" or \"torque\" with \"steps\""
+                                                  : "give one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", ")) a line (only a force and a torque go together)"))
+        }
+        func vector(_ key: String) -> Result<Vec2?, Message> {
+            guard let value = field(key) else { return .success(nil) }
+            guard let numbers = Self.numbers(value, count: 2) else { return .failure(Message("\(key) must be an array of two numbers [x, y]")) }
+            return .success(Vec2(numbers[0], numbers[1]))
+        }
+        func number(_ key: String) -> Result<Double?, Message> {
+            guard let value = field(key) else { return .success(nil) }
+            guard case let .number(number, _) = value.kind else { return .failure(Message("\(key) must be a number, got \(Self.show(value))")) }
+            return .success(number)
+        }
+        let input: BodyInput
+        do {
+            let at = try vector("at").get()
+            if at != nil, !(field("impulse") != nil || field("force") != nil) {
+                return .failure(Message("\"at\" goes with an impulse or a force"))
+            }
+            if field("steps") != nil, !held { return .failure(Message("\"steps\" goes with a force or a torque")) }
+            switch kinds[0] {
+            case "impulse": input = .impulse(try vector("impulse").get()!, at: at)
+            case "velocity": input = .velocity(try vector("velocity").get()!)
+            case "angular_velocity": input = .angularVelocity(try number("angular_velocity").get()!)
+            default:
+                guard let stepsValue = field("steps") else {
+                    return .failure(Message("a force or torque is held for \"steps\": K steps (Chipmunk clears forces after each step)"))
+                }
+                guard case let .number(_, literal) = stepsValue.kind, let steps = Int(literal), Limits.heldSteps.contains(steps) else {
+                    return .failure(Message("steps must be a whole number in \(Limits.heldSteps.lowerBound)...\(Limits.heldSteps.upperBound), got \(Self.show(stepsValue))"))
+                }
+                input = .hold(force: try vector("force").get() ?? .zero, at: at, torque: try number("torque").get() ?? 0, steps: steps)
+            }
+        } catch {
+            return .failure(error)
+        }
+        if let problem = input.problems().first { return .failure(Message(problem.description)) }
+        return .success(.body(BodyID(raw), input))
     }
 
     private static func numbers(_ value: JSONValue, count: Int) -> [Double]? {

@@ -13,7 +13,7 @@ import SceneFile
 /// The queue is bounded: a consumer that falls behind makes the reader wait, not memory grow.
 public final class GravityStream: Sendable {
     public enum Event: Sendable, Equatable {
-        case command(GravityCommand)
+        case command(InputCommand)
         case badLine(GravityLineError)
         /// The producer closed the stream (or it failed to read: `readError`).
         case end(readError: FileFailure?)

@@ -8,6 +8,7 @@ import SceneModel
 ///     {"record":"cratedrop","version":1,"scene_file":…,"determinism_class":…,"backend":…,"architecture":…,"libc":…,"state_rows":…[,"keyframes":K]}
 ///     {"scene":"…the scene file's text…"}
 ///     {"step":N,"gravity":[x,y]}                      a change acting on step N (counted from 0)
+///     {"step":N,"body":ID,"impulse":[x,y],…}          a body's input acting on step N (the input stream's lines)
 ///     {"step":N,"hash":"…"[,"state":[[id,x,y,angle,vx,vy,w],…]][,"keyframe":"BASE64"]}   after N steps
 ///     {"end":true,"steps":N,"hash":"…"}
 ///
@@ -62,7 +63,7 @@ public struct RunRecord: Sendable {
     /// The scene file's text, as embedded.
     public var sceneText: [UInt8]
     /// The changes applied, in order; each `.step(n)`.
-    public var gravityChanges: [GravityCommand]
+    public var gravityChanges: [InputCommand]
     public var checkpoints: [Checkpoint]
     /// Steps taken and the final hash; nil if the run that wrote it never finished the file.
     public var end: (steps: Int, hash: StateHash)?
@@ -208,7 +209,7 @@ private struct Reader {
     var scene: Scene?
     var sceneText: [UInt8] = []
     var gravityParser: GravityLineParser?
-    var gravityChanges: [GravityCommand] = []
+    var gravityChanges: [InputCommand] = []
     var keepsGravityChanges = true
     /// The last checkpoint read, to check the next one and the end line against.
     var lastCheckpoint: Checkpoint?
@@ -276,10 +277,10 @@ private struct Reader {
             return nil
         }
         if end != nil { throw fail("nothing may follow the end line") }
-        if field("gravity") != nil {
+        if field("gravity") != nil || field("body") != nil {
             switch gravityParser!.parse(bytes, line: number) {
             case let .success(command):
-                guard case .step = command.when else { throw fail("a recorded gravity change needs \"step\"") }
+                guard case .step = command.when else { throw fail("a recorded input needs \"step\"") }
                 if keepsGravityChanges { gravityChanges.append(command) }
             case let .failure(error):
                 throw .invalid(error.description)
@@ -287,7 +288,7 @@ private struct Reader {
             return nil
         }
         guard case let .string(hashText)? = field("hash"), let hash = StateHash(hex: hashText) else {
-            throw fail("expected a gravity change, a checkpoint {\"step\":N,\"hash\":\"…\"} or the end line")
+            throw fail("expected an input (gravity or a body's), a checkpoint {\"step\":N,\"hash\":\"…\"} or the end line")
         }
         if case .bool(true)? = field("end") {
             guard let steps = Self.count(field("steps")) else { throw fail("end line needs \"steps\" (a whole number >= 0)") }

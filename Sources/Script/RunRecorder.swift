@@ -51,6 +51,28 @@ public final class RunRecorder {
         write(["step": .integer(step), "gravity": .numbers([gravity.x, gravity.y])])
     }
 
+    /// Appends one applied input, as the input stream writes it: it acts on step `step`.
+    public func record(step: Int, action: InputAction) {
+        switch action {
+        case let .gravity(gravity): record(step: step, gravity: gravity)
+        case let .body(id, input):
+            var fields: [(key: String, value: JSONOutput)] = [("step", .integer(step)), ("body", .unsigned(id.rawValue))]
+            switch input {
+            case let .impulse(impulse, at):
+                fields.append(("impulse", .numbers([impulse.x, impulse.y])))
+                if let at { fields.append(("at", .numbers([at.x, at.y]))) }
+            case let .velocity(velocity): fields.append(("velocity", .numbers([velocity.x, velocity.y])))
+            case let .angularVelocity(rate): fields.append(("angular_velocity", .number(rate)))
+            case let .hold(force, at, torque, steps):
+                fields.append(("force", .numbers([force.x, force.y])))
+                if let at { fields.append(("at", .numbers([at.x, at.y]))) }
+                if torque != 0 { fields.append(("torque", .number(torque))) }
+                fields.append(("steps", .integer(steps)))
+            }
+            write(.object(fields))
+        }
+    }
+
     /// Appends the checkpoint after `snapshot.step` steps, if the schedule wants one or a
     /// keyframe is given (which goes on the same line: `RecordKeyframe`).
     /// - Parameters:

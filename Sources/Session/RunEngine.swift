@@ -98,7 +98,9 @@ public final class RunEngine {
         }
         gravity = events.map { events in
             GravityInput(events: events, waitsForInput: !plan.clock.isRealTime, policy: plan.gravity?.badLines ?? .stop,
-                         recorder: recorder, startStep: plan.start.step, shouldStop: shouldStop) { error in onWarning("skipped \(error)") }
+                         recorder: recorder, startStep: plan.start.step,
+                         lastStep: plan.end.stepLimit(atRate: scene.stepRate).map { plan.start.outputStep + $0 },
+                         shouldStop: shouldStop) { error in onWarning("skipped \(error)") }
         }
         record = recorder.map(RecordStage.init)
         check = plan.checkpoints.map { CheckStage(checkpoints: $0, keyframes: World.canSaveState ? plan.keyframeChecks : []) }

@@ -74,7 +74,8 @@ struct CrateDropBench: ParsableCommand {
     @Flag(help: "Print the first scene (or 'probe', the determinism probe) as the C baseline's text spec, for scripts/cross-arch.")
     var baselineSpec = false
 
-    @Option(help: ArgumentHelp("With --baseline-spec: gravity changes (timed lines) to include.", valueName: "FILE"))
+    @Option(name: [.customLong("inputs"), .customLong("gravity")],
+            help: ArgumentHelp("With --baseline-spec: the input stream's timed lines (gravity, bodies' inputs) to include; with --step-loop --side c: applied, and the hash printed after every step (the C build's trail).", valueName: "FILE"))
     var gravity: String?
 
     func validate() throws {
@@ -193,6 +194,13 @@ struct CrateDropBench: ParsableCommand {
             _ = measuredSwiftStepLoop(world, steps: steps, snapshots: true)
             try StandardOutput.print("\(world.stepCount) \(world.stateHash)")
         case .c:
+            if let path = gravity {
+                // Every step's hash with the inputs, as `cratedrop hash --every 1 --inputs` prints it.
+                let inputs = try timedInputs(path: path, scene: scene)
+                let trail = BaselineRunner.trail(scene: scene, inputs: inputs, steps: settings.warmupSteps + steps)
+                for (index, hash) in trail.enumerated() { try StandardOutput.print("\(index + 1) \(hash)") }
+                return
+            }
             let hash = BaselineRunner.run(scene: scene, warmup: settings.warmupSteps, steps: steps)
             try StandardOutput.print("\(settings.warmupSteps + steps) \(hash)")
         }
@@ -207,7 +215,7 @@ struct CrateDropBench: ParsableCommand {
             return
         }
         let scene = try loadSceneOrExit(path)
-        let changes = try gravity.map { try timedGravityChanges(path: $0, scene: scene) } ?? []
-        try StandardOutput.print(String(BaselineSpec.text(scene: scene, gravityChanges: changes).dropLast()))
+        let inputs = try gravity.map { try timedInputs(path: $0, scene: scene) } ?? []
+        try StandardOutput.print(String(BaselineSpec.text(scene: scene, inputs: inputs).dropLast()))
     }
 }

@@ -13,18 +13,20 @@ import Script
 extension AxisPreset: ExpressibleByArgument {}
 extension GravityInput.BadLinePolicy: ExpressibleByArgument {}
 
-/// The options that feed gravity from a JSON Lines stream (docs/command-line.md).
+/// The options that feed inputs (gravity, and pushes, velocities and forces on bodies) from a
+/// JSON Lines stream (docs/command-line.md).
 struct GravityOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Gravity changes as JSON Lines from FILE, '-' (stdin) or a named pipe.", valueName: "FILE"), completion: .file())
+    @Option(name: [.customLong("inputs"), .customLong("gravity")],
+            help: ArgumentHelp("Inputs as JSON Lines from FILE, '-' (stdin) or a named pipe: gravity changes, and bodies' impulses, velocities and held forces (--gravity is the same option).", valueName: "FILE"), completion: .file())
     var gravity: String?
 
     @Option(help: ArgumentHelp("How accel readings map to gravity: portrait or landscape (x and y swapped).", valueName: "PRESET"))
     var axes: AxisPreset = .portrait
 
-    @Option(help: ArgumentHelp("Write a run record to FILE: the scene, every gravity change applied with its exact step, and state checkpoints (replay and verify with `cratedrop replay FILE --verify`).", valueName: "FILE"), completion: .file())
+    @Option(help: ArgumentHelp("Write a run record to FILE: the scene, every input applied with its exact step, and state checkpoints (replay and verify with `cratedrop replay FILE --verify`).", valueName: "FILE"), completion: .file())
     var record: String?
 
-    @Option(help: ArgumentHelp("On a malformed gravity line: stop (the default) or skip it with a warning.", valueName: "stop|skip"))
+    @Option(help: ArgumentHelp("On a malformed or inapplicable input line: stop (the default) or skip it with a warning.", valueName: "stop|skip"))
     var onBadLine: GravityInput.BadLinePolicy = .stop
 
     @Option(parsing: .unconditional, help: ArgumentHelp("With --record: keep the world's saved state in the record every K steps, so `replay --from STEP` starts near STEP (CrateDrop's Chipmunk).", valueName: "K"))

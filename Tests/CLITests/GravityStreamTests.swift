@@ -108,7 +108,7 @@ import Testing
         ("{\"t\": 1, \"gravity\": [0, -1000]}\r\n{\"t\": 0.5, \"gravity\": [0, 1]}\r\n", "2: t goes backwards: 0.5 after 1"),
         ("{\"step\": -1, \"gravity\": [0, 1]}", "1: step must be >= 0, got -1"),
         ("{\"t\": 1, \"gravity\": [0, 1e400]}\n", "1: gravity must be finite numbers within ±1000000, got [0.0, inf]"),
-        ("{\"t\": 1}\n", "1: needs \"gravity\": [x, y] or \"accel\": [ax, ay, az]"),
+        ("{\"t\": 1}\n", "1: needs \"gravity\": [x, y], \"accel\": [ax, ay, az] or \"body\": ID with what to do to it"),
         ("{\"t\": 1, \"gravity\": [0, 1]}\nnot json\n", "2: invalid JSON at column 2: unexpected 'o', expected 'null'"),
         ("{\"gravity\": [0, 1]}\n", "1: a line without \"t\" or \"step\" applies when read, which only a --realtime run can do"),
         (String(repeating: " ", count: (1 << 20) + 1) + "\n", "1: line longer than 1 MiB"),

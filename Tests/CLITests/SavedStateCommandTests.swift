@@ -43,12 +43,14 @@ import Testing
         for arguments in [["hash", earlier, "--steps", "1"], ["run", earlier, "--seconds", "0.1", "--out", out + ".png"], ["validate", earlier]] {
             let result = try CLI.run(arguments)
             #expect(result.status == 65, "\(arguments): \(result.stderr)")
-            #expect((result.stdout + result.stderr).contains("saved-state format 2, which this CrateDrop (format 3) cannot read"),
+            #expect((result.stdout + result.stderr).contains("saved-state format 2, which this CrateDrop (format 4) cannot read"),
                     "\(arguments): \(result.stdout) \(result.stderr)")
         }
-        // The version edited to 3, the checksum (FNV-1a 64 of every byte before it) made right.
+        // The version edited to 4, no held forces after the physics (a u32 count of 0), the
+        // checksum (FNV-1a 64 of every byte before it) made right.
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: earlier)))
-        bytes[8] = 3
+        bytes[8] = 4
+        bytes.insert(contentsOf: [0, 0, 0, 0], at: bytes.count - 8)
         bytes = Self.withChecksum(bytes)
         let relabelled = Self.temporary("relabelled.state")
         defer { try? FileManager.default.removeItem(atPath: relabelled) }

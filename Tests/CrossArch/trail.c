@@ -43,6 +43,9 @@ typedef struct {
     int change_steps[MAX_CHANGES];
     double change_gravity[MAX_CHANGES][2];
     int change_count;
+    /* Bodies' inputs (BaselineSpec's "input" lines), in file order. */
+    struct input { int step, kind, index, has_point, steps; double x, y, px, py, torque; } inputs[MAX_CHANGES];
+    int input_count;
     int has_probe;
     unsigned long long probe_seed;
     int probe_angles, probe_contact_steps;
@@ -175,6 +178,22 @@ static void read_spec(const char *path, spec *s) {
             s->change_gravity[s->change_count][0] = next_double(&cursor);
             s->change_gravity[s->change_count][1] = next_double(&cursor);
             s->change_count++;
+        } else if (strcmp(kind, "input") == 0 && s->input_count < MAX_CHANGES) {
+            struct input *in = &s->inputs[s->input_count++];
+            in->step = (int)next_integer(&cursor);
+            in->kind = (int)next_integer(&cursor);
+            in->index = (int)next_integer(&cursor);
+            in->x = next_double(&cursor);
+            in->y = next_double(&cursor);
+            in->has_point = (int)next_integer(&cursor);
+            in->px = next_double(&cursor);
+            in->py = next_double(&cursor);
+            in->torque = next_double(&cursor);
+            in->steps = (int)next_integer(&cursor);
+            if (in->kind < 0 || in->kind > 3 || in->index < 0 || in->index >= s->crate_count || (in->kind == 3 && in->steps < 1)) {
+                fprintf(stderr, "trail: an input names a kind (0...3), a crate or a step count out of range\n");
+                exit(65);
+            }
         } else if (strcmp(kind, "probe") == 0) {
             char *word = strtok_r(NULL, " \n", &cursor);
             s->probe_seed = word ? strtoull(word, NULL, 10) : 0;
@@ -276,8 +295,8 @@ static void read_state_file(const char *path, state_file *f) {
     f->bytes = malloc((size_t)size + 1);
     f->count = fread(f->bytes, 1, (size_t)size, file);
     fclose(file);
-    if (f->count < 12 || memcmp(f->bytes, "CDSTATE\n", 8) != 0 || le32(f->bytes + 8) != 3) {
-        fprintf(stderr, "trail: %s is not a version 3 state file\n", path);
+    if (f->count < 12 || memcmp(f->bytes, "CDSTATE\n", 8) != 0 || le32(f->bytes + 8) != 4) {
+        fprintf(stderr, "trail: %s is not a version 4 state file\n", path);
         exit(65);
     }
     size_t at = 12;
@@ -293,6 +312,11 @@ static void read_state_file(const char *path, state_file *f) {
     f->fingerprint = le64(f->bytes + at + 24);
     f->physics_count = le32(f->bytes + at + 32);
     f->physics = f->bytes + at + 36;
+    /* Forces held over the next steps (inputs with "steps") are not carried by this harness. */
+    if (le32(f->physics + f->physics_count) != 0) {
+        fprintf(stderr, "trail: %s holds forces over its next steps, which this harness does not continue\n", path);
+        exit(65);
+    }
 }
 
 static void put32(FILE *out, uint32_t v, uint64_t *hash) {
@@ -330,6 +354,7 @@ static void write_state_file(cbaseline_world *world, const state_file *template,
     for (int i = 0; i < 4; i++) { put32(out, (uint32_t)words[i], &hash); put32(out, (uint32_t)(words[i] >> 32), &hash); }
     put32(out, (uint32_t)size, &hash);
     put_bytes(out, physics, (size_t)size, &hash);
+    put32(out, 0, &hash); /* no held forces */
     uint64_t unused = 0;
     put32(out, (uint32_t)hash, &unused);
     put32(out, (uint32_t)(hash >> 32), &unused);
@@ -403,7 +428,7 @@ int main(int argc, char **argv) {
     read_spec(argv[1], &s);
     int steps = atoi(argv[2]);
     cbaseline_world *world = build(&s);
-    int start = 0, next_change = 0;
+    int start = 0, next_change = 0, next_input = 0;
     double gravity[2] = {s.config.gravity_x, s.config.gravity_y};
     state_file state;
     if (from_state) read_state_file(argv[4], &state);
@@ -419,10 +444,20 @@ int main(int argc, char **argv) {
         gravity[0] = state.gravity[0];
         gravity[1] = state.gravity[1];
         cbaseline_set_gravity(world, gravity[0], gravity[1]);
-        // Changes before the saved step are in the state already.
+        // Changes and inputs before the saved step are in the state already.
         while (next_change < s.change_count && s.change_steps[next_change] < start) next_change++;
+        while (next_input < s.input_count && s.inputs[next_input].step < start) next_input++;
     }
     for (int step = start; step < steps; step++) {
+        for (; next_input < s.input_count && s.inputs[next_input].step <= step; next_input++) {
+            const struct input *in = &s.inputs[next_input];
+            switch (in->kind) {
+            case 0: cbaseline_apply_impulse(world, in->index, in->x, in->y, in->has_point, in->px, in->py); break;
+            case 1: cbaseline_set_velocity(world, in->index, in->x, in->y); break;
+            case 2: cbaseline_set_angular_velocity(world, in->index, in->x); break;
+            default: cbaseline_hold_force(world, in->index, in->x, in->y, in->has_point, in->px, in->py, in->torque, in->steps); break;
+            }
+        }
         while (next_change < s.change_count && s.change_steps[next_change] <= step) {
             gravity[0] = s.change_gravity[next_change][0];
             gravity[1] = s.change_gravity[next_change][1];

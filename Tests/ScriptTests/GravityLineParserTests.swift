@@ -7,13 +7,13 @@ import Testing
         GravityLineParser(source: "tilt.jsonl", stepRate: 120, gravityMagnitude: 1000, axes: axes)
     }
 
-    static func parse(_ lines: [String], axes: AxisPreset = .portrait) -> [Result<GravityCommand, GravityLineError>] {
+    static func parse(_ lines: [String], axes: AxisPreset = .portrait) -> [Result<InputCommand, GravityLineError>] {
         var parser = parser(axes: axes)
         return lines.enumerated().map { parser.parse(Array($0.element.utf8), line: $0.offset + 1) }
     }
 
     @Test(arguments: [
-        (#"{"t": 1.25, "gravity": [0, -1000]}"#, GravityCommand.When.step(150), Vec2(0, -1000)),
+        (#"{"t": 1.25, "gravity": [0, -1000]}"#, InputCommand.When.step(150), Vec2(0, -1000)),
         (#"{"t": 0, "gravity": [1, 2]}"#, .step(0), Vec2(1, 2)),
         // 0.001 s is inside step 0 (0 to 1/120 s): it applies from step 1, the first to start at or after it.
         (#"{"t": 0.001, "gravity": [1, 2]}"#, .step(1), Vec2(1, 2)),
@@ -22,9 +22,9 @@ import Testing
         (#"{"gravity": [0, 1000]}"#, .whenRead, Vec2(0, 1000)),
         (#"{"t": 2, "accel": [0.5, -1, 0.2]}"#, .step(240), Vec2(500, -1000)),
     ])
-    func validLinesBecomeCommands(line: String, when: GravityCommand.When, gravity: Vec2) throws {
+    func validLinesBecomeCommands(line: String, when: InputCommand.When, gravity: Vec2) throws {
         let command = try Self.parse([line])[0].get()
-        #expect(command == GravityCommand(line: 1, when: when, gravity: gravity))
+        #expect(command == InputCommand(line: 1, when: when, gravity: gravity))
     }
 
     @Test func landscapeSwapsXAndYAsTheOriginalDemo() throws {
@@ -35,7 +35,7 @@ import Testing
     @Test(arguments: [
         ("oops", "tilt.jsonl:1: invalid JSON at column 1: unexpected 'o', expected a value"),
         ("[1, 2]", "tilt.jsonl:1: must be a JSON object, got an array"),
-        (#"{"t": 1}"#, "tilt.jsonl:1: needs \"gravity\": [x, y] or \"accel\": [ax, ay, az]"),
+        (#"{"t": 1}"#, "tilt.jsonl:1: needs \"gravity\": [x, y], \"accel\": [ax, ay, az] or \"body\": ID with what to do to it"),
         (#"{"t": 1, "gravity": "down"}"#, "tilt.jsonl:1: gravity must be an array of two numbers [x, y]"),
         (#"{"t": 1, "gravity": [0, 1e999]}"#, "tilt.jsonl:1: gravity must be finite numbers within ±1000000, got [0.0, inf]"),
         (#"{"t": 1, "gravity": [0, -1], "accel": [0, 0, 1]}"#, "tilt.jsonl:1: give \"gravity\" or \"accel\", not both"),

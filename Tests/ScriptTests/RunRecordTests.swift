@@ -28,7 +28,7 @@ import Testing
         ([#"{"step":0,"gravity":[0,0]}"#], "r.rec:1: not a CrateDrop record"),
         ([header.replacingOccurrences(of: #""version":1"#, with: #""version":2"#)], "r.rec:1: a run record of version 2, which this cratedrop does not read: it reads record format version 1"),
         ([header, #"{"step":1,"hash":"00000000000000ff"}"#], "r.rec:2: expected the {\"scene\":\"…\"} line after the header"),
-        ([header, scene, #"{"step":1,"hash":"xyz"}"#], "r.rec:3: expected a gravity change, a checkpoint"),
+        ([header, scene, #"{"step":1,"hash":"xyz"}"#], "r.rec:3: expected an input (gravity or a body's), a checkpoint"),
         ([header, scene, #"{"step":1,"hash":"00000000000000ff","state":[[1,2,3]]}"#], "r.rec:3: state must be an array of [id, x, y, angle, vx, vy, angular_velocity] rows"),
         ([header, scene, #"{"step":2,"hash":"00000000000000ff"}"#, #"{"step":2,"hash":"00000000000000ff"}"#], "r.rec:4: checkpoint step 2 is not after step 2"),
         ([header, scene, #"{"step":-1,"gravity":[0,0]}"#], "r.rec:3: step must be >= 0, got -1"),
@@ -60,7 +60,7 @@ import Testing
                      #"{"end":true,"steps":4,"hash":"00000000000000ff"}"#]
         let results = lines.enumerated().map { parser.read(Array($0.element.utf8), line: $0.offset + 1) }
         let commands = results.compactMap { try? $0.get() }
-        #expect(commands == [GravityCommand(line: 3, when: .step(3), gravity: Vec2(1, 2))])
+        #expect(commands == [InputCommand(line: 3, when: .step(3), gravity: Vec2(1, 2))])
         #expect(results.allSatisfy { (try? $0.get()) != nil || (try? $0.get()) == .some(nil) })
     }
 

@@ -94,7 +94,20 @@ cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaselin
 /* Sets gravity for the following steps (a gravity stream's change, applied at a step boundary). */
 void cbaseline_set_gravity(cbaseline_world *world, double gravity_x, double gravity_y);
 
-/* Takes `steps` fixed steps of 1/step_rate s. */
+/* A body's inputs, as CrateDrop's World applies them at a step boundary, to crate `index` (from 0,
+   in creation order: its id less one). A push: cpBodyApplyImpulseAtWorldPoint at (px, py), or at
+   the body's position when has_point is 0; velocities: cpBodySetVelocity, cpBodySetAngularVelocity. */
+void cbaseline_apply_impulse(cbaseline_world *world, int index, double jx, double jy, int has_point, double px, double py);
+void cbaseline_set_velocity(cbaseline_world *world, int index, double vx, double vy);
+void cbaseline_set_angular_velocity(cbaseline_world *world, int index, double w);
+
+/* Holds a force (at (px, py), or the body's position) and a torque on crate `index` for the next
+   `steps` steps: before each of them, in the order held, cpBodyApplyForceAtWorldPoint and the
+   torque added with cpBodySetTorque (Chipmunk clears both after every step). */
+void cbaseline_hold_force(cbaseline_world *world, int index, double fx, double fy, int has_point, double px, double py, double torque,
+                          int steps);
+
+/* Takes `steps` fixed steps of 1/step_rate s, with the forces held. */
 void cbaseline_step(cbaseline_world *world, int steps);
 
 /* The documented state hash (FNV-1a 64 over x, y, angle, vx, vy, w of each crate in creation

@@ -101,6 +101,23 @@ enum Chipmunk {
         return Vec2(rotation.x, rotation.y)
     }
 
+    /// `cpBodyApplyImpulseAtWorldPoint` at `point`, or at the body's position when nil.
+    static func bodyApplyImpulse(_ body: OpaquePointer, _ impulse: Vec2, at point: Vec2?) {
+        let at = point.map { cpv($0.x, $0.y) } ?? cpBodyGetPosition(body)
+        cpBodyApplyImpulseAtWorldPoint(body, cpv(impulse.x, impulse.y), at)
+    }
+
+    /// `cpBodyApplyForceAtWorldPoint` at `point` (or the body's position), then the torque added
+    /// to what the body holds (`cpBodySetTorque`): both cleared by the next step.
+    static func bodyApplyForce(_ body: OpaquePointer, _ force: Vec2, at point: Vec2?, torque: Double) {
+        let at = point.map { cpv($0.x, $0.y) } ?? cpBodyGetPosition(body)
+        cpBodyApplyForceAtWorldPoint(body, cpv(force.x, force.y), at)
+        if torque != 0 { cpBodySetTorque(body, cpBodyGetTorque(body) + torque) }
+    }
+
+    static func bodySetVelocity(_ body: OpaquePointer, _ velocity: Vec2) { cpBodySetVelocity(body, cpv(velocity.x, velocity.y)) }
+    static func bodySetAngularVelocity(_ body: OpaquePointer, _ rate: Double) { cpBodySetAngularVelocity(body, rate) }
+
     /// Position, angle, velocity and angular velocity of `body`, read in one call.
     static func bodyIsSleeping(_ body: OpaquePointer) -> Bool { cpBodyIsSleeping(body) != 0 }
 

@@ -120,7 +120,7 @@ public final class LiveControl: GravityEvents, Sendable {
             guard let gravity = state.gravity else { return nil }
             state.gravity = nil
             state.tilts += 1
-            return .command(GravityCommand(line: state.tilts, when: .whenRead, gravity: gravity))
+            return .command(InputCommand(line: state.tilts, when: .whenRead, gravity: gravity))
         }
     }
 }

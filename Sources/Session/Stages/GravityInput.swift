@@ -33,11 +33,13 @@ public final class GravityInput: StepStage {
     private let recorder: RunRecorder?
     /// Timed lines before this step were applied by the run that made the saved state continued.
     private let startStep: Int
+    /// The step the run ends at, when known: a force may not be held past it.
+    private let lastStep: Int?
     private let onSkip: (GravityLineError) -> Void
     /// Ends an offline wait for input (Ctrl-C): the next step is then refused, cleanly.
     private let shouldStop: () -> Bool
     /// A timed command read but not yet due.
-    private var pending: GravityCommand?
+    private var pending: InputCommand?
     private var ended = false
 
     /// The line that stopped the run (policy `stop`), if any.
@@ -56,9 +58,11 @@ public final class GravityInput: StepStage {
     ///   - onSkip: told of each line skipped under policy `skip`.
     ///   - startStep: the step the run starts at (a saved state's); timed lines due before it are
     ///     passed over, since the state already holds their effect.
+    ///   - lastStep: the step the run ends at, when known; a force held past it is refused.
     public init(events: GravityEvents, waitsForInput: Bool, policy: BadLinePolicy, recorder: RunRecorder?, startStep: Int = 0,
-                shouldStop: @escaping () -> Bool = { false }, onSkip: @escaping (GravityLineError) -> Void) {
+                lastStep: Int? = nil, shouldStop: @escaping () -> Bool = { false }, onSkip: @escaping (GravityLineError) -> Void) {
         self.startStep = startStep
+        self.lastStep = lastStep
         self.events = events
         self.waitsForInput = waitsForInput
         self.policy = policy
@@ -79,6 +83,8 @@ public final class GravityInput: StepStage {
                 guard case let .step(due) = command.when, due > step else {
                     apply(command, to: state.world, at: step)
                     pending = nil
+                    // A line refused here (policy `stop`) ends the run before this step.
+                    if failure != nil { return false }
                     continue
                 }
                 return true
@@ -118,16 +124,31 @@ public final class GravityInput: StepStage {
         }
     }
 
-    private func apply(_ command: GravityCommand, to world: World, at step: Int) {
-        // The parser checked the range, so this cannot throw; a failure would still be reported.
-        do {
-            try world.setGravity(command.gravity)
+    private func apply(_ command: InputCommand, to world: World, at step: Int) {
+        // The parser checked the values; what it cannot know (the body, the run's end) is checked
+        // here, before the step the line applies at.
+        do throws(PhysicsError) {
+            switch command.action {
+            case let .gravity(gravity): try world.setGravity(gravity)
+            case let .body(id, input):
+                if case let .hold(_, _, _, steps) = input, let lastStep, steps > lastStep - step {
+                    refuse(command, "the force is held for \(steps) steps from step \(step), past the run's end after step \(lastStep)")
+                    return
+                }
+                try world.apply(input, to: id)
+            }
         } catch {
-            failure = GravityLineError(source: source, line: command.line, message: error.description)
+            let message = if case let .invalidValue(_, problems) = error { problems.map(\.description).joined(separator: "; ") } else { error.description }
+            refuse(command, message)
             return
         }
         changesApplied += 1
-        recorder?.record(step: step, gravity: command.gravity)
+        recorder?.record(step: step, action: command.action)
+    }
+
+    /// A line that cannot apply: skipped (policy `skip`) or the run's failure, before the step.
+    private func refuse(_ command: InputCommand, _ message: String) {
+        _ = reject(GravityLineError(source: source, line: command.line, message: message))
     }
 
     /// The input's name as used in messages.

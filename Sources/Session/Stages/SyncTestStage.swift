@@ -13,10 +13,10 @@ import SceneModel
 public final class SyncTestStage: StepStage {
     /// How far ahead each look-ahead steps (K >= 1).
     public let depth: Int
-    /// States the last look-ahead reached, from its first step on, with the gravity they were
-    /// stepped under and the step whose restore they check.
+    /// States the last look-ahead reached, from its first step on, with the count of the world's
+    /// inputs they were stepped under and the step whose restore they check.
     private var expected: [WorldSnapshot] = []
-    private var expectedGravity = Vec2(0, 0)
+    private var expectedInputs = -1
     private var restoredAt = 0
     /// Steps whose state was compared with a look-ahead's.
     public private(set) var statesCompared = 0
@@ -48,9 +48,9 @@ public final class SyncTestStage: StepStage {
             failure = .cannotSave(step: world.stepCount, error)
             return false
         }
-        // The look-ahead first meets the states the last one predicted (same gravity only: an
-        // input may have changed it at this boundary, which the last look-ahead did not know).
-        let predicted = world.gravity == expectedGravity ? expected.dropFirst() : []
+        // The look-ahead first meets the states the last one predicted (only when no input came
+        // at this boundary: a gravity change or a push the last look-ahead did not know of).
+        let predicted = world.inputsApplied == expectedInputs ? expected.dropFirst() : []
         var reached: [WorldSnapshot] = []
         reached.reserveCapacity(depth)
         for index in 0..<depth {
@@ -66,7 +66,7 @@ public final class SyncTestStage: StepStage {
         }
         if failure != nil { return false }
         expected = reached
-        expectedGravity = world.gravity
+        expectedInputs = world.inputsApplied
         restoredAt = saved.step
         return true
     }

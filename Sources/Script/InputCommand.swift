@@ -1,7 +1,7 @@
 import SceneModel
 
-/// One gravity change read from a gravity stream.
-public struct GravityCommand: Sendable, Equatable {
+/// One line of an input stream: a gravity change, or something done to one body.
+public struct InputCommand: Sendable, Equatable {
     public enum When: Sendable, Equatable {
         /// Before step k is taken, i.e. once k steps have been taken (step 0 is the first).
         case step(Int)
@@ -12,14 +12,25 @@ public struct GravityCommand: Sendable, Equatable {
     /// 1-based line number in the stream.
     public var line: Int
     public var when: When
-    public var gravity: Vec2
+    public var action: InputAction
 
-    public init(line: Int, when: When, gravity: Vec2) {
+    public init(line: Int, when: When, action: InputAction) {
         self.line = line
         self.when = when
-        self.gravity = gravity
+        self.action = action
+    }
+
+    /// A gravity change.
+    public init(line: Int, when: When, gravity: Vec2) {
+        self.init(line: line, when: when, action: .gravity(gravity))
+    }
+
+    /// The gravity it sets; nil for a body's input.
+    public var gravity: Vec2? {
+        if case let .gravity(gravity) = action { gravity } else { nil }
     }
 }
+
 
 /// A line of a gravity stream that could not be used: `SOURCE:LINE: reason`.
 public struct GravityLineError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,0 +1,77 @@
+import SceneModel
+
+extension World {
+    /// The crate with `id`, if it is in this world (crates are kept in ascending id order).
+    public func crate(_ id: BodyID) -> Crate? {
+        var low = 0, high = snapshotRows.count
+        while low < high {
+            let middle = (low + high) / 2
+            if snapshotRows[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < snapshotRows.count && snapshotRows[low].id == id ? crates[low] : nil
+    }
+
+    /// Does `input` to the crate `id` now, between steps: a push, a velocity, or a force held
+    /// over the next steps. The same as the input line `{"step": N, "body": ID, ...}` applied
+    /// after N steps.
+    ///
+    /// ```swift
+    /// try world.apply(.impulse(Vec2(0, 500), at: nil), to: BodyID(3))
+    /// try world.apply(.hold(force: Vec2(2000, 0), at: nil, torque: 0, steps: 60), to: BodyID(3))
+    /// ```
+    /// - Throws: `PhysicsError.invalidValue` naming the body or the value: a body not in the
+    ///   world, a value out of range.
+    public func apply(_ input: BodyInput, to id: BodyID) throws(PhysicsError) {
+        guard let crate = crate(id) else {
+            let range = crates.isEmpty ? "it has none" : "its bodies are \(crates.first!.id!)...\(crates.last!.id!)"
+            throw .invalidValue(what: "input", problems: [FieldProblem("", "body \(id) is not a body of this world (\(range))")])
+        }
+        let problems = input.problems()
+        guard problems.isEmpty else { throw .invalidValue(what: "input", problems: problems) }
+        switch input {
+        case let .impulse(impulse, at): Chipmunk.bodyApplyImpulse(crate.body, impulse, at: at)
+        case let .velocity(velocity): Chipmunk.bodySetVelocity(crate.body, velocity)
+        case let .angularVelocity(rate): Chipmunk.bodySetAngularVelocity(crate.body, rate)
+        case let .hold(force, at, torque, steps): heldForces.append(HeldForce(body: id, force: force, at: at, torque: torque, remaining: steps))
+        }
+        inputsApplied += 1
+    }
+
+    /// Applies each held force for the step about to be taken, in the order they were given, and
+    /// drops those whose steps are done.
+    func applyHeldForces() {
+        for held in heldForces {
+            // A crate removed takes its held forces with it (`remove(_:)`).
+            guard let crate = crate(held.body) else { continue }
+            Chipmunk.bodyApplyForce(crate.body, held.force, at: held.at, torque: held.torque)
+        }
+        for i in heldForces.indices { heldForces[i].remaining -= 1 }
+        heldForces.removeAll { $0.remaining <= 0 }
+    }
+}
+
+extension Crate {
+    /// A push: `cpBodyApplyImpulseAtWorldPoint` at `point` (a world point; the crate's position when nil).
+    /// - Throws: `PhysicsError.notInThisWorld` outside a world; `invalidValue` for a value out of range.
+    public func applyImpulse(_ impulse: Vec2, at point: Vec2? = nil) throws(PhysicsError) {
+        try applyInWorld(.impulse(impulse, at: point))
+    }
+
+    /// - Throws: `PhysicsError.notInThisWorld` outside a world; `invalidValue` for a value out of range.
+    public func setVelocity(_ velocity: Vec2) throws(PhysicsError) { try applyInWorld(.velocity(velocity)) }
+
+    /// - Throws: `PhysicsError.notInThisWorld` outside a world; `invalidValue` for a value out of range.
+    public func setAngularVelocity(_ rate: Double) throws(PhysicsError) { try applyInWorld(.angularVelocity(rate)) }
+
+    /// A force (at a world point, or the crate's position) and a torque on the crate for each of
+    /// the world's next `steps` steps.
+    /// - Throws: `PhysicsError.notInThisWorld` outside a world; `invalidValue` for a value out of range.
+    public func applyForce(_ force: Vec2, at point: Vec2? = nil, torque: Double = 0, steps: Int = 1) throws(PhysicsError) {
+        try applyInWorld(.hold(force: force, at: point, torque: torque, steps: steps))
+    }
+
+    private func applyInWorld(_ input: BodyInput) throws(PhysicsError) {
+        guard let world, let id else { throw .notInThisWorld }
+        try world.apply(input, to: id)
+    }
+}

@@ -1,0 +1,66 @@
+/// What an input line does.
+public enum InputAction: Sendable, Equatable {
+    case gravity(Vec2)
+    /// To the body with this id (crates from 1, in creation order, as traces print them).
+    case body(BodyID, BodyInput)
+}
+
+/// Something done to one body at a step boundary, from an input stream or the Swift API: a push,
+/// a new velocity, or a force held over the next steps. Points are world coordinates.
+public enum BodyInput: Sendable, Equatable {
+    /// `cpBodyApplyImpulseAtWorldPoint` at `at`, or at the body's position when nil.
+    case impulse(Vec2, at: Vec2?)
+    /// `cpBodySetVelocity`.
+    case velocity(Vec2)
+    /// `cpBodySetAngularVelocity`.
+    case angularVelocity(Double)
+    /// A force (at `at`, a fixed world point, or the body's position) and a torque, applied before
+    /// each of the next `steps` steps (Chipmunk clears forces after every step).
+    case hold(force: Vec2, at: Vec2?, torque: Double, steps: Int)
+
+    /// Whether it pushes (an impulse or a force), which only a dynamic body takes.
+    public var pushes: Bool {
+        switch self {
+        case .impulse, .hold: true
+        case .velocity, .angularVelocity: false
+        }
+    }
+
+    /// Problems with its values, named by the input line's keys.
+    public func problems() -> [FieldProblem] {
+        var list = ProblemList()
+        switch self {
+        case let .impulse(impulse, at):
+            list.check("impulse", impulse, magnitude: Limits.impulse)
+            if let at { list.check("at", at, magnitude: Limits.coordinate) }
+        case let .velocity(velocity): list.check("velocity", velocity, magnitude: Limits.speed)
+        case let .angularVelocity(rate): list.check("angular_velocity", rate, magnitude: Limits.angularSpeed)
+        case let .hold(force, at, torque, steps):
+            list.check("force", force, magnitude: Limits.force)
+            if let at { list.check("at", at, magnitude: Limits.coordinate) }
+            list.check("torque", torque, magnitude: Limits.force)
+            list.check("steps", steps, in: Limits.heldSteps)
+        }
+        return list.problems
+    }
+}
+
+/// A force held on a body: applied before each of its `remaining` steps, then dropped. Part of a
+/// world's state, since the steps still to come read it.
+public struct HeldForce: Sendable, Equatable {
+    public var body: BodyID
+    public var force: Vec2
+    /// A world point; nil: the body's position at each step.
+    public var at: Vec2?
+    public var torque: Double
+    /// Steps it still acts on (at least 1).
+    public var remaining: Int
+
+    public init(body: BodyID, force: Vec2, at: Vec2?, torque: Double, remaining: Int) {
+        self.body = body
+        self.force = force
+        self.at = at
+        self.torque = torque
+        self.remaining = remaining
+    }
+}
