@@ -1,8 +1,9 @@
 // Exercises every ownership path of the physics layer once, for a leak checker to watch:
 //   valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 .build/debug/leak-check
 // Crates are added, stepped, removed, re-added to a second world; a world is dropped while its
-// crates and a wall are still referenced; a tumbler (kinematic body) world is dropped; a shipped
-// scene is built and stepped.
+// crates and a wall are still referenced; a tumbler (kinematic body) world is dropped; joints are
+// added, removed, copied and dropped with their world while one is still referenced; a force is
+// held; a shipped scene is built and stepped.
 import Physics
 import SceneFile
 import SceneModel
@@ -31,6 +32,19 @@ do {
     for i in 0..<20 { try tumbling.addCrate(crate(Double(100 + i * 10))) }
     for _ in 0..<60 { tumbling.step() }
 }
+var strayJoint: Joint?
+do {
+    let jointed = try World(scene: SceneLoader.load(path: "Scenes/car.json"))
+    try jointed.addJoint(.dampedSpring(anchorA: .zero, anchorB: .zero, restLength: 50, stiffness: 10, damping: 1), a: jointed.crates[0],
+                         b: jointed.crates[3])
+    strayJoint = jointed.joints.first
+    for _ in 0..<30 { jointed.step() }
+    try jointed.remove(jointed.joints[1])
+    try jointed.apply(.hold(force: Vec2(0, 500), at: nil, torque: 0, steps: 5), to: jointed.crates[3].id!)
+    if World.canSaveState { _ = try jointed.copy() }
+    for _ in 0..<10 { jointed.step() }
+}
+strayJoint = nil
 let second = try World(gravity: Vec2(0, -10))
 for c in survivors { try second.add(c) }
 second.step()
