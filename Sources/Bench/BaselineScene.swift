@@ -80,6 +80,7 @@ final class BaselineScene {
             (crate.vx, crate.vy, crate.angular_velocity) = (spec.velocity.x, spec.velocity.y, spec.angularVelocity)
             (crate.mass, crate.friction, crate.elasticity) = (spec.mass, spec.friction, spec.elasticity)
             crate.collision = Self.collision(spec.collision)
+            crate.kinematic = spec.bodyType == .kinematic ? 1 : 0
             crates.append(crate)
         }
         for spec in scene.joints { joints.append(Self.joint(spec)) }

@@ -9,7 +9,7 @@ import SceneModel
 ///
 ///     config GX GY ITERATIONS STEP_RATE HASH_CELL_SIZE HASH_CELLS SLEEP_TIME HAS_TUMBLER TCX TCY TW TH TOMEGA TRADIUS TFRICTION TELASTICITY
 ///     wall KIND AX AY BX BY RADIUS FRICTION ELASTICITY GROUP CATEGORIES MASK SENSOR N X0 Y0 … XN-1 YN-1
-///     body KIND CX CY W H ANGLE VX VY W MASS FRICTION ELASTICITY RADIUS AX AY BX BY GROUP CATEGORIES MASK SENSOR N X0 Y0 …
+///     body KIND KINEMATIC CX CY W H ANGLE VX VY W MASS FRICTION ELASTICITY RADIUS AX AY BX BY GROUP CATEGORIES MASK SENSOR N X0 Y0 …
 ///     joint KIND A B P0 … P6 MAX_FORCE MAX_BIAS ERROR_BIAS COLLIDE_BODIES
 ///     gravity STEP GX GY                    (acts on step STEP, counted from 0)
 ///     input STEP KIND INDEX X Y HAS_POINT PX PY TORQUE STEPS
@@ -40,7 +40,7 @@ package enum BaselineSpec {
                 + tail(w.collision, w.vertex_count, w.vertices))
         }
         for k in baseline.crates {
-            lines.append("body \(k.kind) \(bits(k.cx, k.cy, k.width, k.height, k.angle, k.vx, k.vy, k.angular_velocity, k.mass))"
+            lines.append("body \(k.kind) \(k.kinematic) \(bits(k.cx, k.cy, k.width, k.height, k.angle, k.vx, k.vy, k.angular_velocity, k.mass))"
                 + " \(bits(k.friction, k.elasticity, k.radius, k.ax, k.ay, k.bx, k.by)) " + tail(k.collision, k.vertex_count, k.vertices))
         }
         for j in baseline.joints {

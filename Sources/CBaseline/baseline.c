@@ -120,7 +120,7 @@ cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaselin
         case CBASELINE_SEGMENT: moment = cpMomentForSegment(c->mass, a, b, c->radius); break;
         default: moment = cpMomentForBox(c->mass, c->width, c->height); break;
         }
-        cpBody *body = cpBodyNew(c->mass, moment);
+        cpBody *body = c->kinematic ? cpBodyNewKinematic() : cpBodyNew(c->mass, moment);
         cpShape *shape;
         switch (c->kind) {
         case CBASELINE_CIRCLE: shape = cpCircleShapeNew(body, c->radius, cpvzero); break;

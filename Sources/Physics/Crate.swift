@@ -16,6 +16,8 @@ public final class Crate {
     public let friction: Double
     public let elasticity: Double
     public let collision: CollisionSettings
+    /// Dynamic, or kinematic (moved only by its velocity; its `mass` is infinite).
+    public let bodyType: BodyType
 
     /// The world the crate is in, if any. Set only by `World`.
     weak var world: World?
@@ -32,9 +34,10 @@ public final class Crate {
         friction = spec.friction
         elasticity = spec.elasticity
         collision = spec.collision
+        bodyType = spec.bodyType
         // The order the plain-C builds follow (docs/scenes.md, "Construction order"): body, shape,
         // position, angle, velocities, material.
-        body = Chipmunk.bodyNew(mass: spec.mass, shape: spec.shape)
+        body = spec.bodyType == .kinematic ? Chipmunk.kinematicBodyNew() : Chipmunk.bodyNew(mass: spec.mass, shape: spec.shape)
         collisionShape = Chipmunk.shapeNew(body: body, shape: spec.shape)
         Chipmunk.bodySetState(body, position: spec.center, angle: spec.angle, velocity: spec.velocity,
                               angularVelocity: spec.angularVelocity)

@@ -26,7 +26,11 @@ extension World {
             let range = crates.isEmpty ? "it has none" : "its bodies are \(crates.first!.id!)...\(crates.last!.id!)"
             throw .invalidValue(what: "input", problems: [FieldProblem("", "body \(id) is not a body of this world (\(range))")])
         }
-        let problems = input.problems()
+        var problems = input.problems()
+        if input.pushes, crate.bodyType == .kinematic {
+            problems.append(FieldProblem("", "body \(id) is kinematic: it moves only by its velocity (set \"velocity\" or \"angular_velocity\"), "
+                + "and takes no impulse or force"))
+        }
         guard problems.isEmpty else { throw .invalidValue(what: "input", problems: problems) }
         switch input {
         case let .impulse(impulse, at): Chipmunk.bodyApplyImpulse(crate.body, impulse, at: at)
@@ -35,6 +39,7 @@ extension World {
         case let .hold(force, at, torque, steps): heldForces.append(HeldForce(body: id, force: force, at: at, torque: torque, remaining: steps))
         }
         inputsApplied += 1
+        inputsBeforeNextStep.append((id, input))
     }
 
     /// Applies each held force for the step about to be taken, in the order they were given, and

@@ -62,6 +62,7 @@ extension World {
             }
         }
         for crate in crates {
+            if crate.bodyType == .kinematic { hasher.combine(ShapeFingerprint.kinematicMarker) }
             for value in crate.shape.fingerprintValues + [crate.mass, crate.friction, crate.elasticity] + crate.collision.fingerprintValues {
                 hasher.combine(value)
             }
@@ -126,6 +127,8 @@ extension World {
         // Checked above: cannot fail.
         try? setGravity(state.gravity)
         heldForces = state.heldForces
+        // Inputs applied to the state being replaced are not this one's.
+        inputsBeforeNextStep = []
         stepCount = state.step
         inputsApplied += 1
     }
@@ -143,7 +146,7 @@ extension World {
         for (crate, body) in zip(crates, bodies)
         where body.position.isFinite && abs(body.position.x) <= Limits.coordinate && abs(body.position.y) <= Limits.coordinate {
             specs.append(CrateSpec(center: body.position, shape: crate.shape, angle: body.angle.isFinite ? body.angle : 0, mass: crate.mass,
-                                   collision: crate.collision))
+                                   collision: crate.collision, bodyType: crate.bodyType))
             owners.append(crate)
         }
         let report = CrateOverlaps.check(specs, deepOnly: true)
@@ -173,7 +176,7 @@ extension World {
                 let now = crate.state
                 let spec = CrateSpec(center: now.position, shape: crate.shape, angle: now.angle, velocity: now.velocity,
                                      angularVelocity: now.angularVelocity, mass: crate.mass, friction: crate.friction, elasticity: crate.elasticity,
-                                     collision: crate.collision)
+                                     collision: crate.collision, bodyType: crate.bodyType)
                 try twin.add(Crate(spec), id: crate.id ?? BodyID(twin.nextBodyID))
             }
             var twinOf: [ObjectIdentifier: Crate] = [:]

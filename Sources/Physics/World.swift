@@ -28,6 +28,11 @@ public final class World {
     /// Inputs applied so far (gravity changes, pushes, velocities set, forces held): a look-ahead
     /// (the synctest's) knows its prediction holds only while this has not changed.
     public internal(set) var inputsApplied = 0
+    /// Bodies' inputs applied since the last step, in order; `step()` moves them to `inputsOfLastStep`.
+    var inputsBeforeNextStep: [(body: BodyID, input: BodyInput)] = []
+    /// The bodies' inputs applied just before the last step was taken, in order (a history that
+    /// steps again from a saved state applies them again: `LiveHistory`).
+    public private(set) var inputsOfLastStep: [(body: BodyID, input: BodyInput)] = []
     var nextBodyID: UInt64 = 1
     /// How the space was made, for `copy()`.
     let iterations: Int
@@ -186,6 +191,9 @@ public final class World {
         }), pointA == pointB {
             problems.append(FieldProblem("anchor_b", "the anchors are at the same point: a pin of length 0 cannot keep a direction; use a pivot joint"))
         }
+        if problems.isEmpty, a?.bodyType != .dynamic, b?.bodyType != .dynamic {
+            problems.append(FieldProblem("b", JointSpec.noDynamicEnd))
+        }
         if problems.isEmpty, joints.count >= Limits.joints.upperBound {
             problems.append(FieldProblem("joints", "at most \(Limits.joints.upperBound) joints"))
         }
@@ -238,6 +246,10 @@ public final class World {
         if !heldForces.isEmpty { applyHeldForces() }
         Chipmunk.spaceStep(space, dt: timeStep)
         stepCount += 1
+        if !inputsBeforeNextStep.isEmpty || !inputsOfLastStep.isEmpty {
+            inputsOfLastStep = inputsBeforeNextStep
+            inputsBeforeNextStep = []
+        }
     }
 
     private static func gravityProblems(_ gravity: Vec2) -> [FieldProblem] {

@@ -117,7 +117,7 @@ struct SceneDecoder {
         // An unknown shape name is the one error: every shape's keys are allowed then.
         guard let kind = shapeKind(fields, "shape") else {
             for key in ["center", "size", "radius", "vertices", "a", "b", "angle", "velocity", "angular_velocity", "mass", "friction",
-                        "elasticity", "filter", "sensor", "color"] { _ = member(fields, key) }
+                        "elasticity", "filter", "sensor", "color", "body_type"] { _ = member(fields, key) }
             finish(fields)
             return nil
         }
@@ -137,15 +137,25 @@ struct SceneDecoder {
         let angle = number(fields, "angle") ?? 0
         let velocity = vector(fields, "velocity") ?? .zero
         let angularVelocity = number(fields, "angular_velocity") ?? 0
-        let mass = number(fields, "mass", required: true)
+        let bodyType = bodyType(fields, "body_type")
+        let mass: Double?
+        if bodyType == .kinematic {
+            if fields.has("mass") {
+                report(fields.childPath("mass"), "a kinematic body has no mass: it moves only by its velocity and angular_velocity")
+                _ = member(fields, "mass")
+            }
+            mass = .infinity
+        } else {
+            mass = number(fields, "mass", required: true)
+        }
         let (friction, elasticity) = surface(fields)
         let collision = collisionSettings(fields)
         let color = color(fields, "color")
         finish(fields)
-        guard let center, let shape, let mass, let friction, let elasticity, let collision else { return nil }
+        guard let center, let shape, let mass, let friction, let elasticity, let collision, let bodyType else { return nil }
         return checked(CrateSpec(center: center, shape: shape, angle: angle, velocity: velocity, angularVelocity: angularVelocity,
-                                 mass: mass, friction: friction, elasticity: elasticity, collision: collision, color: color), path: path,
-                       problems: { $0.problems() })
+                                 mass: mass, friction: friction, elasticity: elasticity, collision: collision, color: color,
+                                 bodyType: bodyType), path: path, problems: { $0.problems() })
     }
 
     /// A wall: a segment (`from`, `to`, `radius`), or with `"shape": "polygon"` a convex polygon
@@ -564,6 +574,18 @@ struct SceneDecoder {
             return nil
         }
         return kind
+    }
+
+    /// A body's type, by its name (dynamic when not given); nil for a name it does not know.
+    private mutating func bodyType(_ fields: Fields, _ key: String) -> BodyType? {
+        guard let text = string(fields, key) else { return .dynamic }
+        guard let type = BodyType(rawValue: text) else {
+            let names = BodyType.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            let suggestion = KeySuggestion.closest(to: text, among: BodyType.allCases.map(\.rawValue)).map { " (did you mean \"\($0)\"?)" } ?? ""
+            report(fields.childPath(key), "must be one of \(names), got \"\(TerminalText.escaped(text))\"\(suggestion)")
+            return nil
+        }
+        return type
     }
 
     /// A wall's kind: a segment or a polygon.

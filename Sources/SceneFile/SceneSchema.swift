@@ -9,7 +9,7 @@ public enum SceneSchema {
     public static var text: String { document.indentedText + "\n" }
 
     static var document: JSONOutput {
-        let crate = object(required: ["center", "mass"], [
+        let crate = object(required: ["center"], [
             ("center", vector(magnitude: Limits.coordinate, "position and centre of mass, px")),
             ("shape", described(["enum": .array(BodyShape.Kind.allCases.map { .string($0.rawValue) })],
                                 "body shape; default \"box\"")),
@@ -23,9 +23,13 @@ public enum SceneSchema {
             ("angle", number(magnitude: Limits.angle, "radians, counter-clockwise; default 0")),
             ("velocity", vector(magnitude: Limits.speed, "px/s; default [0, 0]")),
             ("angular_velocity", number(magnitude: Limits.angularSpeed, "rad/s; default 0")),
-            ("mass", number(Limits.mass, "mass units")),
+            ("mass", number(Limits.mass, "mass units (a dynamic body's; a kinematic body has none)")),
+            ("body_type", described(["enum": .array(BodyType.allCases.map { .string($0.rawValue) })],
+                                    "\"dynamic\" (the default) or \"kinematic\": moved only by its velocity and angular_velocity")),
         ] + surface + collision + [("color", described(color, "how it is drawn; default: render.crate"))])
             .adding("allOf", [
+                kindKeys("body_type", "dynamic", isDefault: true, required: ["mass"], forbidden: []),
+                kindKeys("body_type", "kinematic", required: [], forbidden: ["mass"]),
                 kindKeys("shape", "box", isDefault: true, required: ["size"], forbidden: ["radius", "vertices", "a", "b"]),
                 kindKeys("shape", "circle", required: ["radius"], forbidden: ["size", "vertices", "a", "b"],
                          radius: Limits.circleRadius),

@@ -156,6 +156,8 @@ public enum ShapeFingerprint {
     public static let marker = Double(bitPattern: 0x7FF8_0000_5348_4150)
     /// Opens a shape's collision settings (filter, sensor), when they are not the defaults.
     public static let settingsMarker = Double(bitPattern: 0x7FF8_0000_4649_4C54)
+    /// Opens a kinematic body.
+    public static let kinematicMarker = Double(bitPattern: 0x7FF8_0000_4B49_4E45)
     /// Opens a joint.
     public static let jointMarker = Double(bitPattern: 0x7FF8_0000_4A4F_494E)
 }

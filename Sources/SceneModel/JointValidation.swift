@@ -74,6 +74,12 @@ extension JointSpec {
     }
 }
 
+extension JointSpec {
+    /// Why a joint between two bodies neither of which is dynamic is refused.
+    public static let noDynamicEnd = "neither end is a dynamic body: Chipmunk cannot solve a joint between bodies that forces do not move "
+        + "(static or kinematic)"
+}
+
 extension ProblemList {
     /// A value that must be non-zero, its size within `magnitude`, either sign.
     mutating func checkNonZero(_ field: String, _ value: Double, magnitude: ClosedRange<Double>) {
@@ -105,6 +111,14 @@ extension Scene {
                 endsExist = false
             }
             guard endsExist else { continue }
+            func isDynamic(_ end: JointEnd) -> Bool? {
+                guard let index = end.crateIndex else { return false }
+                return index < crates.count ? crates[index].map { $0.bodyType == .dynamic } : nil
+            }
+            if isDynamic(joint.a) == false, isDynamic(joint.b) == false {
+                found.append(FieldProblem("\(name).b", JointSpec.noDynamicEnd))
+                continue
+            }
             func place(_ end: JointEnd) -> (center: Vec2, angle: Double)? {
                 guard let index = end.crateIndex else { return (.zero, 0) }
                 return index < crates.count ? crates[index].map { ($0.center, $0.angle) } : nil

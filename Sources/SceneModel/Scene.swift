@@ -69,8 +69,17 @@ public struct Scene: Sendable, Equatable {
     }
 }
 
-/// A dynamic body of one shape and uniform density. `center` is its centre of mass; the moment of
-/// inertia is that of the uniform shape.
+/// How a body moves (Chipmunk's `cpBodyType`; `body_type` in scene files).
+public enum BodyType: String, Sendable, CaseIterable {
+    /// Moved by forces, collisions and joints; has a mass.
+    case dynamic
+    /// Moved only by its velocity and angular velocity (from the scene, or set by inputs): a
+    /// paddle, a conveyor, a lift. Pushes nothing aside but is pushed by nothing; no mass.
+    case kinematic
+}
+
+/// A body of one shape: dynamic with a uniform density (`center` is its centre of mass; the
+/// moment of inertia is that of the uniform shape), or kinematic.
 public struct CrateSpec: Sendable, Equatable {
     public var center: Vec2
     public var shape: BodyShape
@@ -84,10 +93,13 @@ public struct CrateSpec: Sendable, Equatable {
     public var collision: CollisionSettings
     /// How it is drawn; nil: the scene's crate colour. Physics ignores it.
     public var color: RGB?
+    /// Dynamic (the default) or kinematic; a kinematic body's `mass` is infinite.
+    public var bodyType: BodyType
 
     public init(center: Vec2, shape: BodyShape, angle: Double = 0, velocity: Vec2 = .zero, angularVelocity: Double = 0,
                 mass: Double, friction: Double = Surface.standard.friction, elasticity: Double = Surface.standard.elasticity,
-                collision: CollisionSettings = .standard, color: RGB? = nil) {
+                collision: CollisionSettings = .standard, color: RGB? = nil, bodyType: BodyType = .dynamic) {
+        self.bodyType = bodyType
         self.center = center
         self.shape = shape
         self.collision = collision
@@ -98,6 +110,14 @@ public struct CrateSpec: Sendable, Equatable {
         self.mass = mass
         self.friction = friction
         self.elasticity = elasticity
+    }
+
+    /// A kinematic body: moved only by its velocity and angular velocity.
+    public static func kinematic(center: Vec2, shape: BodyShape, angle: Double = 0, velocity: Vec2 = .zero, angularVelocity: Double = 0,
+                                 friction: Double = Surface.standard.friction, elasticity: Double = Surface.standard.elasticity,
+                                 collision: CollisionSettings = .standard, color: RGB? = nil) -> CrateSpec {
+        CrateSpec(center: center, shape: shape, angle: angle, velocity: velocity, angularVelocity: angularVelocity, mass: .infinity,
+                  friction: friction, elasticity: elasticity, collision: collision, color: color, bodyType: .kinematic)
     }
 
     /// A box crate of `size` (width, height), in pixels.

@@ -151,7 +151,10 @@ extension CrateSpec {
         list.check("angle", angle, magnitude: Limits.angle)
         list.check("velocity", velocity, magnitude: Limits.speed)
         list.check("angular_velocity", angularVelocity, magnitude: Limits.angularSpeed)
-        list.check("mass", mass, in: Limits.mass)
+        switch bodyType {
+        case .dynamic: list.check("mass", mass, in: Limits.mass)
+        case .kinematic: if mass != .infinity { list.add("mass", "a kinematic body has no mass: it moves only by its velocity") }
+        }
         list.checkSurface(friction: friction, elasticity: elasticity)
         return list.problems
     }

@@ -14,6 +14,10 @@ package enum LiveCommand: Sendable, Equatable {
     /// Back to the state after this many steps (within the last 30 s), at the next frame
     /// boundary; the run branches from there when it steps again (docs/serve.md, "Rewind and branch").
     case rewind(step: Int)
+    /// A push on a body, given as the change of velocity it makes (px/s), at a world point; the
+    /// run turns it into an impulse (× the body's mass), applied at the next step boundary and
+    /// recorded as an input line.
+    case push(body: BodyID, velocity: Vec2, at: Vec2)
 
     /// The largest message a page may send, in bytes.
     package static let maxMessageBytes = 1024
@@ -32,7 +36,8 @@ package enum LiveCommand: Sendable, Equatable {
             return .failure(MessageError("not JSON: \(error)"))
         }
         guard case let .object(members) = value.kind, members.count == 1, let member = members.first else {
-            return .failure(MessageError("expected one of {\"gravity\":[x,y]}, {\"command\":\"pause|resume|step|restart\"} or {\"rewind\":STEP}"))
+            return .failure(MessageError("expected one of {\"gravity\":[x,y]}, {\"command\":\"pause|resume|step|restart\"}, {\"rewind\":STEP} "
+                + "or {\"push\":{\"body\":ID,\"velocity\":[x,y],\"at\":[x,y]}}"))
         }
         switch (member.key, member.value.kind) {
         case let ("gravity", .array(items)):
@@ -57,9 +62,30 @@ package enum LiveCommand: Sendable, Equatable {
             case "restart": return .success(.restart)
             default: return .failure(MessageError("unknown command '\(name)' (known: pause, resume, step, restart)"))
             }
+        case let ("push", .object(fields)):
+            return push(fields)
         default:
-            return .failure(MessageError("unknown field '\(member.key)' or wrong type (known: gravity, command, rewind)"))
+            return .failure(MessageError("unknown field '\(member.key)' or wrong type (known: gravity, command, rewind, push)"))
         }
+    }
+
+    /// `{"body": ID, "velocity": [x, y], "at": [x, y]}`: a whole id from 1, finite speeds within
+    /// the scene limit, a point within the world's limits.
+    private static func push(_ fields: [(key: String, value: JSONValue)]) -> Result<LiveCommand, MessageError> {
+        let refusal = MessageError("push must be {\"body\": ID, \"velocity\": [x, y], \"at\": [x, y]}: a body's id from 1, "
+            + "a change of velocity within ±\(Int(Limits.speed)) px/s, a point within ±\(Int(Limits.coordinate)) px")
+        guard fields.count == 3, Set(fields.map(\.key)) == ["body", "velocity", "at"] else { return .failure(refusal) }
+        func value(_ key: String) -> JSONValue { fields.first { $0.key == key }!.value }
+        func vector(_ key: String, within limit: Double) -> Vec2? {
+            guard case let .array(items) = value(key).kind, items.count == 2, case let .number(x, _) = items[0].kind,
+                  case let .number(y, _) = items[1].kind, x.isFinite, y.isFinite, abs(x) <= limit, abs(y) <= limit else { return nil }
+            return Vec2(x, y)
+        }
+        guard case let .number(_, literal) = value("body").kind, let id = UInt64(literal), id >= 1,
+              let velocity = vector("velocity", within: Limits.speed), let at = vector("at", within: Limits.coordinate) else {
+            return .failure(refusal)
+        }
+        return .success(.push(body: BodyID(id), velocity: velocity, at: at))
     }
 
     package struct MessageError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -43,6 +43,8 @@ package final class LiveRun: Sendable {
     /// Where the record of the current world is written.
     package let recordPath: String
     private let control = LiveControl()
+    /// Each body's mass by id − 1 (nil: kinematic), to turn a page's push into an impulse.
+    private let masses: [Double?]
     /// Whether pages may rewind this run, or why not.
     package let rewind: Rewind
     private let history: LiveHistory.Settings?
@@ -66,6 +68,7 @@ package final class LiveRun: Sendable {
         self.sceneText = sceneText
         self.sceneFile = sceneFile
         self.recordPath = recordPath
+        masses = scene.allCrates().map { $0.bodyType == .dynamic ? $0.mass : nil }
         var settings = history ?? LiveHistory.Settings()
         rewind = Self.rewindAvailability(scene: scene, recordPath: recordPath, seconds: settings.seconds)
         if case .available = rewind {
@@ -105,6 +108,15 @@ package final class LiveRun: Sendable {
         case let .rewind(step):
             if case let .unavailable(reason) = rewind { return "cannot rewind: \(reason)" }
             if let refusal = control.rewind(toStep: step) { return "cannot rewind: \(refusal)" }
+        case let .push(body, velocity, at):
+            // A change of velocity, turned into the impulse that gives it (at the body's centre).
+            guard body.rawValue >= 1, body.rawValue <= UInt64(masses.count) else {
+                return "cannot push: body \(body) is not in the scene (its bodies are 1...\(masses.count))"
+            }
+            guard let mass = masses[Int(body.rawValue) - 1] else { return "cannot push: body \(body) is kinematic" }
+            let impulse = velocity * mass
+            if let problem = BodyInput.impulse(impulse, at: at).problems().first { return "cannot push: \(problem)" }
+            if !control.push(body: body, impulse: impulse, at: at) { return "cannot push: \(LiveControl.maximumPendingPushes) pushes are waiting" }
         }
         return nil
     }

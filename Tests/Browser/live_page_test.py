@@ -358,6 +358,30 @@ finally:
     driver.quit()
     stop(server)
 
+# Pushes: a page pushes a body (a change of velocity at a point, as a drag on the canvas sends
+# it); the run applies it as an impulse at its next step, the record keeps it as a body's input
+# line, and `replay --verify` reproduces the run through it. A push naming no body is refused with
+# its reason, the socket open.
+push_record = os.path.join(work, "push.rec")
+server, url = serve("Scenes/book.json", push_record)
+driver = browser()
+try:
+    driver.get(url)
+    wait_for(lambda: driver.execute_script("return window.cratedrop && window.cratedrop.received") > 10, 20, "book frames")
+    driver.execute_script("""
+        const at = frames[frames.length - 1].positions.get(3);
+        socket.send(JSON.stringify({push: {body: 3, velocity: [0, 900], at: [at[0], at[1]]}}));
+        socket.send(JSON.stringify({push: {body: 99, velocity: [0, 900], at: [10, 10]}}));""")
+    refused = wait_for(lambda: driver.execute_script("return window.cratedrop.refused"), 10, "the refusal of a push to no body")
+    check("body 99 is not in the scene" in refused, f"a push to no body is refused with its reason: {refused!r}")
+    wait_for(lambda: '"body":3,"impulse"' in open(push_record).read(), 10, "the push in the record")
+finally:
+    driver.quit()
+    status, summary = stop(server)
+verify = subprocess.run([cratedrop, "replay", push_record, "--verify"], cwd=repo, capture_output=True, text=True, timeout=120)
+check(verify.returncode == 0 and '"verified":true' in verify.stdout,
+      f"the record of a pushed run verifies: exit {verify.returncode} {verify.stdout.strip()[-200:]} {verify.stderr.strip()[-200:]}")
+
 # Joints: the Newton's cradle's five pins drawn from the scene message's joints, between the bar
 # and each ball (250 world px each) in the joints' colour (a page that drew no joints has none).
 server, url = serve("Scenes/newton-cradle.json", os.path.join(work, "cradle.rec"))

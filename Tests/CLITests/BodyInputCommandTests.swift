@@ -14,15 +14,17 @@ import Testing
     /// The benchmark tool SwiftPM built beside `cratedrop`.
     static let bench = CLI.executable.deletingLastPathComponent().appendingPathComponent("cratedrop-bench").path
 
-    /// Every step of the book scene with Scenes/push.jsonl, against the C baseline applying the
-    /// same lines with its own calls (`cratedrop-bench --step-loop --side c --inputs`).
-    @Test func everyStepEqualsThePlainCBuild() throws {
-        let crateDrop = try CLI.run(["hash", "Scenes/book.json", "--inputs", "Scenes/push.jsonl", "--steps", "900", "--every", "1"])
-        let plainC = try CLI.shell("'\(Self.bench)' Scenes/book.json --step-loop --side c --inputs Scenes/push.jsonl --warmup 0 --steps 900")
+    /// Every step of the book scene with Scenes/push.jsonl, and of the lift (a kinematic
+    /// platform) with Scenes/lift.jsonl, against the C baseline applying the same lines with its
+    /// own calls (`cratedrop-bench --step-loop --side c --inputs`).
+    @Test(arguments: [("book", "push"), ("lift", "lift")])
+    func everyStepEqualsThePlainCBuild(scene: String, inputs: String) throws {
+        let crateDrop = try CLI.run(["hash", "Scenes/\(scene).json", "--inputs", "Scenes/\(inputs).jsonl", "--steps", "900", "--every", "1"])
+        let plainC = try CLI.shell("'\(Self.bench)' Scenes/\(scene).json --step-loop --side c --inputs Scenes/\(inputs).jsonl --warmup 0 --steps 900")
         #expect(crateDrop.status == 0 && plainC.status == 0, "\(crateDrop.stderr) \(plainC.stderr)")
         #expect(crateDrop.stdout.split(separator: "\n").count == 900)
         #expect(crateDrop.stdout == plainC.stdout)
-        let without = try CLI.run(["hash", "Scenes/book.json", "--steps", "900"])
+        let without = try CLI.run(["hash", "Scenes/\(scene).json", "--steps", "900"])
         #expect(!crateDrop.stdout.hasSuffix(without.stdout), "the inputs change the run")
     }
 

@@ -140,6 +140,7 @@ static void read_spec(const char *path, spec *s) {
             cbaseline_crate *k = &s->crates[s->crate_count++];
             k->kind = (int)next_integer(&cursor);
             if (k->kind < CBASELINE_BOX || k->kind > CBASELINE_SEGMENT) { fprintf(stderr, "trail: unknown body kind %d\n", k->kind); exit(65); }
+            k->kinematic = (int)next_integer(&cursor);
             k->cx = next_double(&cursor);
             k->cy = next_double(&cursor);
             k->width = next_double(&cursor);

@@ -112,3 +112,36 @@ import Testing
             """).contains { $0.contains("joints[0].b: crate 3 does not exist: the scene has 3 crates") })
     }
 }
+
+/// Kinematic bodies in scene files: `"body_type": "kinematic"`, without a mass.
+@Suite struct KinematicSceneTests {
+    @Test func aKinematicBodyIsReadWithoutAMass() throws {
+        let scene = try JointSceneTests.parse("""
+            {"world": [100, 100], "gravity": [0, -10],
+             "crates": [{"body_type": "kinematic", "center": [50, 10], "size": [80, 5], "velocity": [0, 20], "angular_velocity": 0.1}]}
+            """)
+        #expect(scene.crates[0] == .kinematic(center: Vec2(50, 10), shape: .box(size: Vec2(80, 5)), velocity: Vec2(0, 20), angularVelocity: 0.1))
+    }
+
+    @Test(arguments: [
+        (#"{"body_type": "kinematic", "center": [50, 10], "size": [80, 5], "mass": 3}"#,
+         "Scenes/x.json:3: crates[0].mass: a kinematic body has no mass: it moves only by its velocity and angular_velocity"),
+        (#"{"body_type": "kinematc", "center": [50, 10], "size": [80, 5]}"#,
+         #"Scenes/x.json:3: crates[0].body_type: must be one of "dynamic", "kinematic", got "kinematc" (did you mean "kinematic"?)"#),
+        (#"{"body_type": "dynamic", "center": [50, 10], "size": [80, 5]}"#, "Scenes/x.json:3: crates[0].mass: is missing"),
+    ])
+    func badKinematicBodiesAreRefused(crate: String, expected: String) {
+        let found = ShapeSceneTests.diagnostics(crate: crate)
+        #expect(found.contains { $0.contains(expected) }, "\(found)")
+    }
+
+    @Test func aJointBetweenAKinematicBodyAndTheStaticOneIsRefused() {
+        let found = SceneValidationTests.diagnostics("""
+            {"world": [100, 100], "gravity": [0, -10],
+              "crates": [{"body_type": "kinematic", "center": [50, 10], "size": [80, 5]}],
+              "joints": [{"kind": "pivot", "a": "static", "b": 0, "pivot": [50, 10]}]
+            }
+            """)
+        #expect(found.contains { $0.contains("Scenes/x.json:3: joints[0].b: neither end is a dynamic body") }, "\(found)")
+    }
+}

@@ -121,11 +121,11 @@ import Testing
          ["Scenes/x.json:1: crates[0].restitution: unknown key 'restitution' (did you mean 'elasticity'?)"]),
         // A key already given is not suggested.
         (#"{"center": [50, 50], "size": [10, 10], "mass": 1, "friction": 0.5, "frction": 0.5}"#,
-         ["Scenes/x.json:1: crates[0].frction: unknown key (allowed: center, shape, size, angle, velocity, angular_velocity, mass, friction, elasticity, filter, sensor, color)"]),
+         ["Scenes/x.json:1: crates[0].frction: unknown key (allowed: center, shape, size, angle, velocity, angular_velocity, body_type, mass, friction, elasticity, filter, sensor, color)"]),
         // A missing key that no unknown key resembles stays missing.
         (#"{"center": [50, 50], "size": [10, 10], "weight": 1}"#, [
             "Scenes/x.json:1: crates[0].mass: is missing",
-            "Scenes/x.json:1: crates[0].weight: unknown key (allowed: center, shape, size, angle, velocity, angular_velocity, mass, friction, elasticity, filter, sensor, color)",
+            "Scenes/x.json:1: crates[0].weight: unknown key (allowed: center, shape, size, angle, velocity, angular_velocity, body_type, mass, friction, elasticity, filter, sensor, color)",
         ]),
     ])
     func misspeltKeysGetOneErrorWithASuggestion(crate: String, expected: [String]) {
@@ -172,7 +172,7 @@ import Testing
             """
         #expect(Array(Self.report(text).prefix(4)) == [
                 "Scenes/x.json:1: step_rate: must be in 1...100000, got 0",
-                "Scenes/x.json:4: crates[0].spin: unknown key (allowed: center, shape, size, angle, velocity, angular_velocity, mass, friction, elasticity, filter, sensor, color)",
+                "Scenes/x.json:4: crates[0].spin: unknown key (allowed: center, shape, size, angle, velocity, angular_velocity, body_type, mass, friction, elasticity, filter, sensor, color)",
                 "Scenes/x.json:5: warning: crates[1]: starts overlapping walls[0] by 12 px, lying across its centre line: "
                     + "Chipmunk pushes it out the shorter way, which may be the wall's far side",
                 "Scenes/x.json:6: crates[2].center: [500, 50] is outside the world (0...300, 0...300)",

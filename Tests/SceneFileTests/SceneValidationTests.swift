@@ -32,7 +32,7 @@ import Testing
         (#"{"center": [50, 50], "size": [10, 10], "mass": -5, "friction": 0.5, "elasticity": 0.2}"#,
          "Scenes/x.json:4: crates[1].mass: must be > 0, got -5"),
         (#"{"center": [50, 50], "size": [10, 10], "mass": 1, "friction": 0.5, "elasticity": 0.2, "weight": 3}"#,
-         "Scenes/x.json:4: crates[1].weight: unknown key (allowed: center, shape, size, angle, velocity, angular_velocity, mass, friction, elasticity, filter, sensor, color)"),
+         "Scenes/x.json:4: crates[1].weight: unknown key (allowed: center, shape, size, angle, velocity, angular_velocity, body_type, mass, friction, elasticity, filter, sensor, color)"),
         (#"{"center": [50, 50], "size": [10, 10], "mass": 1, "friction": 0.5, "elasticity": 0.2, "colour": 3}"#,
          "Scenes/x.json:4: crates[1].colour: unknown key 'colour' (did you mean 'color'?)"),
         (#"{"center": [50, 50], "size": [10, 10], "mass": 1, "friction": 0.5, "elasticity": 0.2, "color": "red"}"#,

@@ -16,6 +16,7 @@ import Testing
         (#"{"command": "restart"}"#, .restart),
         (#"{"rewind": 0}"#, .rewind(step: 0)),
         (#"{"rewind": 1234}"#, .rewind(step: 1234)),
+        (#"{"push": {"body": 3, "velocity": [0, 900], "at": [40.5, 20]}}"#, .push(body: BodyID(3), velocity: Vec2(0, 900), at: Vec2(40.5, 20))),
     ])
     func goodMessagesParse(text: String, expected: LiveCommand) throws {
         #expect(try LiveCommand.parse(text).get() == expected)
@@ -40,6 +41,11 @@ import Testing
         (#"{"rewind": 9007199254740993}"#, "got 9007199254740993"),
         (#"{"rewind": "10"}"#, "unknown field 'rewind' or wrong type"),
         (#"{"rewind": [10]}"#, "unknown field 'rewind' or wrong type"),
+        (#"{"push": {"body": 0, "velocity": [0, 1], "at": [1, 1]}}"#, "push must be {\"body\": ID"),
+        (#"{"push": {"body": 2, "velocity": [0, 1e7], "at": [1, 1]}}"#, "within ±1000000 px/s"),
+        (#"{"push": {"body": 2, "velocity": [0, 1]}}"#, "push must be"),
+        (#"{"push": {"body": 2, "velocity": [0, 1], "at": [1, 1], "spin": 3}}"#, "push must be"),
+        (#"{"push": [2]}"#, "unknown field 'push' or wrong type"),
     ])
     func badMessagesAreRefusedWithAReason(text: String, reason: String) {
         guard case let .failure(error) = LiveCommand.parse(text) else {

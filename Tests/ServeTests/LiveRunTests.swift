@@ -43,6 +43,14 @@ import Testing
 
     /// A world saved states do not cover (sleeping bodies) keeps no history: rewind is off with
     /// the reason, and a plan asking for one anyway is refused before its record is made.
+    @Test func aPushNamingNoBodyOrAKinematicOneIsRefused() throws {
+        let live = try Self.live(record: Self.temporary("push.rec"))
+        #expect(live.post(.push(body: BodyID(99), velocity: Vec2(0, 1), at: .zero)) == "cannot push: body 99 is not in the scene (its bodies are 1...5)")
+        #expect(live.post(.push(body: BodyID(2), velocity: Vec2(0, 1), at: Vec2(10, 10))) == nil)
+        for _ in 1..<LiveControl.maximumPendingPushes { _ = live.post(.push(body: BodyID(2), velocity: Vec2(0, 1), at: Vec2(10, 10))) }
+        #expect(live.post(.push(body: BodyID(2), velocity: Vec2(0, 1), at: Vec2(10, 10))) == "cannot push: 16 pushes are waiting")
+    }
+
     @Test func aSceneWithSleepingBodiesTurnsRewindOff() throws {
         var text = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Repository.path("Scenes/book.json"))))
         text.insert(contentsOf: Array(#""sleep_time": 0.5, "#.utf8), at: text.firstIndex(of: UInt8(ascii: "{"))! + 1)

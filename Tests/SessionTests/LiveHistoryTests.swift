@@ -113,14 +113,17 @@ import Testing
         for step in 0..<300 {
             // Gravity changes between kept states: the rewind must step under each one.
             if step == 70 || step == 131 { try world.setGravity(Vec2(step == 70 ? 400 : -250, -800)) }
+            // So do pages' pushes, and a force held across a kept state.
+            if step == 95 { try world.apply(.impulse(Vec2(0, 300), at: nil), to: BodyID(17)) }
+            if step == 118 { try world.apply(.hold(force: Vec2(5000, 0), at: nil, torque: 0, steps: 20), to: BodyID(40)) }
             Self.step(pipeline, 1)
             seen[world.stepCount] = world.snapshot()
         }
-        for target in [137, 71, 60, 299, 200, 1] {
+        for target in [137, 96, 95, 130, 71, 60, 299, 200, 1] {
             try history.rewind(to: target)
             #expect(world.stepCount == target && world.snapshot() == seen[target], "at \(target)")
         }
-        #expect(history.rewinds == 6 && control.rewindState?.latest == 300)
+        #expect(history.rewinds == 9 && control.rewindState?.latest == 300)
         // Stepping on from step 1 is a branch: what came after it is gone.
         Self.step(pipeline, 1)
         #expect(history.span == 0...2 && history.statesKept == 1)

@@ -20,9 +20,10 @@ typedef struct {
     int sensor;
 } cbaseline_collision;
 
-/* A body, in its own frame (vertices, a and b are relative to its position, its centre of mass). */
+/* A body, in its own frame (vertices, a and b are relative to its position, its centre of mass);
+   kinematic when `kinematic` is not 0 (cpBodyNewKinematic: no mass or moment). */
 typedef struct {
-    int kind;
+    int kind, kinematic;
     double cx, cy, width, height, angle, vx, vy, angular_velocity, mass, friction, elasticity, radius;
     double ax, ay, bx, by;
     int vertex_count;

@@ -78,6 +78,9 @@ enum Chipmunk {
 
     static func bodyFree(_ body: OpaquePointer) { cpBodyFree(body) }
 
+    /// A kinematic body (moved by its velocity, unaffected by collisions), `cpBodyNewKinematic`.
+    static func kinematicBodyNew() -> OpaquePointer { cpBodyNewKinematic()! }
+
     /// A kinematic body (moved by its velocity, unaffected by collisions) turning at a constant rate.
     static func kinematicBodyNew(position: Vec2, angularVelocity: Double) -> OpaquePointer {
         let body = cpBodyNewKinematic()!

@@ -366,9 +366,50 @@ window.addEventListener("keydown", (event) => {
   event.preventDefault();
 });
 
-let dragStart = null;
-canvas.addEventListener("pointerdown", (event) => { dragStart = [event.offsetX, event.offsetY]; canvas.setPointerCapture(event.pointerId); });
-canvas.addEventListener("pointerup", () => { dragStart = null; });
+// Dragging a body pushes it: on release, the drag's speed (world px/s, at most 2000) is sent as
+// the change of velocity to give it at the grabbed point, which the run applies as an impulse
+// (× its mass) at its next step and records. Dragging anywhere else points gravity.
+let dragStart = null, grab = null;
+function worldPoint(event) {
+  const scale = canvas.width / scene.world[0];
+  return [event.offsetX * (canvas.width / canvas.clientWidth) / scale, (canvas.height - event.offsetY * (canvas.height / canvas.clientHeight)) / scale];
+}
+function bodyAt(point) {
+  if (!scene || frames.length === 0) return null;
+  let found = null;
+  for (const [id, [x, y, angle]] of frames[frames.length - 1].positions) {
+    const body = bodies.get(id);
+    if (!body) continue;
+    const dx = point[0] - x, dy = point[1] - y, cos = Math.cos(angle), sin = Math.sin(angle);
+    const lx = cos * dx + sin * dy, ly = -sin * dx + cos * dy;
+    if (Math.abs(lx) <= body.w / 2 && Math.abs(ly) <= body.h / 2) found = { id, local: [lx, ly] };
+  }
+  return found;
+}
+canvas.addEventListener("pointerdown", (event) => {
+  canvas.setPointerCapture(event.pointerId);
+  const point = scene ? worldPoint(event) : null;
+  const body = point ? bodyAt(point) : null;
+  if (body) {
+    grab = { ...body, start: point, time: performance.now() };
+  } else {
+    dragStart = [event.offsetX, event.offsetY];
+  }
+});
+canvas.addEventListener("pointerup", (event) => {
+  dragStart = null;
+  if (!grab) return;
+  const end = worldPoint(event), seconds = Math.max(0.05, (performance.now() - grab.time) / 1000);
+  const clamp = (v) => Math.max(-2000, Math.min(2000, v));
+  const velocity = [clamp((end[0] - grab.start[0]) / seconds), clamp((end[1] - grab.start[1]) / seconds)];
+  const at = frames.length ? frames[frames.length - 1].positions.get(grab.id) : null;
+  if (at && socket.readyState === WebSocket.OPEN) {
+    const cos = Math.cos(at[2]), sin = Math.sin(at[2]);
+    const point = [at[0] + cos * grab.local[0] - sin * grab.local[1], at[1] + sin * grab.local[0] + cos * grab.local[1]];
+    socket.send(JSON.stringify({ push: { body: grab.id, velocity, at: point } }));
+  }
+  grab = null;
+});
 canvas.addEventListener("pointermove", (event) => {
   if (!dragStart) return;
   const dx = event.offsetX - dragStart[0], dy = dragStart[1] - event.offsetY;

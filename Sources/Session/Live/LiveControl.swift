@@ -17,6 +17,8 @@ import Synchronization
 public final class LiveControl: GravityEvents, Sendable {
     private struct State {
         var gravity: Vec2?
+        /// Pushes not yet applied, oldest first (at most `maximumPendingPushes`).
+        var pushes: [(body: BodyID, impulse: Vec2, at: Vec2)] = []
         var tilts = 0
         var paused = false
         var stepRequested = false
@@ -35,8 +37,22 @@ public final class LiveControl: GravityEvents, Sendable {
 
     public init() {}
 
+    /// Pushes waiting for the next step boundary at most; more are refused until it comes.
+    public static let maximumPendingPushes = 16
+
     /// Gravity from now on, px/s², applied at the next step boundary.
     public func tilt(_ gravity: Vec2) { state.withLock { $0.gravity = gravity } }
+
+    /// A push on body `body` (`cpBodyApplyImpulseAtWorldPoint`), applied at the next step
+    /// boundary and recorded like an input line. The caller has checked the body and values.
+    /// - Returns: false when `maximumPendingPushes` are already waiting (it is dropped).
+    public func push(body: BodyID, impulse: Vec2, at: Vec2) -> Bool {
+        state.withLock { state in
+            guard state.pushes.count < Self.maximumPendingPushes else { return false }
+            state.pushes.append((body, impulse, at))
+            return true
+        }
+    }
     public func pause() { state.withLock { $0.paused = true } }
     public func resume() { state.withLock { $0.paused = false } }
     /// One fixed step, when paused.
@@ -114,13 +130,18 @@ public final class LiveControl: GravityEvents, Sendable {
 
     public var source: String { "pages" }
 
-    /// The newest tilt not yet applied, as an untimed gravity line; never waits.
+    /// The newest tilt not yet applied, then each push in turn, as untimed input lines; never waits.
     public func next(wait: Bool, giveUp: () -> Bool) -> GravityStream.Event? {
         state.withLock { state in
-            guard let gravity = state.gravity else { return nil }
-            state.gravity = nil
+            if let gravity = state.gravity {
+                state.gravity = nil
+                state.tilts += 1
+                return .command(InputCommand(line: state.tilts, when: .whenRead, gravity: gravity))
+            }
+            guard !state.pushes.isEmpty else { return nil }
+            let push = state.pushes.removeFirst()
             state.tilts += 1
-            return .command(InputCommand(line: state.tilts, when: .whenRead, gravity: gravity))
+            return .command(InputCommand(line: state.tilts, when: .whenRead, action: .body(push.body, .impulse(push.impulse, at: push.at))))
         }
     }
 }

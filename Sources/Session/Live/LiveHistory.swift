@@ -55,6 +55,9 @@ public final class LiveHistory: StepStage {
     /// Gravity changes from the oldest kept state on: the gravity step `step` (counted from 0)
     /// was taken under, where it differed from the step before.
     private var gravityChanges: [(step: Int, gravity: Vec2)] = []
+    /// Bodies' inputs (a page's pushes) from the oldest kept state on, with the step (counted
+    /// from 0) they were applied before.
+    private var bodyInputs: [(step: Int, body: BodyID, input: BodyInput)] = []
     /// The gravity the newest step was taken under.
     private var lastGravity: Vec2
     /// The record's length after each step from the oldest kept state's on.
@@ -115,6 +118,7 @@ public final class LiveHistory: StepStage {
             lastGravity = world.gravity
             gravityChanges.append((step - 1, lastGravity))
         }
+        for (body, input) in world.inputsOfLastStep { bodyInputs.append((step - 1, body, input)) }
         if step % interval == 0 {
             do {
                 ring.append(try world.saveState().withoutRestoreAid)
@@ -147,12 +151,18 @@ public final class LiveHistory: StepStage {
         let base = ring.newest(atOrBefore: target)!
         try world.restore(base)
         var changes = gravityChanges.drop { $0.step < base.step }
+        var inputs = bodyInputs.drop { $0.step < base.step }
         for step in base.step..<target {
             if shouldStop() { return }
             if let change = changes.first, change.step == step {
                 // Every kept gravity was set once before, so this cannot throw.
                 try world.setGravity(change.gravity)
                 changes = changes.dropFirst()
+            }
+            while let input = inputs.first, input.step == step {
+                // Applied once before to this world's bodies: cannot throw.
+                try world.apply(input.input, to: input.body)
+                inputs = inputs.dropFirst()
             }
             world.step()
         }
@@ -165,6 +175,7 @@ public final class LiveHistory: StepStage {
     private func branch(at step: Int) {
         ring.dropNewer(than: step)
         gravityChanges.removeAll { $0.step >= step }
+        bodyInputs.removeAll { $0.step >= step }
         lastGravity = world.gravity
         if let recorder {
             let index = step - recordLengthsFrom
@@ -187,6 +198,7 @@ public final class LiveHistory: StepStage {
             recordLengthsFrom = oldest
         }
         if let first = gravityChanges.first, first.step < oldest { gravityChanges.removeAll { $0.step < oldest } }
+        if let first = bodyInputs.first, first.step < oldest { bodyInputs.removeAll { $0.step < oldest } }
     }
 
     private var rewindState: RewindState { RewindState(earliest: span.lowerBound, latest: span.upperBound, rewinds: rewinds) }
