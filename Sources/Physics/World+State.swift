@@ -192,6 +192,7 @@ extension World {
         }
         twin.nextBodyID = nextBodyID
         twin.snapshotsIncludeContacts = snapshotsIncludeContacts
+        twin.recordsContactEvents = recordsContactEvents
         try twin.restore(state)
         return twin
     }

@@ -33,6 +33,11 @@ public final class World {
     /// The bodies' inputs applied just before the last step was taken, in order (a history that
     /// steps again from a saved state applies them again: `LiveHistory`).
     public private(set) var inputsOfLastStep: [(body: BodyID, input: BodyInput)] = []
+    /// Where Chipmunk notes contact events while `recordsContactEvents` is on (contact_events.h).
+    var eventBuffer: UnsafeMutableRawPointer?
+    /// The contact events of the last step, in report order (`ContactEvent.reportOrder`); empty
+    /// unless `recordsContactEvents` is on.
+    public internal(set) var contactEvents: [ContactEvent] = []
     var nextBodyID: UInt64 = 1
     /// How the space was made, for `copy()`.
     let iterations: Int
@@ -68,6 +73,8 @@ public final class World {
         // Chipmunk's cpSpaceFree frees none of the bodies, shapes and constraints added to it, and
         // they point into the space, so take them all out first: constraints (which point at
         // bodies), shapes, then bodies, then the space.
+        // Removing shapes ends their contacts: nothing is noted any more.
+        if let eventBuffer { Chipmunk.eventsUninstall(space, eventBuffer) }
         for joint in joints { Chipmunk.spaceRemoveConstraint(space, joint.constraint) }
         for crate in crates { Chipmunk.spaceRemoveShape(space, crate.collisionShape) }
         for wall in walls { Chipmunk.spaceRemoveShape(space, wall.shape) }
@@ -95,6 +102,7 @@ public final class World {
         guard crate.world == nil else { throw .crateAlreadyInWorld }
         Chipmunk.spaceAddBody(space, crate.body)
         Chipmunk.spaceAddShape(space, crate.collisionShape)
+        Chipmunk.shapeSetParty(crate.collisionShape, Int(truncatingIfNeeded: id.rawValue))
         crate.world = self
         crate.id = id
         nextBodyID = max(nextBodyID, id.rawValue &+ 1)
@@ -137,6 +145,7 @@ public final class World {
         Chipmunk.spaceAddShape(space, wall.shape)
         wall.world = self
         walls.append(wall)
+        labelWalls()
         return wall
     }
 
@@ -146,6 +155,7 @@ public final class World {
         Chipmunk.spaceRemoveShape(space, wall.shape)
         walls.remove(at: index)
         wall.world = nil
+        labelWalls()
     }
 
     // MARK: Joints
@@ -220,6 +230,7 @@ public final class World {
         for shape in tumbler.shapes { Chipmunk.spaceAddShape(space, shape) }
         tumbler.world = self
         tumblers.append(tumbler)
+        labelWalls()
         return tumbler
     }
 
@@ -244,8 +255,10 @@ public final class World {
     /// on its crates.
     public func step() {
         if !heldForces.isEmpty { applyHeldForces() }
+        if let eventBuffer { Chipmunk.eventsClear(eventBuffer) }
         Chipmunk.spaceStep(space, dt: timeStep)
         stepCount += 1
+        if let eventBuffer { contactEvents = readEvents(eventBuffer) }
         if !inputsBeforeNextStep.isEmpty || !inputsOfLastStep.isEmpty {
             inputsOfLastStep = inputsBeforeNextStep
             inputsBeforeNextStep = []

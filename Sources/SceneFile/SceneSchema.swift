@@ -235,8 +235,9 @@ public enum SceneSchema {
         // "properties" alone also holds when the key is absent: right for the default kind only.
         let condition: JSONOutput = isDefault ? ["properties": [key: ["const": .string(kind)]]]
             : ["properties": [key: ["const": .string(kind)]], "required": [.string(key)]]
-        var then: JSONOutput = ["required": .array(required.map { .string($0) }),
-                                "not": ["anyOf": .array(forbidden.map { ["required": [.string($0)]] })]]
+        var then: JSONOutput = ["required": .array(required.map { .string($0) })]
+        // An empty anyOf is not a schema: a kind that forbids nothing says nothing of it.
+        if !forbidden.isEmpty { then = then.adding("not", ["anyOf": .array(forbidden.map { ["required": [.string($0)]] })]) }
         if let radius { then = then.adding("properties", ["radius": number(radius, "")]) }
         return ["if": condition, "then": then]
     }

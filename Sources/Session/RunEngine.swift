@@ -82,6 +82,7 @@ public final class RunEngine {
         do {
             frames = try FrameOutput(plan: plan, world: world, onWarning: onWarning)
             data = plan.data.isEmpty ? nil : try DataStage(scene: scene, settings: plan.data, tracesFrames: plan.clock.fps != nil)
+            if data?.needsContactEvents == true { world.recordsContactEvents = true }
         } catch {
             throw .output(error)
         }

@@ -4,7 +4,7 @@ import Session
 
 extension DataFormat: ExpressibleByArgument {}
 
-/// `--trace` and `--stats`: data out of `run` and `hash` (docs/outputs.md, "Data out").
+/// `--trace`, `--stats` and `--events`: data out of `run`, `hash` and `replay` (docs/outputs.md, "Data out").
 struct DataOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write every body's state to FILE (.csv or .jsonl): once per frame in a run, every step in hash, or every --trace-every steps.", valueName: "FILE"), completion: .file())
     var trace: String?
@@ -18,13 +18,20 @@ struct DataOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write per-step statistics to FILE (.jsonl): step time, contacts, awake bodies, kinetic energy, gravity.", valueName: "FILE"), completion: .file())
     var stats: String?
 
+    @Option(help: ArgumentHelp("Write every contact event to FILE (.csv or .jsonl): pairs that begin or stop touching, sensors entered and left, each with its step, the two bodies (or a body and a wall), point, normal and first impulse.", valueName: "FILE"), completion: .file())
+    var events: String?
+
+    @Option(help: ArgumentHelp("With --events: csv or jsonl, for a name without either extension (a device, a pipe).", valueName: "csv|jsonl"))
+    var eventsFormat: DataFormat?
+
     /// The files these options write, for `OutputChecks`.
     var outputs: [(option: String, path: String)] {
-        (trace.map { [("--trace", $0)] } ?? []) + (stats.map { [("--stats", $0)] } ?? [])
+        (trace.map { [("--trace", $0)] } ?? []) + (stats.map { [("--stats", $0)] } ?? []) + (events.map { [("--events", $0)] } ?? [])
     }
 
     var settings: DataOutputSettings {
-        DataOutputSettings(tracePath: trace, traceFormat: traceFormat, traceEvery: traceEvery, statsPath: stats)
+        DataOutputSettings(tracePath: trace, traceFormat: traceFormat, traceEvery: traceEvery, statsPath: stats, eventsPath: events,
+                           eventsFormat: eventsFormat)
     }
 
     func validate() throws {
@@ -39,6 +46,15 @@ struct DataOptions: ParsableArguments {
             if trace == nil { throw ValidationError("--trace-every needs --trace") }
             if traceEvery < 1 { throw ValidationError("--trace-every must be >= 1, got \(traceEvery)") }
         }
-        if let trace, let stats, trace == stats { throw ValidationError("--trace and --stats name the same file, \(trace)") }
+        if let events, eventsFormat == nil, DataFormat(path: events) == nil {
+            throw ValidationError("--events \(events): contact events are written as .csv or .jsonl; name the file so, or give --events-format")
+        }
+        if eventsFormat != nil, events == nil { throw ValidationError("--events-format needs --events") }
+        let named = [("--trace", trace), ("--stats", stats), ("--events", events)].compactMap { option, path in path.map { (option, $0) } }
+        for (i, first) in named.enumerated() {
+            for second in named[(i + 1)...] where first.1 == second.1 {
+                throw ValidationError("\(first.0) and \(second.0) name the same file, \(first.1)")
+            }
+        }
     }
 }

@@ -171,6 +171,60 @@ enum Chipmunk {
 
     static func shapeFree(_ shape: OpaquePointer) { cpShapeFree(shape) }
 
+    // MARK: Queries (Sources/CChipmunk/queries.h)
+
+    enum Query {
+        case point(Vec2, maxDistance: Double)
+        case segment(Vec2, Vec2, radius: Double)
+        case segmentFirst(Vec2, Vec2, radius: Double)
+        case box(min: Vec2, max: Vec2)
+    }
+
+    /// The shapes a query meets, each as its row of numbers (its party first; queries.h says the rest).
+    static func query(_ space: OpaquePointer, _ query: Query) -> [[Double]] {
+        var hits = CChipmunk_Hits(rows: nil, count: 0, capacity: 0, fields: 1, lost: 0)
+        switch query {
+        case let .point(point, maxDistance): CChipmunk_QueryPoint(space, cpv(point.x, point.y), maxDistance, &hits)
+        case let .segment(a, b, radius): CChipmunk_QuerySegment(space, cpv(a.x, a.y), cpv(b.x, b.y), radius, &hits)
+        case let .segmentFirst(a, b, radius): CChipmunk_QuerySegmentFirst(space, cpv(a.x, a.y), cpv(b.x, b.y), radius, &hits)
+        case let .box(low, high): CChipmunk_QueryBox(space, cpBBNew(low.x, low.y, high.x, high.y), &hits)
+        }
+        defer { free(hits.rows) }
+        let fields = Int(hits.fields)
+        return (0..<Int(hits.count)).map { i in (0..<fields).map { hits.rows[i * fields + $0] } }
+    }
+
+    // MARK: Contact events (Sources/CChipmunk/contact_events.h)
+
+    /// Numbers per event row: kind, party a, party b, point x, y, normal x, y, normal and tangent impulse.
+    static let eventFields = Int(CCHIPMUNK_EVENT_FIELDS)
+
+    /// Who `shape` is in contact events: a crate's id, or −(wall index + 1).
+    static func shapeSetParty(_ shape: OpaquePointer, _ code: Int) { CChipmunk_ShapeSetParty(shape, code) }
+
+    /// Starts recording the space's contact events; nil without memory.
+    static func eventsInstall(_ space: OpaquePointer) -> UnsafeMutableRawPointer? {
+        CChipmunk_EventsInstall(space).map { UnsafeMutableRawPointer($0) }
+    }
+
+    static func eventsUninstall(_ space: OpaquePointer, _ events: UnsafeMutableRawPointer) {
+        CChipmunk_EventsUninstall(space, events.assumingMemoryBound(to: CChipmunk_Events.self))
+    }
+
+    static func eventsClear(_ events: UnsafeMutableRawPointer) {
+        let buffer = events.assumingMemoryBound(to: CChipmunk_Events.self)
+        buffer.pointee.count = 0
+        buffer.pointee.lost = 0
+    }
+
+    /// The events noted since the last clear, as rows of `CCHIPMUNK_EVENT_FIELDS` numbers, and
+    /// whether memory ran out for some.
+    static func eventsRows(_ events: UnsafeMutableRawPointer) -> (rows: UnsafeBufferPointer<Double>, lost: Bool) {
+        let buffer = events.assumingMemoryBound(to: CChipmunk_Events.self).pointee
+        let count = Int(buffer.count) * eventFields
+        return (UnsafeBufferPointer(start: buffer.rows, count: buffer.rows == nil ? 0 : count), buffer.lost != 0)
+    }
+
     // MARK: Constraints (`cpConstraint`)
 
     /// The constraint `kind` describes between bodies `a` and `b` (`cp…New`, parameters as given).

@@ -4,7 +4,7 @@ import Physics
 import Raster
 import SceneModel
 
-/// What `--trace` and `--stats` ask for.
+/// What `--trace`, `--stats` and `--events` ask for.
 public struct DataOutputSettings: Sendable, Equatable {
     /// `--trace FILE` (.csv or .jsonl).
     public var tracePath: String?
@@ -14,15 +14,22 @@ public struct DataOutputSettings: Sendable, Equatable {
     public var traceEvery: Int?
     /// `--stats FILE.jsonl`.
     public var statsPath: String?
+    /// `--events FILE` (.csv or .jsonl): every step's contact events.
+    public var eventsPath: String?
+    /// The events' format; nil: told by the extension.
+    public var eventsFormat: DataFormat?
 
-    public init(tracePath: String? = nil, traceFormat: DataFormat? = nil, traceEvery: Int? = nil, statsPath: String? = nil) {
+    public init(tracePath: String? = nil, traceFormat: DataFormat? = nil, traceEvery: Int? = nil, statsPath: String? = nil,
+                eventsPath: String? = nil, eventsFormat: DataFormat? = nil) {
         self.tracePath = tracePath
         self.traceFormat = traceFormat
         self.traceEvery = traceEvery
         self.statsPath = statsPath
+        self.eventsPath = eventsPath
+        self.eventsFormat = eventsFormat
     }
 
-    public var isEmpty: Bool { tracePath == nil && statsPath == nil }
+    public var isEmpty: Bool { tracePath == nil && statsPath == nil && eventsPath == nil }
 }
 
 /// The data stage: trajectories and per-step statistics written as the run steps
@@ -31,6 +38,8 @@ public struct DataOutputSettings: Sendable, Equatable {
 public final class DataStage: StepStage {
     private let trace: TraceWriter?
     private let stats: StatsWriter?
+    private let events: EventsWriter?
+    public private(set) var eventsWritten = 0
     /// Steps between traced states; nil: frames are traced through `traceFrame(_:)`.
     private let traceEvery: Int?
     private let stopwatch = MonotonicStopwatch()
@@ -49,8 +58,12 @@ public final class DataStage: StepStage {
         trace = try settings.tracePath.map { path throws(OutputSetupError) in try TraceWriter(path: path, format: settings.traceFormat, run: run,
                                                                                               bodyShapes: scene.bodyShapes) }
         stats = try settings.statsPath.map { path throws(OutputSetupError) in try StatsWriter(path: path, run: run) }
+        events = try settings.eventsPath.map { path throws(OutputSetupError) in try EventsWriter(path: path, format: settings.eventsFormat, run: run) }
         traceEvery = settings.traceEvery ?? (tracesFrames ? nil : 1)
     }
+
+    /// Whether the world must note its contact events (`World.recordsContactEvents`).
+    public var needsContactEvents: Bool { events != nil }
 
     /// Whether frame snapshots should be handed to `traceFrame(_:)`.
     public var tracesFrames: Bool { trace != nil && traceEvery == nil }
@@ -69,6 +82,10 @@ public final class DataStage: StepStage {
                                   contactPoints: contacts.points, awakeBodies: world.awakeCrateCount,
                                   kineticEnergy: world.kineticEnergy, gravity: world.gravity))
             stepsMeasured += 1
+        }
+        if let events, !world.contactEvents.isEmpty {
+            events.write(world.contactEvents)
+            eventsWritten += world.contactEvents.count
         }
         if let trace, let traceEvery, world.stepCount % traceEvery == 0 {
             trace.write(state.snapshot)
@@ -90,6 +107,7 @@ public final class DataStage: StepStage {
         var failures: [FrameWriteError] = []
         do { try trace?.finish() } catch { failures.append(error) }
         do { try stats?.finish() } catch { failures.append(error) }
+        do { try events?.finish() } catch { failures.append(error) }
         return failures
     }
 }

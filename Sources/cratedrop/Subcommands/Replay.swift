@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLISupport
 import Driver
+import Outputs
 import Physics
 import SceneFile
 import Session
@@ -32,10 +33,16 @@ struct Replay: ParsableCommand {
 
     @OptionGroup var output: FrameOutputOptions
 
+    @Option(help: ArgumentHelp("Write every contact event of the replay to FILE (.csv or .jsonl), as `run --events` does.", valueName: "FILE"), completion: .file())
+    var events: String?
+
     func validate() throws {
         let frames = OutputChecks.frameOutputs(output.out)
+        if let events, DataFormat(path: events) == nil {
+            throw ValidationError("--events \(events): contact events are written as .csv or .jsonl; name the file so")
+        }
         try OutputChecks.check(inputs: [("the record", record)],
-                               outputs: frames.files + (output.summary.map { [("--summary", $0)] } ?? []),
+                               outputs: frames.files + (output.summary.map { [("--summary", $0)] } ?? []) + (events.map { [("--events", $0)] } ?? []),
                                framesFolder: frames.framesFolder)
         if let from, from < 0 { throw ValidationError("--from must be >= 0, got \(from)") }
         if let hashEvery {
@@ -54,6 +61,7 @@ struct Replay: ParsableCommand {
                 + "replaying \(verify ? "and checking " : "")up to its last checkpoint (step \(recorded.steps))")
         }
         var plan = RunPlan(start: start, length: .steps(recorded.steps - start.outputStep), clock: .everyStep)
+        plan.data = DataOutputSettings(eventsPath: events)
         if verify {
             plan.checkpoints = start.recordedCheckpoints
             plan.keyframeChecks = start.recordedKeyframes
@@ -88,6 +96,7 @@ struct Replay: ParsableCommand {
         var plan = RunPlan(start: start, length: length, clock: .virtual(fps: output.defaultFPS))
         plan.frames = output.frames(for: start.scene)
         plan.gravity = RunPlan.GravityInputPlan(.stream(path: record))
+        plan.data = DataOutputSettings(eventsPath: events)
         if verify {
             plan.checkpoints = start.recordedCheckpoints
             plan.keyframeChecks = start.recordedKeyframes

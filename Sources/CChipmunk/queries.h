@@ -1,0 +1,69 @@
+#ifndef CCHIPMUNK_QUERIES_H
+#define CCHIPMUNK_QUERIES_H
+
+/* Space queries (what is at a point, along a segment, in a box), each hit appended as a row of
+   numbers to a buffer the caller frees: the shape's party (its user data: a crate's id, or
+   -(wall index + 1), as World sets it) first, then the query's own values. */
+
+#include <chipmunk/chipmunk.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+typedef struct {
+    double *rows;
+    int count, capacity, fields;
+    int lost;
+} CChipmunk_Hits;
+
+static inline double *CChipmunk_HitRow(CChipmunk_Hits *hits, cpShape *shape) {
+    if (hits->count == hits->capacity) {
+        int capacity = hits->capacity ? 2 * hits->capacity : 16;
+        double *rows = (double *)realloc(hits->rows, (size_t)capacity * (size_t)hits->fields * sizeof(double));
+        if (!rows) { hits->lost = 1; return NULL; }
+        hits->rows = rows;
+        hits->capacity = capacity;
+    }
+    double *row = hits->rows + (size_t)hits->count++ * (size_t)hits->fields;
+    row[0] = (double)(intptr_t)cpShapeGetUserData(shape);
+    return row;
+}
+
+/* Rows: party, nearest point x, y, distance (negative inside), gradient x, y. */
+static inline void CChipmunk_PointHit(cpShape *shape, cpVect point, cpFloat distance, cpVect gradient, void *data) {
+    double *row = CChipmunk_HitRow((CChipmunk_Hits *)data, shape);
+    if (row) { row[1] = point.x; row[2] = point.y; row[3] = distance; row[4] = gradient.x; row[5] = gradient.y; }
+}
+
+/* Rows: party, point x, y, normal x, y, alpha (0 at the segment's start, 1 at its end). */
+static inline void CChipmunk_SegmentHit(cpShape *shape, cpVect point, cpVect normal, cpFloat alpha, void *data) {
+    double *row = CChipmunk_HitRow((CChipmunk_Hits *)data, shape);
+    if (row) { row[1] = point.x; row[2] = point.y; row[3] = normal.x; row[4] = normal.y; row[5] = alpha; }
+}
+
+/* Rows: party. */
+static inline void CChipmunk_BoxHit(cpShape *shape, void *data) { CChipmunk_HitRow((CChipmunk_Hits *)data, shape); }
+
+static inline void CChipmunk_QueryPoint(cpSpace *space, cpVect point, double maxDistance, CChipmunk_Hits *hits) {
+    hits->fields = 6;
+    cpSpacePointQuery(space, point, maxDistance, CP_SHAPE_FILTER_ALL, CChipmunk_PointHit, hits);
+}
+
+static inline void CChipmunk_QuerySegment(cpSpace *space, cpVect a, cpVect b, double radius, CChipmunk_Hits *hits) {
+    hits->fields = 6;
+    cpSpaceSegmentQuery(space, a, b, radius, CP_SHAPE_FILTER_ALL, CChipmunk_SegmentHit, hits);
+}
+
+/* The first hit only (cpSpaceSegmentQueryFirst), as one row; none when nothing is hit. */
+static inline void CChipmunk_QuerySegmentFirst(cpSpace *space, cpVect a, cpVect b, double radius, CChipmunk_Hits *hits) {
+    hits->fields = 6;
+    cpSegmentQueryInfo info;
+    cpShape *shape = cpSpaceSegmentQueryFirst(space, a, b, radius, CP_SHAPE_FILTER_ALL, &info);
+    if (shape) CChipmunk_SegmentHit(shape, info.point, info.normal, info.alpha, hits);
+}
+
+static inline void CChipmunk_QueryBox(cpSpace *space, cpBB box, CChipmunk_Hits *hits) {
+    hits->fields = 1;
+    cpSpaceBBQuery(space, box, CP_SHAPE_FILTER_ALL, CChipmunk_BoxHit, hits);
+}
+
+#endif
