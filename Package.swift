@@ -92,7 +92,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(
-            name: "GravityFuzzer", dependencies: ["Script", "SceneModel", "FuzzSupport"], path: "Fuzz/GravityFuzzer",
+            name: "GravityFuzzer", dependencies: ["Physics", "Script", "SceneModel", "FuzzSupport"], path: "Fuzz/GravityFuzzer",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(
