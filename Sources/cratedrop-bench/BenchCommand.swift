@@ -53,6 +53,9 @@ struct CrateDropBench: ParsableCommand {
     @Option(help: ArgumentHelp("With --step-loop: which side to step.", valueName: "swift|c"))
     var side: Side = .swift
 
+    @Flag(help: "With --step-loop --side swift: the world notes its contact events every step (their cost, counted with callgrind: docs/performance.md).")
+    var events = false
+
     @Option(parsing: .unconditional, help: ArgumentHelp("With --step-loop or --instructions: measured steps.", valueName: "N"))
     var steps: Int = 100
 
@@ -188,6 +191,7 @@ struct CrateDropBench: ParsableCommand {
     /// Warm-up, then only the measured loop; prints the final state hash.
     private func runStepLoop(_ scene: Scene) throws {
         let world = try makeWorld(scene)
+        world.recordsContactEvents = events
         switch side {
         case .swift:
             _ = measuredSwiftStepLoop(world, steps: settings.warmupSteps, snapshots: false)
