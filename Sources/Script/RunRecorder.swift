@@ -83,9 +83,18 @@ public final class RunRecorder {
         guard keyframe != nil || schedule.wantsHash(afterStep: step) else { return }
         var fields: [(key: String, value: JSONOutput)] = [("step", .integer(step)), ("hash", .string(StateHash(snapshot).description))]
         if schedule.wantsState(afterStep: step) {
-            fields.append(("state", .array(snapshot.bodies.map { body in
-                .array([.unsigned(body.id.rawValue)] + BodyValues(body).values.map { .number($0) })
-            })))
+            // Plain loops with reserved room, not `map`: up to 100,000 rows a record, and a debug
+            // build (the live page's) pays for every generic call.
+            var rows: [JSONOutput] = []
+            rows.reserveCapacity(snapshot.bodies.count)
+            for body in snapshot.bodies {
+                let values = BodyValues(body).values
+                var row: [JSONOutput] = [.unsigned(body.id.rawValue)]
+                row.reserveCapacity(values.count + 1)
+                for value in values { row.append(.number(value)) }
+                rows.append(.array(row))
+            }
+            fields.append(("state", .array(rows)))
         }
         if let keyframe { fields.append(("keyframe", .string(RecordKeyframe.text(of: keyframe)))) }
         write(.object(fields))

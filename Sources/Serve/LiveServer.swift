@@ -218,7 +218,10 @@ package final class LiveServer: Sendable {
                         data.writeString(String(reason.prefix(100)))
                         try await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
                     }
+                    var pace = MessagePace()
                     for try await frame in inbound {
+                        let wait = pace.take(at: .now)
+                        if wait > .zero { try await Task.sleep(for: wait) }
                         switch frame.opcode {
                         case .text:
                             let data = frame.unmaskedData
