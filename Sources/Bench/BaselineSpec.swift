@@ -14,7 +14,9 @@ import SceneModel
 ///     gravity STEP GX GY                    (acts on step STEP, counted from 0)
 ///     input STEP KIND INDEX X Y HAS_POINT PX PY TORQUE STEPS
 ///                                           (a body's input before step STEP: KIND 0 impulse, 1 velocity,
-///                                            2 angular velocity X, 3 a force and torque held STEPS steps;
+///                                            2 angular velocity X, 3 a force and torque held STEPS steps,
+///                                            4 a grab at X Y (TORQUE: its max force, NaN the default),
+///                                            5 a drag's move to X Y, 6 a release;
 ///                                            INDEX the crate's, from 0: its id less one)
 ///     probe SEED ANGLES CONTACT_STEPS       (the determinism probe: angle seed and count, contact steps)
 ///
@@ -57,6 +59,10 @@ package enum BaselineSpec {
                 case let .velocity(velocity): (1, velocity, nil, 0, 0)
                 case let .angularVelocity(rate): (2, Vec2(rate, 0), nil, 0, 0)
                 case let .hold(force, at, torque, steps): (3, force, at, torque, steps)
+                // A grab's max force goes where a force's torque would (NaN: the default pull).
+                case let .grab(at, maxForce): (4, at, nil, maxForce ?? .nan, 0)
+                case let .dragTo(target): (5, target, nil, 0, 0)
+                case .release: (6, .zero, nil, 0, 0)
                 }
                 lines.append("input \(step) \(kind) \(Int(id.rawValue) - 1) \(bits(value.x, value.y)) \(at == nil ? 0 : 1) "
                     + "\(bits(at?.x ?? 0, at?.y ?? 0, torque)) \(steps)")

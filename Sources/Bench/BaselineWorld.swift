@@ -34,6 +34,9 @@ final class BaselineWorld {
             case let .angularVelocity(rate): cbaseline_set_angular_velocity(world, index, rate)
             case let .hold(force, at, torque, steps):
                 cbaseline_hold_force(world, index, force.x, force.y, at == nil ? 0 : 1, at?.x ?? 0, at?.y ?? 0, torque, Int32(steps))
+            case let .grab(at, maxForce): cbaseline_grab(world, index, at.x, at.y, maxForce ?? .nan)
+            case let .dragTo(target): cbaseline_drag_to(world, index, target.x, target.y)
+            case .release: cbaseline_release(world, index)
             }
         }
     }

@@ -38,6 +38,8 @@ struct cbaseline_world {
     /* Forces held over the next steps, in the order held. */
     struct held { int index; cpVect force, point; int has_point; double torque; int remaining; } *held;
     int held_count, held_capacity;
+    /* Each crate's drag (a pivot joint from the static body), or NULL; by crate index. */
+    cpConstraint **drags;
 };
 
 /* The joint `j` describes between bodies a and b. */
@@ -142,6 +144,7 @@ cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaselin
     }
 
     world->joint_count = joint_count;
+    world->drags = calloc((size_t)world->crate_count + 1, sizeof *world->drags);
     world->joints = calloc((size_t)joint_count + 1, sizeof *world->joints);
     for (int i = 0; i < joint_count; i++) {
         const cbaseline_joint *j = &joints[i];
@@ -178,6 +181,28 @@ void cbaseline_hold_force(cbaseline_world *world, int index, double fx, double f
     world->held[world->held_count++] = (struct held){index, cpv(fx, fy), cpv(px, py), has_point, torque, steps};
 }
 
+void cbaseline_release(cbaseline_world *world, int index) {
+    cpConstraint *drag = world->drags[index];
+    if (!drag) return;
+    cpSpaceRemoveConstraint(world->space, drag);
+    cpConstraintFree(drag);
+    world->drags[index] = NULL;
+}
+
+void cbaseline_grab(cbaseline_world *world, int index, double x, double y, double max_force) {
+    cbaseline_release(world, index);
+    cpBody *body = world->bodies[index];
+    cpVect point = cpv(x, y);
+    cpConstraint *drag = cpPivotJointNew2(cpSpaceGetStaticBody(world->space), body, point, cpBodyWorldToLocal(body, point));
+    cpConstraintSetMaxForce(drag, max_force == max_force ? max_force : cpBodyGetMass(body) * CBASELINE_DRAG_PULL);
+    cpSpaceAddConstraint(world->space, drag);
+    world->drags[index] = drag;
+}
+
+void cbaseline_drag_to(cbaseline_world *world, int index, double x, double y) {
+    if (world->drags[index]) cpPivotJointSetAnchorA(world->drags[index], cpv(x, y));
+}
+
 void cbaseline_step(cbaseline_world *world, int steps) {
     for (int i = 0; i < steps; i++) {
         int kept = 0;
@@ -209,15 +234,27 @@ static int state_lists(cbaseline_world *world, cpShape ***shapes, cpBody ***bodi
     return shapeCount;
 }
 
+/* The world's joints, then its drags by crate index, as CrateDrop's World lists them to a saved
+   state; the caller frees the list. */
+static int constraint_list(cbaseline_world *world, cpConstraint ***constraints) {
+    *constraints = calloc((size_t)(world->joint_count + world->crate_count) + 1, sizeof **constraints);
+    int count = 0;
+    for (int i = 0; i < world->joint_count; i++) (*constraints)[count++] = world->joints[i];
+    for (int i = 0; i < world->crate_count; i++) if (world->drags[i]) (*constraints)[count++] = world->drags[i];
+    return count;
+}
+
 long cbaseline_state_save(cbaseline_world *world, unsigned char *buffer, long capacity, void *aid, long aidCapacity, long *aidSize) {
     if (!cratedrop_state_save) return CBASELINE_STATE_UNAVAILABLE;
     cpShape **shapes;
     cpBody **bodies;
-    int shapeCount = state_lists(world, &shapes, &bodies);
+    cpConstraint **constraints;
+    int shapeCount = state_lists(world, &shapes, &bodies), constraintCount = constraint_list(world, &constraints);
     long size = cratedrop_state_save(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count,
-                                     world->joints, world->joint_count, buffer, capacity, aid, aidCapacity, aidSize);
+                                     constraints, constraintCount, buffer, capacity, aid, aidCapacity, aidSize);
     free(shapes);
     free(bodies);
+    free(constraints);
     return size;
 }
 
@@ -225,11 +262,13 @@ int cbaseline_state_restore(cbaseline_world *world, const unsigned char *bytes, 
     if (!cratedrop_state_restore) return CBASELINE_STATE_UNAVAILABLE;
     cpShape **shapes;
     cpBody **bodies;
-    int shapeCount = state_lists(world, &shapes, &bodies);
+    cpConstraint **constraints;
+    int shapeCount = state_lists(world, &shapes, &bodies), constraintCount = constraint_list(world, &constraints);
     int result = cratedrop_state_restore(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count,
-                                         world->joints, world->joint_count, bytes, count, message, size);
+                                         constraints, constraintCount, bytes, count, message, size);
     free(shapes);
     free(bodies);
+    free(constraints);
     return result;
 }
 
@@ -238,11 +277,13 @@ int cbaseline_state_restore_as_saved(cbaseline_world *world, const unsigned char
     if (!cratedrop_state_restore_as_saved) return CBASELINE_STATE_UNAVAILABLE;
     cpShape **shapes;
     cpBody **bodies;
-    int shapeCount = state_lists(world, &shapes, &bodies);
+    cpConstraint **constraints;
+    int shapeCount = state_lists(world, &shapes, &bodies), constraintCount = constraint_list(world, &constraints);
     int result = cratedrop_state_restore_as_saved(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count,
-                                                  world->joints, world->joint_count, bytes, count, aid, aidSize, message, size);
+                                                  constraints, constraintCount, bytes, count, aid, aidSize, message, size);
     free(shapes);
     free(bodies);
+    free(constraints);
     return result;
 }
 
@@ -272,6 +313,8 @@ unsigned long long cbaseline_state_hash(const cbaseline_world *world) {
 }
 
 void cbaseline_destroy(cbaseline_world *world) {
+    for (int i = 0; i < world->crate_count; i++) cbaseline_release(world, i);
+    free(world->drags);
     for (int i = 0; i < world->joint_count; i++) cpSpaceRemoveConstraint(world->space, world->joints[i]);
     for (int i = 0; i < world->crate_count; i++) cpSpaceRemoveShape(world->space, world->shapes[i]);
     for (int i = 0; i < world->wall_count; i++) cpSpaceRemoveShape(world->space, world->walls[i]);

@@ -18,9 +18,14 @@ extension World {
     /// ```swift
     /// try world.apply(.impulse(Vec2(0, 500), at: nil), to: BodyID(3))
     /// try world.apply(.hold(force: Vec2(2000, 0), at: nil, torque: 0, steps: 60), to: BodyID(3))
+    /// // Drag body 3 by its top-left corner towards (200, 150), then let go.
+    /// try world.apply(.grab(at: Vec2(90, 60), maxForce: nil), to: BodyID(3))
+    /// try world.apply(.dragTo(Vec2(200, 150)), to: BodyID(3))
+    /// try world.apply(.release, to: BodyID(3))
     /// ```
     /// - Throws: `PhysicsError.invalidValue` naming the body or the value: a body not in the
-    ///   world, a value out of range.
+    ///   world, a value out of range, a push or a grab of a kinematic body, a drag or release of
+    ///   a body not grabbed.
     public func apply(_ input: BodyInput, to id: BodyID) throws(PhysicsError) {
         guard let crate = crate(id) else {
             let range = crates.isEmpty ? "it has none" : "its bodies are \(crates.first!.id!)...\(crates.last!.id!)"
@@ -29,7 +34,14 @@ extension World {
         var problems = input.problems()
         if input.pushes, crate.bodyType == .kinematic {
             problems.append(FieldProblem("", "body \(id) is kinematic: it moves only by its velocity (set \"velocity\" or \"angular_velocity\"), "
-                + "and takes no impulse or force"))
+                + "and takes no impulse, force or drag"))
+        }
+        switch input {
+        case .dragTo, .release:
+            if !drags.contains(where: { $0.body == id }) {
+                problems.append(FieldProblem("", "body \(id) is not grabbed: a drag begins with \"grab\""))
+            }
+        default: break
         }
         guard problems.isEmpty else { throw .invalidValue(what: "input", problems: problems) }
         switch input {
@@ -37,6 +49,9 @@ extension World {
         case let .velocity(velocity): Chipmunk.bodySetVelocity(crate.body, velocity)
         case let .angularVelocity(rate): Chipmunk.bodySetAngularVelocity(crate.body, rate)
         case let .hold(force, at, torque, steps): heldForces.append(HeldForce(body: id, force: force, at: at, torque: torque, remaining: steps))
+        case let .grab(point, maxForce): grab(id, crate: crate, at: point, maxForce: maxForce)
+        case let .dragTo(target): _ = dragTo(id, target)
+        case .release: release(id)
         }
         inputsApplied += 1
         inputsBeforeNextStep.append((id, input))
@@ -74,6 +89,21 @@ extension Crate {
     public func applyForce(_ force: Vec2, at point: Vec2? = nil, torque: Double = 0, steps: Int = 1) throws(PhysicsError) {
         try applyInWorld(.hold(force: force, at: point, torque: torque, steps: steps))
     }
+
+    /// Takes hold of the crate at `point` (a world point) with a drag joint pulling it towards a
+    /// target, first `point` (`BodyInput.grab`); `maxForce` nil: its mass × `Drag.defaultPull`.
+    /// - Throws: `PhysicsError.notInThisWorld` outside a world; `invalidValue` for a value out of
+    ///   range or a kinematic crate.
+    public func grab(at point: Vec2, maxForce: Double? = nil) throws(PhysicsError) { try applyInWorld(.grab(at: point, maxForce: maxForce)) }
+
+    /// Moves the target of the crate's drag.
+    /// - Throws: `PhysicsError.notInThisWorld` outside a world; `invalidValue` for a value out of
+    ///   range or a crate not grabbed.
+    public func drag(to target: Vec2) throws(PhysicsError) { try applyInWorld(.dragTo(target)) }
+
+    /// Lets go of the crate.
+    /// - Throws: `PhysicsError.notInThisWorld` outside a world; `invalidValue` for a crate not grabbed.
+    public func release() throws(PhysicsError) { try applyInWorld(.release) }
 
     private func applyInWorld(_ input: BodyInput) throws(PhysicsError) {
         guard let world, let id else { throw .notInThisWorld }

@@ -35,7 +35,8 @@ extension World {
     private var stateMakeup: StateMakeup {
         if let stateMakeupCache { return stateMakeupCache }
         let makeup = StateMakeup(shapes: walls.map(\.shape) + tumblers.flatMap(\.shapes) + crates.map(\.collisionShape),
-                                 bodies: tumblers.map(\.body) + crates.map(\.body), constraints: joints.map(\.constraint),
+                                 bodies: tumblers.map(\.body) + crates.map(\.body),
+                                 constraints: joints.map(\.constraint) + dragJoints.map(\.constraint),
                                  fingerprint: computeFingerprint())
         stateMakeupCache = makeup
         return makeup
@@ -90,7 +91,7 @@ extension World {
             let makeup = stateMakeup
             let saved = try SavedStateCalls.save(space: space, makeup: makeup)
             return WorldState(step: stepCount, gravity: gravity, fingerprint: makeup.fingerprint, savedPhysics: saved.bytes,
-                              restoreAid: saved.aid, heldForces: heldForces)
+                              restoreAid: saved.aid, heldForces: heldForces, drags: drags)
         } catch {
             throw StateError(error)
         }
@@ -110,18 +111,32 @@ extension World {
             guard crate(held.body) != nil, BodyInput.hold(force: held.force, at: held.at, torque: held.torque, steps: held.remaining)
                 .problems().isEmpty else { throw .malformed("a force the state holds names a body not in the world, or is out of range") }
         }
+        for drag in state.drags {
+            guard let crate = crate(drag.body), crate.bodyType == .dynamic, drag.problems().isEmpty else {
+                throw .malformed("a drag the state holds names a body not in the world (or not a dynamic one), or is out of range")
+            }
+        }
         // A state from outside (a file) is checked, once restored, as scenes are: bodies piled on
-        // one spot make each step take minutes. Refused, the world goes back to how it was.
-        let before = state.physicsAsSaved ? nil : try saveState()
+        // one spot make each step take minutes. Refused, the world goes back to how it was. So
+        // does a world whose drags the state changes (their joints are made again).
+        let changesDrags = state.drags != drags
+        let before = state.physicsAsSaved && !changesDrags ? nil : try saveState()
+        func undo() {
+            // This world's own state, just saved: restoring it cannot fail.
+            guard let before else { return }
+            replaceDrags(with: before.drags)
+            try? SavedStateCalls.restore(space: space, makeup: stateMakeup, bytes: before.physics, asSaved: true, aid: before.restoreAid)
+        }
+        replaceDrags(with: state.drags)
         do {
             try SavedStateCalls.restore(space: space, makeup: stateMakeup, bytes: state.physics, asSaved: state.physicsAsSaved,
                                         aid: state.restoreAid)
         } catch {
+            undo()
             throw StateError(error)
         }
-        if let before, let crowding = crowdingProblem() {
-            // This world's own state, just saved: restoring it cannot fail.
-            try? SavedStateCalls.restore(space: space, makeup: stateMakeup, bytes: before.physics, asSaved: true, aid: before.restoreAid)
+        if !state.physicsAsSaved, let crowding = crowdingProblem() {
+            undo()
             throw .malformed(crowding)
         }
         // Checked above: cannot fail.

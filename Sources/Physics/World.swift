@@ -25,6 +25,11 @@ public final class World {
     public internal(set) var stepCount = 0
     /// Forces held on crates over the next steps (`hold(_:on:)`), applied before each step.
     public internal(set) var heldForces: [HeldForce] = []
+    /// Crates held by drags (`BodyInput.grab`), in ascending body id.
+    public internal(set) var drags: [Drag] = []
+    /// The drags' joints, parallel to `drags`: not the world's `joints` (a drag is an input, not
+    /// part of the world's make-up), but in its saved states all the same.
+    var dragJoints: [Joint] = []
     /// Inputs applied so far (gravity changes, pushes, velocities set, forces held): a look-ahead
     /// (the synctest's) knows its prediction holds only while this has not changed.
     public internal(set) var inputsApplied = 0
@@ -75,7 +80,7 @@ public final class World {
         // bodies), shapes, then bodies, then the space.
         // Removing shapes ends their contacts: nothing is noted any more.
         if let eventBuffer { Chipmunk.eventsUninstall(space, eventBuffer) }
-        for joint in joints { Chipmunk.spaceRemoveConstraint(space, joint.constraint) }
+        for joint in joints + dragJoints { Chipmunk.spaceRemoveConstraint(space, joint.constraint) }
         for crate in crates { Chipmunk.spaceRemoveShape(space, crate.collisionShape) }
         for wall in walls { Chipmunk.spaceRemoveShape(space, wall.shape) }
         for tumbler in tumblers { for shape in tumbler.shapes { Chipmunk.spaceRemoveShape(space, shape) } }
@@ -124,6 +129,8 @@ public final class World {
     public func remove(_ crate: Crate) throws(PhysicsError) {
         guard crate.world === self, let index = crates.lastIndex(where: { $0 === crate }) else { throw .notInThisWorld }
         guard !joints.contains(where: { $0.a === crate || $0.b === crate }) else { throw .crateHasJoints }
+        // A drag is an input: it goes with its crate, as a held force does.
+        if let id = crate.id { release(id) }
         Chipmunk.spaceRemoveShape(space, crate.collisionShape)
         Chipmunk.spaceRemoveBody(space, crate.body)
         crates.remove(at: index)

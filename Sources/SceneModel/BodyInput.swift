@@ -6,7 +6,8 @@ public enum InputAction: Sendable, Equatable {
 }
 
 /// Something done to one body at a step boundary, from an input stream or the Swift API: a push,
-/// a new velocity, or a force held over the next steps. Points are world coordinates.
+/// a new velocity, a force held over the next steps, or a drag (a joint to a target the pointer
+/// moves, as pymunk's and Box2D's samples drag bodies). Points are world coordinates.
 public enum BodyInput: Sendable, Equatable {
     /// `cpBodyApplyImpulseAtWorldPoint` at `at`, or at the body's position when nil.
     case impulse(Vec2, at: Vec2?)
@@ -17,12 +18,21 @@ public enum BodyInput: Sendable, Equatable {
     /// A force (at `at`, a fixed world point, or the body's position) and a torque, applied before
     /// each of the next `steps` steps (Chipmunk clears forces after every step).
     case hold(force: Vec2, at: Vec2?, torque: Double, steps: Int)
+    /// Takes hold of the body at `at` (a world point) with a drag: a pivot joint from the static
+    /// body at a target (first `at`) to that point of the body, pulling with at most `maxForce`
+    /// (nil: the body's mass × `Drag.defaultPull`). It lasts until `release`; a second grab of a
+    /// body replaces its drag.
+    case grab(at: Vec2, maxForce: Double?)
+    /// Moves a grabbed body's target to this world point.
+    case dragTo(Vec2)
+    /// Lets go of a grabbed body.
+    case release
 
-    /// Whether it pushes (an impulse or a force), which only a dynamic body takes.
+    /// Whether it pushes (an impulse, a force, a drag), which only a dynamic body takes.
     public var pushes: Bool {
         switch self {
-        case .impulse, .hold: true
-        case .velocity, .angularVelocity: false
+        case .impulse, .hold, .grab: true
+        case .velocity, .angularVelocity, .dragTo, .release: false
         }
     }
 
@@ -40,6 +50,11 @@ public enum BodyInput: Sendable, Equatable {
             if let at { list.check("at", at, magnitude: Limits.coordinate) }
             list.check("torque", torque, magnitude: Limits.force)
             list.check("steps", steps, in: Limits.heldSteps)
+        case let .grab(at, maxForce):
+            list.check("grab", at, magnitude: Limits.coordinate)
+            if let maxForce { list.check("max_force", maxForce, in: Limits.jointForce) }
+        case let .dragTo(target): list.check("drag_to", target, magnitude: Limits.coordinate)
+        case .release: break
         }
         return list.problems
     }

@@ -1,8 +1,8 @@
 /// A world state as bytes, to keep or send anywhere (a file, a socket, another process), and back.
 extension WorldState {
     public static let magic = Array("CDWORLD\n".utf8)
-    /// 2: held forces after the physics.
-    public static let formatVersion: UInt32 = 2
+    /// 2: held forces after the physics; 3: drags after them.
+    public static let formatVersion: UInt32 = 3
     /// The latest step a state may be at: 2^53 (some 2.4 million years at 120 steps a second).
     /// With `hash --steps` bounded the same way, a run from any state stays far inside `Int`.
     public static let maxStep = 1 << 53
@@ -32,10 +32,10 @@ extension WorldState {
         var reader = LittleEndianReader(bytes, from: Self.magic.count, end: bytes.count - 8)
         do {
             let version = try reader.u32()
-            guard version == Self.formatVersion else {
+            guard version == Self.formatVersion || version == 2 else {
                 throw FormatError(description: "world-state format \(version), which this CrateDrop (format \(Self.formatVersion)) cannot read")
             }
-            self = try Self.read(from: &reader)
+            self = try Self.read(from: &reader, withDrags: version >= 3)
         } catch let error as FormatError {
             throw error
         } catch {
@@ -46,7 +46,8 @@ extension WorldState {
 
     /// The state's fields: step (u64), gravity (2 × f64), fingerprint (u64), physics (u32 length +
     /// bytes), held forces (u32 count; each body id u64, force 2 × f64, whether it has a point u8,
-    /// point 2 × f64, torque f64, steps remaining u64).
+    /// point 2 × f64, torque f64, steps remaining u64), drags (u32 count; each body id u64, anchor
+    /// 2 × f64, target 2 × f64, max force f64; in ascending body id).
     package func append(to writer: inout LittleEndianWriter) {
         writer.u64(UInt64(step))
         writer.f64(gravity.x)
@@ -64,10 +65,16 @@ extension WorldState {
             writer.f64(held.torque)
             writer.u64(UInt64(held.remaining))
         }
+        writer.u32(UInt32(clamping: drags.count))
+        for drag in drags {
+            writer.u64(drag.body.rawValue)
+            for value in [drag.anchor.x, drag.anchor.y, drag.target.x, drag.target.y, drag.maxForce] { writer.f64(value) }
+        }
     }
 
-    /// Reads the fields `append(to:)` writes.
-    package static func read(from reader: inout LittleEndianReader) throws -> WorldState {
+    /// Reads the fields `append(to:)` writes; `withDrags` false for the formats before drags
+    /// (their states hold none).
+    package static func read(from reader: inout LittleEndianReader, withDrags: Bool = true) throws -> WorldState {
         let step = try reader.u64()
         guard step <= UInt64(maxStep) else {
             throw FormatError(description: "the state's step count \(step) is out of range (at most 2^53 = \(maxStep))")
@@ -88,6 +95,18 @@ extension WorldState {
             }
             state.heldForces.append(HeldForce(body: BodyID(body), force: force, at: hasPoint == 1 ? at : nil, torque: torque,
                                               remaining: Int(remaining)))
+        }
+        let dragCount = withDrags ? try reader.u32() : 0
+        // Each takes 48 bytes.
+        guard Int(dragCount) <= reader.remaining / 48 else { throw FormatError(description: "the state's drags are cut short") }
+        for _ in 0..<dragCount {
+            let body = try reader.u64()
+            let drag = Drag(body: BodyID(body), anchor: Vec2(try reader.f64(), try reader.f64()), target: Vec2(try reader.f64(), try reader.f64()),
+                            maxForce: try reader.f64())
+            guard body >= 1, drag.problems().isEmpty, state.drags.last.map({ $0.body < drag.body }) ?? true else {
+                throw FormatError(description: "a drag of the state is out of range or out of order (body \(body))")
+            }
+            state.drags.append(drag)
         }
         return state
     }

@@ -28,20 +28,24 @@ public struct WorldState: Sendable, Equatable {
     package private(set) var restoreAid: [UInt64] = []
     /// Forces held on bodies over the next steps (inputs with `"steps"`), in the order they act.
     public var heldForces: [HeldForce]
+    /// Bodies held by drags, in ascending body id (their joints' impulses are in `physics`).
+    public var drags: [Drag]
 
-    public init(step: Int, gravity: Vec2, fingerprint: UInt64, physics: [UInt8], heldForces: [HeldForce] = []) {
+    public init(step: Int, gravity: Vec2, fingerprint: UInt64, physics: [UInt8], heldForces: [HeldForce] = [], drags: [Drag] = []) {
         self.step = step
         self.gravity = gravity
         self.fingerprint = fingerprint
         self.physics = physics
         self.heldForces = heldForces
+        self.drags = drags
     }
 
     /// A state whose `physics` are the bytes the physics library has just saved, with the restore
     /// aid it gave beside them: only for exactly those (`World.saveState()`), since a restore of
     /// the state then takes both on trust.
-    package init(step: Int, gravity: Vec2, fingerprint: UInt64, savedPhysics: [UInt8], restoreAid: [UInt64], heldForces: [HeldForce] = []) {
-        self.init(step: step, gravity: gravity, fingerprint: fingerprint, physics: savedPhysics, heldForces: heldForces)
+    package init(step: Int, gravity: Vec2, fingerprint: UInt64, savedPhysics: [UInt8], restoreAid: [UInt64], heldForces: [HeldForce] = [],
+                 drags: [Drag] = []) {
+        self.init(step: step, gravity: gravity, fingerprint: fingerprint, physics: savedPhysics, heldForces: heldForces, drags: drags)
         physicsAsSaved = true
         self.restoreAid = restoreAid
     }
@@ -60,6 +64,6 @@ public struct WorldState: Sendable, Equatable {
     /// Equal states hold the same values, wherever their bytes came from.
     public static func == (lhs: WorldState, rhs: WorldState) -> Bool {
         lhs.step == rhs.step && lhs.gravity == rhs.gravity && lhs.fingerprint == rhs.fingerprint && lhs.physics == rhs.physics
-            && lhs.heldForces == rhs.heldForces
+            && lhs.heldForces == rhs.heldForces && lhs.drags == rhs.drags
     }
 }

@@ -154,10 +154,11 @@ public struct GravityLineParser: Sendable {
     }
 
     /// A body's line: `"body": ID` and one of `"impulse"` (with an optional `"at"`), `"velocity"`,
-    /// `"angular_velocity"`, or a `"force"` and/or `"torque"` held for `"steps"` (a force with an
-    /// optional `"at"`).
+    /// `"angular_velocity"`, a `"force"` and/or `"torque"` held for `"steps"` (a force with an
+    /// optional `"at"`), or a drag: `"grab"` (with an optional `"max_force"`), `"drag_to"`, `"release": true`.
     private func bodyAction(_ members: [(key: String, value: JSONValue)], _ field: (String) -> JSONValue?) -> Result<InputAction, Message> {
-        let allowed = ["t", "step", "body", "impulse", "at", "velocity", "angular_velocity", "force", "torque", "steps"]
+        let allowed = ["t", "step", "body", "impulse", "at", "velocity", "angular_velocity", "force", "torque", "steps", "grab", "max_force",
+                       "drag_to", "release"]
         for (key, _) in members where !allowed.contains(key) {
             return .failure(Message("unknown key \"\(key)\" (allowed with \"body\": \(allowed.joined(separator: ", ")))"))
         }
@@ -165,10 +166,11 @@ public struct GravityLineParser: Sendable {
             return .failure(Message("body must be a body's id, a whole number from 1 (crates are numbered from 1 in creation order, "
                 + "as traces print them), got \(Self.show(field("body")!))"))
         }
-        let kinds = ["impulse", "velocity", "angular_velocity", "force", "torque"].filter { field($0) != nil }
+        let kinds = ["impulse", "velocity", "angular_velocity", "force", "torque", "grab", "drag_to", "release"].filter { field($0) != nil }
         let held = kinds.allSatisfy { $0 == "force" || $0 == "torque" }
         guard !kinds.isEmpty, held || kinds.count == 1 else {
-            return .failure(Message(kinds.isEmpty ? "says what to do to the body: \"impulse\", \"velocity\", \"angular_velocity\", or \"force\" or \"torque\" with \"steps\""
+            return .failure(Message(kinds.isEmpty ? "says what to do to the body: \"impulse\", \"velocity\", \"angular_velocity\", \"force\" or \"torque\" with \"steps\", "
+                                                    + "or \"grab\", \"drag_to\", \"release\""
                                                   : "give one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", ")) a line (only a force and a torque go together)"))
         }
         func vector(_ key: String) -> Result<Vec2?, Message> {
@@ -188,7 +190,13 @@ public struct GravityLineParser: Sendable {
                 return .failure(Message("\"at\" goes with an impulse or a force"))
             }
             if field("steps") != nil, !held { return .failure(Message("\"steps\" goes with a force or a torque")) }
+            if field("max_force") != nil, kinds[0] != "grab" { return .failure(Message("\"max_force\" goes with \"grab\"")) }
             switch kinds[0] {
+            case "grab": input = .grab(at: try vector("grab").get()!, maxForce: try number("max_force").get())
+            case "drag_to": input = .dragTo(try vector("drag_to").get()!)
+            case "release":
+                guard case .bool(true) = field("release")!.kind else { return .failure(Message("release must be true, got \(Self.show(field("release")!))")) }
+                input = .release
             case "impulse": input = .impulse(try vector("impulse").get()!, at: at)
             case "velocity": input = .velocity(try vector("velocity").get()!)
             case "angular_velocity": input = .angularVelocity(try number("angular_velocity").get()!)

@@ -68,6 +68,11 @@ public final class RunRecorder {
                 if let at { fields.append(("at", .numbers([at.x, at.y]))) }
                 if torque != 0 { fields.append(("torque", .number(torque))) }
                 fields.append(("steps", .integer(steps)))
+            case let .grab(at, maxForce):
+                fields.append(("grab", .numbers([at.x, at.y])))
+                if let maxForce { fields.append(("max_force", .number(maxForce))) }
+            case let .dragTo(target): fields.append(("drag_to", .numbers([target.x, target.y])))
+            case .release: fields.append(("release", true))
             }
             write(.object(fields))
         }

@@ -18,6 +18,11 @@ package enum LiveCommand: Sendable, Equatable {
     /// run turns it into an impulse (× the body's mass), applied at the next step boundary and
     /// recorded as an input line.
     case push(body: BodyID, velocity: Vec2, at: Vec2)
+    /// A drag with the pointer (`BodyInput.grab`, `.dragTo`, `.release`): the body held at a
+    /// world point by a joint to the pointer, which moves it; each recorded as an input line.
+    case grab(body: BodyID, at: Vec2)
+    case dragTo(body: BodyID, at: Vec2)
+    case release(body: BodyID)
 
     /// The largest message a page may send, in bytes.
     package static let maxMessageBytes = 1024
@@ -36,8 +41,9 @@ package enum LiveCommand: Sendable, Equatable {
             return .failure(MessageError("not JSON: \(error)"))
         }
         guard case let .object(members) = value.kind, members.count == 1, let member = members.first else {
-            return .failure(MessageError("expected one of {\"gravity\":[x,y]}, {\"command\":\"pause|resume|step|restart\"}, {\"rewind\":STEP} "
-                + "or {\"push\":{\"body\":ID,\"velocity\":[x,y],\"at\":[x,y]}}"))
+            return .failure(MessageError("expected one of {\"gravity\":[x,y]}, {\"command\":\"pause|resume|step|restart\"}, {\"rewind\":STEP}, "
+                + "{\"push\":{\"body\":ID,\"velocity\":[x,y],\"at\":[x,y]}}, {\"grab\" or \"drag_to\":{\"body\":ID,\"at\":[x,y]}} "
+                + "or {\"release\":{\"body\":ID}}"))
         }
         switch (member.key, member.value.kind) {
         case let ("gravity", .array(items)):
@@ -64,9 +70,28 @@ package enum LiveCommand: Sendable, Equatable {
             }
         case let ("push", .object(fields)):
             return push(fields)
+        case let ("grab", .object(fields)), let ("drag_to", .object(fields)), let ("release", .object(fields)):
+            return drag(member.key, fields)
         default:
-            return .failure(MessageError("unknown field '\(member.key)' or wrong type (known: gravity, command, rewind, push)"))
+            return .failure(MessageError("unknown field '\(member.key)' or wrong type (known: gravity, command, rewind, push, grab, drag_to, release)"))
         }
+    }
+
+    /// `{"body": ID, "at": [x, y]}` (`grab`, `drag_to`) or `{"body": ID}` (`release`): a whole id
+    /// from 1, a point within the world's limits.
+    private static func drag(_ kind: String, _ fields: [(key: String, value: JSONValue)]) -> Result<LiveCommand, MessageError> {
+        let releases = kind == "release"
+        let refusal = MessageError(releases ? "release must be {\"body\": ID}: a body's id from 1"
+            : "\(kind) must be {\"body\": ID, \"at\": [x, y]}: a body's id from 1, a point within ±\(Int(Limits.coordinate)) px")
+        guard Set(fields.map(\.key)) == (releases ? ["body"] : ["body", "at"]), fields.count == (releases ? 1 : 2),
+              case let .number(_, literal) = fields.first(where: { $0.key == "body" })!.value.kind, let id = UInt64(literal), id >= 1 else {
+            return .failure(refusal)
+        }
+        if releases { return .success(.release(body: BodyID(id))) }
+        guard case let .array(items) = fields.first(where: { $0.key == "at" })!.value.kind, items.count == 2,
+              case let .number(x, _) = items[0].kind, case let .number(y, _) = items[1].kind,
+              x.isFinite, y.isFinite, abs(x) <= Limits.coordinate, abs(y) <= Limits.coordinate else { return .failure(refusal) }
+        return .success(kind == "grab" ? .grab(body: BodyID(id), at: Vec2(x, y)) : .dragTo(body: BodyID(id), at: Vec2(x, y)))
     }
 
     /// `{"body": ID, "velocity": [x, y], "at": [x, y]}`: a whole id from 1, finite speeds within

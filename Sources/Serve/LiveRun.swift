@@ -117,6 +117,16 @@ package final class LiveRun: Sendable {
             let impulse = velocity * mass
             if let problem = BodyInput.impulse(impulse, at: at).problems().first { return "cannot push: \(problem)" }
             if !control.push(body: body, impulse: impulse, at: at) { return "cannot push: \(LiveControl.maximumPendingPushes) pushes are waiting" }
+        case let .grab(body, at):
+            guard body.rawValue >= 1, body.rawValue <= UInt64(masses.count) else {
+                return "cannot grab: body \(body) is not in the scene (its bodies are 1...\(masses.count))"
+            }
+            guard masses[Int(body.rawValue) - 1] != nil else { return "cannot grab: body \(body) is kinematic" }
+            if !control.post(.grab(at: at, maxForce: nil), to: body) { return "cannot grab: \(LiveControl.maximumPendingPushes) inputs are waiting" }
+        case let .dragTo(body, at):
+            if !control.post(.dragTo(at), to: body) { return "cannot drag: \(LiveControl.maximumPendingPushes) inputs are waiting" }
+        case let .release(body):
+            if !control.post(.release, to: body) { return "cannot release: \(LiveControl.maximumPendingPushes) inputs are waiting" }
         }
         return nil
     }
@@ -130,7 +140,9 @@ package final class LiveRun: Sendable {
     /// The plan of one world's run.
     private func plan(fps: Int, generation: Int, onFrame: @escaping @Sendable (LiveFrame) -> Void) -> RunPlan {
         var plan = RunPlan(start: .scene(scene, file: sceneFile, text: sceneText), length: .never, clock: .live(fps: fps, control: control))
-        plan.gravity = RunPlan.GravityInputPlan(.live(control))
+        // A page's drag that the world no longer has (a move after a restart or a rewind took the
+        // grab away) is skipped with a warning, not the end of the run.
+        plan.gravity = RunPlan.GravityInputPlan(.live(control), badLines: .skip)
         plan.recordPath = recordPath
         plan.rewind = history
         plan.liveFrames = { onFrame(LiveFrame(state: $0, generation: generation)) }

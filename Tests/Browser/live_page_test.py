@@ -23,6 +23,7 @@ import base64, json, os, re, signal, subprocess, sys, tempfile, time, urllib.req
 os.environ["SE_AVOID_STATS"] = "true"
 from selenium import webdriver
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.keys import Keys
 
 cratedrop = os.path.abspath(sys.argv[1])
@@ -358,9 +359,9 @@ finally:
     driver.quit()
     stop(server)
 
-# Pushes: a page pushes a body (a change of velocity at a point, as a drag on the canvas sends
-# it); the run applies it as an impulse at its next step, the record keeps it as a body's input
-# line, and `replay --verify` reproduces the run through it. A push naming no body is refused with
+# Pushes and drags: a page pushes a body (a change of velocity at a point) and drags one with the
+# pointer; the run applies each at its next step, the record keeps them as bodies' input lines,
+# and `replay --verify` reproduces the run through them. A push naming no body is refused with
 # its reason, the socket open.
 push_record = os.path.join(work, "push.rec")
 server, url = serve("Scenes/book.json", push_record)
@@ -375,6 +376,30 @@ try:
     refused = wait_for(lambda: driver.execute_script("return window.cratedrop.refused"), 10, "the refusal of a push to no body")
     check("body 99 is not in the scene" in refused, f"a push to no body is refused with its reason: {refused!r}")
     wait_for(lambda: '"body":3,"impulse"' in open(push_record).read(), 10, "the push in the record")
+    # A drag with the pointer: pressed on body 5 once it rests, moved up 60 CSS px in steps, let
+    # go. The page sends a grab, the moves and a release; the run applies them at its steps and
+    # records them.
+    wait_for(lambda: driver.execute_script("""
+        const p = frames[frames.length - 1].positions.get(5), last = window.lastSeen;
+        window.lastSeen = p;
+        return last !== undefined && Math.abs(last[0] - p[0]) < 0.2 && Math.abs(last[1] - p[1]) < 0.2;"""), 20, "body 5 at rest")
+    x, y = driver.execute_script("""
+        const c = document.getElementById('view'), r = c.getBoundingClientRect();
+        const at = frames[frames.length - 1].positions.get(5), wx = scene.world[0], hw = c.height * wx / c.width;
+        return [r.left + at[0] / wx * c.clientWidth, r.top + (hw - at[1]) / hw * c.clientHeight];""")
+    actions = ActionBuilder(driver)
+    actions.pointer_action.move_to_location(int(x), int(y))
+    actions.pointer_action.pointer_down()
+    for dy in range(5, 65, 5):
+        actions.pointer_action.move_to_location(int(x), int(y) - dy)
+        actions.pointer_action.pause(0.05)
+    actions.pointer_action.pause(0.5)
+    actions.pointer_action.pointer_up()
+    actions.perform()
+    wait_for(lambda: '"release":true' in open(push_record).read(), 10, "the drag's release in the record")
+    lines = open(push_record).read()
+    check('"body":5,"grab"' in lines and lines.count('"body":5,"drag_to"') >= 3,
+          f"the drag is recorded: a grab and {lines.count('drag_to')} moves of body 5")
 finally:
     driver.quit()
     status, summary = stop(server)

@@ -17,7 +17,7 @@ import Testing
     /// Every step of the book scene with Scenes/push.jsonl, and of the lift (a kinematic
     /// platform) with Scenes/lift.jsonl, against the C baseline applying the same lines with its
     /// own calls (`cratedrop-bench --step-loop --side c --inputs`).
-    @Test(arguments: [("book", "push"), ("lift", "lift")])
+    @Test(arguments: [("book", "push"), ("lift", "lift"), ("book", "drag")])
     func everyStepEqualsThePlainCBuild(scene: String, inputs: String) throws {
         let crateDrop = try CLI.run(["hash", "Scenes/\(scene).json", "--inputs", "Scenes/\(inputs).jsonl", "--steps", "900", "--every", "1"])
         let plainC = try CLI.shell("'\(Self.bench)' Scenes/\(scene).json --step-loop --side c --inputs Scenes/\(inputs).jsonl --warmup 0 --steps 900")
@@ -65,12 +65,40 @@ import Testing
         #expect(synced.status == 0 && synced.stdout == plain.stdout, "\(synced.stderr)")
     }
 
+    /// Scenes/drag.jsonl grabs crate 5 at step 120, moves it up and across and lets go at 300:
+    /// recorded and verified, continued from a state saved mid-drag (step 200) exactly, through
+    /// the synctest (every step against the plain-C build: `everyStepEqualsThePlainCBuild`).
+    @Test func aDraggedRunReplaysContinuesExactlyAndPassesTheSynctest() throws {
+        let record = Self.temporary("drag.rec")
+        defer { try? FileManager.default.removeItem(atPath: record) }
+        let run = try CLI.run(["hash", "Scenes/book.json", "--inputs", "Scenes/drag.jsonl", "--steps", "600", "--every", "1", "--record", record])
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        #expect(text.contains(#"{"step":120,"body":5,"grab":[40.0,50.0]}"#) && text.contains(#"{"step":300,"body":5,"release":true}"#), "\(text.prefix(2000))")
+        let replay = try CLI.run(["replay", record, "--verify"])
+        #expect(replay.status == 0 && replay.stdout.contains("\"verified\":true"), "\(replay.stdout)\(replay.stderr)")
+        let plain = try CLI.run(["hash", "Scenes/book.json", "--steps", "600", "--every", "1"])
+        #expect(plain.stdout.split(separator: "\n").last != run.stdout.split(separator: "\n").last, "the drag changes the run")
+        guard SavedStateCommandTests.portable else { return }
+        let directory = Self.temporary("drag-states")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let saved = try CLI.run(["hash", "Scenes/book.json", "--inputs", "Scenes/drag.jsonl", "--steps", "600", "--save-every", "200", directory])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let continued = try CLI.run(["hash", "\(directory)/step-000000200.state", "--inputs", "Scenes/drag.jsonl", "--steps", "400", "--every", "1"])
+        #expect(continued.status == 0, "\(continued.stderr)")
+        #expect(continued.stdout.split(separator: "\n").map { $0.split(separator: " ")[1] }
+            == run.stdout.split(separator: "\n").dropFirst(200).map { $0.split(separator: " ")[1] })
+        let synced = try CLI.run(["hash", "Scenes/book.json", "--inputs", "Scenes/drag.jsonl", "--steps", "600", "--every", "1", "--synctest", "2"])
+        #expect(synced.status == 0 && synced.stdout == run.stdout, "\(synced.stderr)")
+    }
+
     /// What the parser cannot know is checked when the line applies, before its step: the run
     /// stops there (65) with the line and reason, or skips it with a warning.
     @Test(arguments: [
         (#"{"step": 5, "body": 9, "impulse": [0, 1]}"#, "inputs.jsonl:1: body 9 is not a body of this world (its bodies are 1...5)"),
         (#"{"step": 100, "body": 2, "force": [0, 1], "steps": 30}"#,
          "inputs.jsonl:1: the force is held for 30 steps from step 100, past the run's end after step 120"),
+        (#"{"step": 5, "body": 2, "drag_to": [1, 1]}"#, #"inputs.jsonl:1: body 2 is not grabbed: a drag begins with "grab""#),
     ])
     func aLineThatCannotApplyStopsTheRunBeforeItsStep(line: String, message: String) throws {
         let file = Self.temporary("inputs.jsonl")

@@ -191,8 +191,8 @@ static void read_spec(const char *path, spec *s) {
             in->py = next_double(&cursor);
             in->torque = next_double(&cursor);
             in->steps = (int)next_integer(&cursor);
-            if (in->kind < 0 || in->kind > 3 || in->index < 0 || in->index >= s->crate_count || (in->kind == 3 && in->steps < 1)) {
-                fprintf(stderr, "trail: an input names a kind (0...3), a crate or a step count out of range\n");
+            if (in->kind < 0 || in->kind > 6 || in->index < 0 || in->index >= s->crate_count || (in->kind == 3 && in->steps < 1)) {
+                fprintf(stderr, "trail: an input names a kind (0...6), a crate or a step count out of range\n");
                 exit(65);
             }
         } else if (strcmp(kind, "probe") == 0) {
@@ -296,8 +296,8 @@ static void read_state_file(const char *path, state_file *f) {
     f->bytes = malloc((size_t)size + 1);
     f->count = fread(f->bytes, 1, (size_t)size, file);
     fclose(file);
-    if (f->count < 12 || memcmp(f->bytes, "CDSTATE\n", 8) != 0 || le32(f->bytes + 8) != 4) {
-        fprintf(stderr, "trail: %s is not a version 4 state file\n", path);
+    if (f->count < 12 || memcmp(f->bytes, "CDSTATE\n", 8) != 0 || le32(f->bytes + 8) != 5) {
+        fprintf(stderr, "trail: %s is not a version 5 state file\n", path);
         exit(65);
     }
     size_t at = 12;
@@ -313,9 +313,9 @@ static void read_state_file(const char *path, state_file *f) {
     f->fingerprint = le64(f->bytes + at + 24);
     f->physics_count = le32(f->bytes + at + 32);
     f->physics = f->bytes + at + 36;
-    /* Forces held over the next steps (inputs with "steps") are not carried by this harness. */
-    if (le32(f->physics + f->physics_count) != 0) {
-        fprintf(stderr, "trail: %s holds forces over its next steps, which this harness does not continue\n", path);
+    /* Forces held over the next steps (inputs with "steps") and drags are not carried by this harness. */
+    if (le32(f->physics + f->physics_count) != 0 || le32(f->physics + f->physics_count + 4) != 0) {
+        fprintf(stderr, "trail: %s holds forces over its next steps or drags, which this harness does not continue\n", path);
         exit(65);
     }
 }
@@ -356,6 +356,7 @@ static void write_state_file(cbaseline_world *world, const state_file *template,
     put32(out, (uint32_t)size, &hash);
     put_bytes(out, physics, (size_t)size, &hash);
     put32(out, 0, &hash); /* no held forces */
+    put32(out, 0, &hash); /* no drags */
     uint64_t unused = 0;
     put32(out, (uint32_t)hash, &unused);
     put32(out, (uint32_t)(hash >> 32), &unused);
@@ -456,6 +457,9 @@ int main(int argc, char **argv) {
             case 0: cbaseline_apply_impulse(world, in->index, in->x, in->y, in->has_point, in->px, in->py); break;
             case 1: cbaseline_set_velocity(world, in->index, in->x, in->y); break;
             case 2: cbaseline_set_angular_velocity(world, in->index, in->x); break;
+            case 4: cbaseline_grab(world, in->index, in->x, in->y, in->torque); break;
+            case 5: cbaseline_drag_to(world, in->index, in->x, in->y); break;
+            case 6: cbaseline_release(world, in->index); break;
             default: cbaseline_hold_force(world, in->index, in->x, in->y, in->has_point, in->px, in->py, in->torque, in->steps); break;
             }
         }

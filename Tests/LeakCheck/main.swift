@@ -41,7 +41,20 @@ do {
     for _ in 0..<30 { jointed.step() }
     try jointed.remove(jointed.joints[1])
     try jointed.apply(.hold(force: Vec2(0, 500), at: nil, torque: 0, steps: 5), to: jointed.crates[3].id!)
+    // Drags: one released, one replaced, one left held when its crate is removed, one when the world goes.
+    for (index, crate) in jointed.crates.prefix(4).enumerated() {
+        try crate.grab(at: crate.state.position + Vec2(3, 2), maxForce: index == 0 ? 1000 : nil)
+    }
+    let held = try jointed.saveStateIfPossible()
+    try jointed.crates[0].drag(to: Vec2(10, 10))
+    try jointed.crates[0].release()
+    try jointed.crates[1].grab(at: Vec2(5, 5))
     if World.canSaveState { _ = try jointed.copy() }
+    for _ in 0..<10 { jointed.step() }
+    if let held { try jointed.restore(held) }
+    let spare = try jointed.addCrate(crate(400))
+    try spare.grab(at: Vec2(400, 400))
+    try jointed.remove(spare)
     for _ in 0..<10 { jointed.step() }
 }
 strayJoint = nil
@@ -54,3 +67,8 @@ let scene = try SceneLoader.load(path: CommandLine.arguments.count > 1 ? Command
 let book = try World(scene: scene)
 for _ in 0..<240 { book.step() }
 print("leak-check: \(second.crates.count) crates in the second world, book hash \(book.stateHash)")
+
+extension World {
+    /// The world's state where saved states work (CrateDrop's Chipmunk), else nil.
+    func saveStateIfPossible() throws -> WorldState? { World.canSaveState ? try saveState() : nil }
+}

@@ -15,6 +15,10 @@ import Testing
         (#"{"step": 60, "body": 3, "force": [0, 900], "torque": 50, "steps": 30}"#, .hold(force: Vec2(0, 900), at: nil, torque: 50, steps: 30)),
         (#"{"step": 60, "body": 3, "force": [1, 2], "at": [5, 6], "steps": 1}"#, .hold(force: Vec2(1, 2), at: Vec2(5, 6), torque: 0, steps: 1)),
         (#"{"step": 60, "body": 3, "torque": 7, "steps": 2}"#, .hold(force: .zero, at: nil, torque: 7, steps: 2)),
+        (#"{"step": 60, "body": 3, "grab": [90, 60]}"#, .grab(at: Vec2(90, 60), maxForce: nil)),
+        (#"{"step": 60, "body": 3, "grab": [90, 60], "max_force": 5e5}"#, .grab(at: Vec2(90, 60), maxForce: 500_000)),
+        (#"{"step": 60, "body": 3, "drag_to": [-4.5, 2]}"#, .dragTo(Vec2(-4.5, 2))),
+        (#"{"step": 60, "body": 3, "release": true}"#, .release),
     ])
     func eachKindIsReadAsWritten(line: String, input: BodyInput) throws {
         let command = try Self.parse(line).get()
@@ -28,7 +32,12 @@ import Testing
     @Test(arguments: [
         (#"{"step": 1, "body": 0, "impulse": [0, 1]}"#, "tilt.jsonl:1: body must be a body's id, a whole number from 1"),
         (#"{"step": 1, "body": "crate", "impulse": [0, 1]}"#, "tilt.jsonl:1: body must be a body's id"),
-        (#"{"step": 1, "body": 2}"#, #"tilt.jsonl:1: says what to do to the body: "impulse", "velocity", "angular_velocity", or "force" or "torque" with "steps""#),
+        (#"{"step": 1, "body": 2}"#, #"tilt.jsonl:1: says what to do to the body: "impulse", "velocity", "angular_velocity", "force" or "torque" with "steps", or "grab", "drag_to", "release""#),
+        (#"{"step": 1, "body": 2, "grab": [0, 1], "drag_to": [1, 1]}"#, #"give one of "grab", "drag_to" a line"#),
+        (#"{"step": 1, "body": 2, "release": false}"#, "tilt.jsonl:1: release must be true, got a boolean"),
+        (#"{"step": 1, "body": 2, "drag_to": [0, 1], "max_force": 10}"#, #"tilt.jsonl:1: "max_force" goes with "grab""#),
+        (#"{"step": 1, "body": 2, "grab": [0, 1], "max_force": -1}"#, "tilt.jsonl:1: max_force: must be in 0..."),
+        (#"{"step": 1, "body": 2, "drag_to": [2e6, 1]}"#, "tilt.jsonl:1: drag_to[0]: must be in -1000000...1000000"),
         (#"{"step": 1, "body": 2, "impulse": [0, 1], "velocity": [1, 1]}"#, #"give one of "impulse", "velocity" a line"#),
         (#"{"step": 1, "body": 2, "force": [0, 1]}"#, #"tilt.jsonl:1: a force or torque is held for "steps": K steps"#),
         (#"{"step": 1, "body": 2, "force": [0, 1], "steps": -3}"#, "tilt.jsonl:1: steps must be a whole number in 1...10368000, got -3"),

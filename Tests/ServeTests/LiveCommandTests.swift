@@ -17,6 +17,9 @@ import Testing
         (#"{"rewind": 0}"#, .rewind(step: 0)),
         (#"{"rewind": 1234}"#, .rewind(step: 1234)),
         (#"{"push": {"body": 3, "velocity": [0, 900], "at": [40.5, 20]}}"#, .push(body: BodyID(3), velocity: Vec2(0, 900), at: Vec2(40.5, 20))),
+        (#"{"grab": {"body": 3, "at": [40.5, 20]}}"#, .grab(body: BodyID(3), at: Vec2(40.5, 20))),
+        (#"{"drag_to": {"at": [-1, 2e2], "body": 3}}"#, .dragTo(body: BodyID(3), at: Vec2(-1, 200))),
+        (#"{"release": {"body": 3}}"#, .release(body: BodyID(3))),
     ])
     func goodMessagesParse(text: String, expected: LiveCommand) throws {
         #expect(try LiveCommand.parse(text).get() == expected)
@@ -46,6 +49,12 @@ import Testing
         (#"{"push": {"body": 2, "velocity": [0, 1]}}"#, "push must be"),
         (#"{"push": {"body": 2, "velocity": [0, 1], "at": [1, 1], "spin": 3}}"#, "push must be"),
         (#"{"push": [2]}"#, "unknown field 'push' or wrong type"),
+        (#"{"grab": {"body": 0, "at": [1, 1]}}"#, "grab must be {\"body\": ID, \"at\": [x, y]}"),
+        (#"{"grab": {"body": 2, "at": [2e6, 1]}}"#, "within ±1000000 px"),
+        (#"{"drag_to": {"body": 2}}"#, "drag_to must be"),
+        (#"{"drag_to": {"body": 2, "at": [1, 1], "at2": [1, 1]}}"#, "drag_to must be"),
+        (#"{"release": {"body": 2, "at": [1, 1]}}"#, "release must be {\"body\": ID}"),
+        (#"{"release": 2}"#, "unknown field 'release' or wrong type"),
     ])
     func badMessagesAreRefusedWithAReason(text: String, reason: String) {
         guard case let .failure(error) = LiveCommand.parse(text) else {

@@ -108,6 +108,16 @@ void cbaseline_set_angular_velocity(cbaseline_world *world, int index, double w)
 void cbaseline_hold_force(cbaseline_world *world, int index, double fx, double fy, int has_point, double px, double py, double torque,
                           int steps);
 
+/* A drag, as CrateDrop's World makes one (BodyInput.grab): crate `index` held at the world point
+   (x, y) by cpPivotJointNew2 from the space's static body (anchor A the point) to the point in the
+   body's frame (cpBodyWorldToLocal), its max force set (NaN: the body's mass × CBASELINE_DRAG_PULL),
+   then added; a drag the crate had is released first. A move sets anchor A; a release removes and
+   frees the joint. */
+#define CBASELINE_DRAG_PULL 20000.0
+void cbaseline_grab(cbaseline_world *world, int index, double x, double y, double max_force);
+void cbaseline_drag_to(cbaseline_world *world, int index, double x, double y);
+void cbaseline_release(cbaseline_world *world, int index);
+
 /* Takes `steps` fixed steps of 1/step_rate s, with the forces held. */
 void cbaseline_step(cbaseline_world *world, int steps);
 

@@ -33,6 +33,12 @@ enum Chipmunk {
     }
     static func spaceStep(_ space: OpaquePointer, dt: Double) { cpSpaceStep(space, dt) }
     static func spaceStaticBody(_ space: OpaquePointer) -> OpaquePointer { cpSpaceGetStaticBody(space) }
+    static func bodyWorldToLocal(_ body: OpaquePointer, _ point: Vec2) -> Vec2 {
+        let local = cpBodyWorldToLocal(body, cpv(point.x, point.y))
+        return Vec2(local.x, local.y)
+    }
+    /// Moves a pivot joint's anchor on its first body (the static body's: a world point).
+    static func pivotSetAnchorA(_ constraint: OpaquePointer, _ point: Vec2) { cpPivotJointSetAnchorA(constraint, cpv(point.x, point.y)) }
 
     static func spaceSetGravity(_ space: OpaquePointer, _ gravity: Vec2) {
         cpSpaceSetGravity(space, cpv(gravity.x, gravity.y))

@@ -301,6 +301,7 @@ function draw(now) {
   }
   context.setTransform(1, 0, 0, 1, 0, 0);
   drawJoints(placed, scale);
+  drawDrag(placed, scale);
   placed.clear();
 }
 
@@ -366,10 +367,28 @@ window.addEventListener("keydown", (event) => {
   event.preventDefault();
 });
 
-// Dragging a body pushes it: on release, the drag's speed (world px/s, at most 2000) is sent as
-// the change of velocity to give it at the grabbed point, which the run applies as an impulse
-// (× its mass) at its next step and records. Dragging anywhere else points gravity.
-let dragStart = null, grab = null;
+// Dragging a body holds it with a joint to the pointer, as pymunk's and Box2D's samples do: a
+// grab where it was pressed, the pointer's moves (at most one a frame), a release; the run applies
+// each at its next step and records it, so the record replays the drag. Dragging anywhere else
+// points gravity.
+let dragStart = null, grab = null, lastMove = 0;
+function sendDrag(kind, body) {
+  if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ [kind]: body }));
+}
+// The grabbed point (on the body as drawn) to the pointer, in the joints' colour.
+function drawDrag(placed, scale) {
+  if (!grab || !grab.pointer) return;
+  const at = placed.get(grab.id);
+  if (!at) return;
+  const cos = Math.cos(at[2]), sin = Math.sin(at[2]);
+  const x = at[0] + cos * grab.local[0] - sin * grab.local[1], y = at[1] + sin * grab.local[0] + cos * grab.local[1];
+  context.strokeStyle = "#2b2b33";
+  context.lineWidth = Math.max(1, Math.min(2, scale));
+  context.beginPath();
+  context.moveTo(x * scale, canvas.height - y * scale);
+  context.lineTo(grab.pointer[0] * scale, canvas.height - grab.pointer[1] * scale);
+  context.stroke();
+}
 function worldPoint(event) {
   const scale = canvas.width / scene.world[0];
   return [event.offsetX * (canvas.width / canvas.clientWidth) / scale, (canvas.height - event.offsetY * (canvas.height / canvas.clientHeight)) / scale];
@@ -391,26 +410,29 @@ canvas.addEventListener("pointerdown", (event) => {
   const point = scene ? worldPoint(event) : null;
   const body = point ? bodyAt(point) : null;
   if (body) {
-    grab = { ...body, start: point, time: performance.now() };
+    grab = { ...body, pointer: point };
+    sendDrag("grab", { body: body.id, at: point });
   } else {
     dragStart = [event.offsetX, event.offsetY];
   }
 });
-canvas.addEventListener("pointerup", (event) => {
+function endDrag() {
   dragStart = null;
   if (!grab) return;
-  const end = worldPoint(event), seconds = Math.max(0.05, (performance.now() - grab.time) / 1000);
-  const clamp = (v) => Math.max(-2000, Math.min(2000, v));
-  const velocity = [clamp((end[0] - grab.start[0]) / seconds), clamp((end[1] - grab.start[1]) / seconds)];
-  const at = frames.length ? frames[frames.length - 1].positions.get(grab.id) : null;
-  if (at && socket.readyState === WebSocket.OPEN) {
-    const cos = Math.cos(at[2]), sin = Math.sin(at[2]);
-    const point = [at[0] + cos * grab.local[0] - sin * grab.local[1], at[1] + sin * grab.local[0] + cos * grab.local[1]];
-    socket.send(JSON.stringify({ push: { body: grab.id, velocity, at: point } }));
-  }
+  sendDrag("release", { body: grab.id });
   grab = null;
-});
+}
+canvas.addEventListener("pointerup", endDrag);
+canvas.addEventListener("pointercancel", endDrag);
 canvas.addEventListener("pointermove", (event) => {
+  if (grab) {
+    grab.pointer = worldPoint(event);
+    const now = performance.now();
+    if (now - lastMove < 16) return;
+    lastMove = now;
+    sendDrag("drag_to", { body: grab.id, at: grab.pointer });
+    return;
+  }
   if (!dragStart) return;
   const dx = event.offsetX - dragStart[0], dy = dragStart[1] - event.offsetY;
   const length = Math.hypot(dx, dy);

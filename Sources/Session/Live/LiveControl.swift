@@ -17,8 +17,8 @@ import Synchronization
 public final class LiveControl: GravityEvents, Sendable {
     private struct State {
         var gravity: Vec2?
-        /// Pushes not yet applied, oldest first (at most `maximumPendingPushes`).
-        var pushes: [(body: BodyID, impulse: Vec2, at: Vec2)] = []
+        /// Bodies' inputs (pushes, drags) not yet applied, oldest first (at most `maximumPendingPushes`).
+        var bodyInputs: [(body: BodyID, input: BodyInput)] = []
         var tilts = 0
         var paused = false
         var stepRequested = false
@@ -37,7 +37,8 @@ public final class LiveControl: GravityEvents, Sendable {
 
     public init() {}
 
-    /// Pushes waiting for the next step boundary at most; more are refused until it comes.
+    /// Bodies' inputs waiting for the next step boundary at most; more are refused until it
+    /// comes (a drag's move replaces its body's move not yet applied, so a pointer never fills it).
     public static let maximumPendingPushes = 16
 
     /// Gravity from now on, px/s², applied at the next step boundary.
@@ -46,10 +47,21 @@ public final class LiveControl: GravityEvents, Sendable {
     /// A push on body `body` (`cpBodyApplyImpulseAtWorldPoint`), applied at the next step
     /// boundary and recorded like an input line. The caller has checked the body and values.
     /// - Returns: false when `maximumPendingPushes` are already waiting (it is dropped).
-    public func push(body: BodyID, impulse: Vec2, at: Vec2) -> Bool {
+    public func push(body: BodyID, impulse: Vec2, at: Vec2) -> Bool { post(.impulse(impulse, at: at), to: body) }
+
+    /// A body's input (a push, a grab, a drag's move, a release), applied at the next step
+    /// boundary and recorded like an input line. The caller has checked the values; what the world
+    /// refuses then (a move of a body no longer grabbed, after a restart) is skipped with a warning.
+    /// - Returns: false when `maximumPendingPushes` are already waiting (it is dropped).
+    public func post(_ input: BodyInput, to body: BodyID) -> Bool {
         state.withLock { state in
-            guard state.pushes.count < Self.maximumPendingPushes else { return false }
-            state.pushes.append((body, impulse, at))
+            if case .dragTo = input, let index = state.bodyInputs.lastIndex(where: { $0.body == body }),
+               case .dragTo = state.bodyInputs[index].input {
+                state.bodyInputs[index].input = input
+                return true
+            }
+            guard state.bodyInputs.count < Self.maximumPendingPushes else { return false }
+            state.bodyInputs.append((body, input))
             return true
         }
     }
@@ -130,7 +142,7 @@ public final class LiveControl: GravityEvents, Sendable {
 
     public var source: String { "pages" }
 
-    /// The newest tilt not yet applied, then each push in turn, as untimed input lines; never waits.
+    /// The newest tilt not yet applied, then each body's input in turn, as untimed input lines; never waits.
     public func next(wait: Bool, giveUp: () -> Bool) -> GravityStream.Event? {
         state.withLock { state in
             if let gravity = state.gravity {
@@ -138,10 +150,10 @@ public final class LiveControl: GravityEvents, Sendable {
                 state.tilts += 1
                 return .command(InputCommand(line: state.tilts, when: .whenRead, gravity: gravity))
             }
-            guard !state.pushes.isEmpty else { return nil }
-            let push = state.pushes.removeFirst()
+            guard !state.bodyInputs.isEmpty else { return nil }
+            let next = state.bodyInputs.removeFirst()
             state.tilts += 1
-            return .command(InputCommand(line: state.tilts, when: .whenRead, action: .body(push.body, .impulse(push.impulse, at: push.at))))
+            return .command(InputCommand(line: state.tilts, when: .whenRead, action: .body(next.body, next.input)))
         }
     }
 }

@@ -93,6 +93,7 @@ public enum SampleRun {
                 plan.data.tracePath = "\(folder)/trace.\(trace.rawValue)"
                 plan.data.traceEvery = outputs.traceEvery ?? 1
             }
+            if let events = outputs.events { plan.data.eventsPath = "\(folder)/events.\(events.rawValue)" }
             if outputs.stats { plan.data.statsPath = "\(folder)/stats.jsonl" }
             if outputs.record { plan.recordPath = "\(folder)/run.rec" }
             if outputs.saveState { plan.saveStatePath = "\(folder)/end.state" }

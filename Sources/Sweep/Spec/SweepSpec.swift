@@ -68,7 +68,10 @@ public struct SampleOutputs: Sendable, Equatable {
     public var saveState = false
     /// `end.png`: the last frame.
     public var image = false
+    /// `events.csv` or `events.jsonl`: every step's contact events.
+    public var events: TraceKind?
 
+    /// The format of a table a sample writes (the trace, the events).
     public enum TraceKind: String, Sendable, Equatable, CaseIterable {
         case csv
         case jsonl
@@ -81,6 +84,7 @@ public struct SampleOutputs: Sendable, Equatable {
         var names: [String] = []
         if hashEvery != nil { names.append("hashes.txt") }
         if let trace { names.append("trace.\(trace.rawValue)") }
+        if let events { names.append("events.\(events.rawValue)") }
         if stats { names.append("stats.jsonl") }
         if record { names.append("run.rec") }
         if saveState { names.append("end.state") }

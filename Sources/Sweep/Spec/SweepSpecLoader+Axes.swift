@@ -55,7 +55,7 @@ extension SweepSpecLoader {
         }
         let kind = kinds[0], domainValue = fields.value(kind)!, domainPath = "\(path).\(kind)"
         if case .gravityScript = field, kind != "values" {
-            reader.report(domainPath, line: domainValue.line, "gravity_script takes values: script paths or arrays of gravity lines")
+            reader.report(domainPath, line: domainValue.line, "gravity_script takes values: script paths or arrays of input lines")
             return nil
         }
         if case .seconds = field, kind == "spaced" || kind == "between" {

@@ -19,7 +19,7 @@ public enum SweepSpecLoader {
     public static let rangeKeys = ["from", "to", "step"]
     public static let spacedKeys = ["from", "to", "count"]
     public static let sampleKeys = ["kind", "count", "seed"]
-    public static let outputKeys = ["hash_every", "trace", "trace_every", "stats", "record", "save_state", "image"]
+    public static let outputKeys = ["hash_every", "trace", "trace_every", "events", "stats", "record", "save_state", "image"]
 
     /// Reads and checks the spec at `path`.
     public static func load(path: String) throws(SweepSpecError) -> SweepSpec {
@@ -195,9 +195,10 @@ public enum SweepSpecLoader {
         reader.onlyKeys(fields, outputKeys)
         var outputs = SampleOutputs()
         if let every = fields.value("hash_every") { outputs.hashEvery = reader.integer(every, path: "outputs.hash_every", in: 1...Int64(Int32.max)).map(Int.init) }
-        if let trace = fields.value("trace"), let text = reader.string(trace, path: "outputs.trace") {
-            outputs.trace = SampleOutputs.TraceKind(rawValue: text)
-            if outputs.trace == nil { reader.report("outputs.trace", line: trace.line, "must be one of \"csv\", \"jsonl\", got \(JSONOutput.string(text).text)") }
+        for (key, set) in [("trace", \SampleOutputs.trace), ("events", \.events)] as [(String, WritableKeyPath<SampleOutputs, SampleOutputs.TraceKind?>)] {
+            guard let value = fields.value(key), let text = reader.string(value, path: "outputs.\(key)") else { continue }
+            outputs[keyPath: set] = SampleOutputs.TraceKind(rawValue: text)
+            if outputs[keyPath: set] == nil { reader.report("outputs.\(key)", line: value.line, "must be one of \"csv\", \"jsonl\", got \(JSONOutput.string(text).text)") }
         }
         if let every = fields.value("trace_every") {
             outputs.traceEvery = reader.integer(every, path: "outputs.trace_every", in: 1...Int64(Int32.max)).map(Int.init)
