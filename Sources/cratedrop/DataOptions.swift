@@ -6,10 +6,10 @@ extension DataFormat: ExpressibleByArgument {}
 
 /// `--trace`, `--stats` and `--events`: data out of `run`, `hash` and `replay` (docs/outputs.md, "Data out").
 struct DataOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Write every body's state to FILE (.csv or .jsonl): once per frame in a run, every step in hash, or every --trace-every steps.", valueName: "FILE"), completion: .file())
+    @Option(help: ArgumentHelp("Write every body's state to FILE (.csv, .jsonl or .npy): once per frame in a run, every step in hash, or every --trace-every steps.", valueName: "FILE"), completion: .file())
     var trace: String?
 
-    @Option(help: ArgumentHelp("With --trace: csv or jsonl, for a name without either extension (a device, a pipe).", valueName: "csv|jsonl"))
+    @Option(help: ArgumentHelp("With --trace: csv or jsonl, for a name without either extension (a device, a pipe).", valueName: "csv|jsonl|npy"))
     var traceFormat: DataFormat?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("With --trace: trace every K steps.", valueName: "K"))
@@ -18,15 +18,22 @@ struct DataOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write per-step statistics to FILE (.jsonl): step time, contacts, awake bodies, kinetic energy, gravity.", valueName: "FILE"), completion: .file())
     var stats: String?
 
-    @Option(help: ArgumentHelp("Write every contact event to FILE (.csv or .jsonl): pairs that begin or stop touching, sensors entered and left, each with its step, the two bodies (or a body and a wall), point, normal and first impulse.", valueName: "FILE"), completion: .file())
+    @Option(help: ArgumentHelp("Write every contact event to FILE (.csv, .jsonl or .npy): pairs that begin or stop touching, sensors entered and left, each with its step, the two bodies (or a body and a wall), point, normal and first impulse.", valueName: "FILE"), completion: .file())
     var events: String?
 
-    @Option(help: ArgumentHelp("With --events: csv or jsonl, for a name without either extension (a device, a pipe).", valueName: "csv|jsonl"))
+    @Option(help: ArgumentHelp("With --events: csv or jsonl, for a name without either extension (a device, a pipe).", valueName: "csv|jsonl|npy"))
     var eventsFormat: DataFormat?
 
-    /// The files these options write, for `OutputChecks`.
+    /// The files these options write, for `OutputChecks`: each table, and the metadata beside a
+    /// JSON Lines or .npy one.
     var outputs: [(option: String, path: String)] {
-        (trace.map { [("--trace", $0)] } ?? []) + (stats.map { [("--stats", $0)] } ?? []) + (events.map { [("--events", $0)] } ?? [])
+        var files: [(option: String, path: String)] = []
+        for (option, path, format) in [("--trace", trace, traceFormat), ("--stats", stats, nil), ("--events", events, eventsFormat)] {
+            guard let path else { continue }
+            files.append((option, path))
+            if (format ?? DataFormat(path: path)) != .csv { files.append(("\(option)'s metadata", DataOutputSettings.metadataPath(for: path))) }
+        }
+        return files
     }
 
     var settings: DataOutputSettings {
@@ -36,7 +43,7 @@ struct DataOptions: ParsableArguments {
 
     func validate() throws {
         if let trace, traceFormat == nil, DataFormat(path: trace) == nil {
-            throw ValidationError("--trace \(trace): a trace is written as .csv or .jsonl; name the file so, or give --trace-format")
+            throw ValidationError("--trace \(trace): a trace is written as .csv, .jsonl or .npy; name the file so, or give --trace-format")
         }
         if traceFormat != nil, trace == nil { throw ValidationError("--trace-format needs --trace") }
         if let stats, DataFormat(path: stats) != .jsonl {
@@ -47,7 +54,7 @@ struct DataOptions: ParsableArguments {
             if traceEvery < 1 { throw ValidationError("--trace-every must be >= 1, got \(traceEvery)") }
         }
         if let events, eventsFormat == nil, DataFormat(path: events) == nil {
-            throw ValidationError("--events \(events): contact events are written as .csv or .jsonl; name the file so, or give --events-format")
+            throw ValidationError("--events \(events): contact events are written as .csv, .jsonl or .npy; name the file so, or give --events-format")
         }
         if eventsFormat != nil, events == nil { throw ValidationError("--events-format needs --events") }
         let named = [("--trace", trace), ("--stats", stats), ("--events", events)].compactMap { option, path in path.map { (option, $0) } }

@@ -52,7 +52,7 @@ import Testing
         let path = Self.temporary("galton.jsonl")
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(try CLI.run(["hash", "Scenes/galton.json", "--steps", "600", "--events", path]).status == 0)
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         let rows = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
         let sensor = rows.filter { ($0["wall"] as? Int) == 132 }
         #expect(sensor.contains { $0["event"] as? String == "sensor_enter" }, "\(sensor.prefix(3))")
@@ -62,6 +62,6 @@ import Testing
 
     @Test func anEventsFileOfNoKnownFormatIsRefused() throws {
         let result = try CLI.run(["hash", "Scenes/book.json", "--steps", "1", "--events", "out/events.txt"])
-        #expect(result.status == 64 && result.stderr.contains("--events out/events.txt: contact events are written as .csv or .jsonl"))
+        #expect(result.status == 64 && result.stderr.contains("--events out/events.txt: contact events are written as .csv, .jsonl or .npy"))
     }
 }

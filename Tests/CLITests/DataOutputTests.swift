@@ -19,8 +19,12 @@ import Testing
         let summary = try JSONFields(result.stdout.trimmingCharacters(in: .newlines))
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var lines = text.split(separator: "\n").map(String.init)
-        let first = lines.removeFirst()
+        // A CSV names its run in a first `#` line; JSON Lines beside the rows, in NAME.meta.json.
+        let metadata = String(path.dropLast(suffix.count)) + ".meta.json"
+        defer { try? FileManager.default.removeItem(atPath: metadata) }
+        let first = suffix == ".csv" ? lines.removeFirst() : try String(contentsOfFile: metadata, encoding: .utf8)
         #expect(first.contains("pile-100") && first.contains(CLI.determinismClass))
+        #expect(FileManager.default.fileExists(atPath: metadata) == (suffix == ".jsonl"))
         var rows: [[String: String]]
         if suffix == ".csv" {
             let header = lines.removeFirst().split(separator: ",").map(String.init)
@@ -50,27 +54,31 @@ import Testing
         defer {
             try? FileManager.default.removeItem(atPath: trace)
             try? FileManager.default.removeItem(atPath: stats)
+            try? FileManager.default.removeItem(atPath: String(stats.dropLast(".jsonl".count)) + ".meta.json")
         }
         let result = try CLI.run(["hash", "Scenes/book.json", "--steps", "30", "--trace", trace, "--trace-every", "10", "--stats", stats])
         #expect(result.status == 0, "\(result.stderr)")
         let traced = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").dropFirst(2)
         #expect(traced.count == 3 * 5 && Set(traced.map { $0.split(separator: ",")[0] }) == ["10", "20", "30"])
         let statLines = try String(contentsOfFile: stats, encoding: .utf8).split(separator: "\n")
-        #expect(statLines.count == 31)
-        let firstStep = try JSONFields(String(statLines[1]))
+        #expect(statLines.count == 30)
+        let firstStep = try JSONFields(String(statLines[0]))
         // The book scene starts with its crates packed together and against the top and left walls.
         #expect(firstStep.number("step") == 1 && firstStep.number("contact_pairs") == 12 && firstStep.number("awake_bodies") == 5)
         #expect((firstStep.number("kinetic_energy") ?? 0) > 0 && (firstStep.number("step_us") ?? -1) >= 0)
     }
 
     @Test(arguments: [
-        (["--trace", "t.txt"], 64, "--trace t.txt: a trace is written as .csv or .jsonl"),
+        (["--trace", "t.txt"], 64, "--trace t.txt: a trace is written as .csv, .jsonl or .npy"),
         (["--stats", "s.csv"], 64, "--stats s.csv: per-step statistics are written as JSON Lines"),
         (["--trace-every", "2"], 64, "--trace-every needs --trace"),
         (["--trace-format", "csv"], 64, "--trace-format needs --trace"),
         (["--trace", "t.csv", "--trace-every", "0"], 64, "--trace-every must be >= 1, got 0"),
         (["--trace", "/nonexistent/t.csv"], 73, "/nonexistent/t.csv: cannot create it: No such file or directory"),
         (["--trace", "x.jsonl", "--stats", "x.jsonl"], 64, "--trace and --stats name the same file"),
+        // Two tables whose metadata would go to one file.
+        (["--trace", "out/x.jsonl", "--events", "out/x.npy"], 64, "--events's metadata out/x.meta.json and --trace's metadata out/x.meta.json name the same file"),
+        (["--trace", "/dev/null", "--trace-format", "npy"], 64, "/dev/null: a .npy table goes to a regular file"),
     ] as [([String], Int32, String)])
     func badDataOutputsAreRefusedBeforeAnyStep(arguments: [String], status: Int32, message: String) throws {
         let result = try CLI.run(["run", "Scenes/book.json", "--seconds", "1"] + arguments)

@@ -38,6 +38,6 @@ import Testing
         try String(contentsOfFile: "\(folder)/spec.json", encoding: .utf8).replacingOccurrences(of: #""events": "csv""#, with: #""events": "xml""#)
             .write(toFile: "\(folder)/bad.json", atomically: true, encoding: .utf8)
         let bad = try CLI.run(["sweep", "plan", "\(folder)/bad.json"])
-        #expect(bad.status == 65 && bad.stderr.contains(#"bad.json:8: outputs.events: must be one of "csv", "jsonl", got "xml""#), "\(bad.stderr)")
+        #expect(bad.status == 65 && bad.stderr.contains(#"bad.json:8: outputs.events: must be one of "csv", "jsonl", "npy", got "xml""#), "\(bad.stderr)")
     }
 }

@@ -24,7 +24,7 @@ import Testing
             """.replacingOccurrences(of: "pile.json", with: try fixture.smallPile()))
         #expect(spec.sampleCount == 60)
         #expect(spec.length == .seconds(DecimalSeconds("0.5")!))
-        #expect(spec.outputs.fileNames == ["hashes.txt", "stats.jsonl"])
+        #expect(spec.outputs.fileNames == ["hashes.txt", "stats.jsonl", "stats.meta.json"])
     }
 
     @Test func problemsNameFileLineAndField() throws {

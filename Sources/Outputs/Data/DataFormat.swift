@@ -3,8 +3,10 @@ import SceneFile
 public enum DataFormat: String, Sendable, CaseIterable {
     /// Comma-separated values: a `#` comment line naming the run, then a header row.
     case csv
-    /// JSON Lines: a first object naming the run, then one object per row.
+    /// JSON Lines: one object per row, nothing else (what names the run is in `NAME.meta.json`).
     case jsonl
+    /// A NumPy structured array (`NumPyTable`), for a regular file; its run in `NAME.meta.json` too.
+    case npy
 
     /// The format for `path`'s extension (case-insensitive), if it names one.
     public init?(path: String) {
@@ -13,7 +15,7 @@ public enum DataFormat: String, Sendable, CaseIterable {
     }
 }
 
-/// What a data file says about the run it came from (its first line).
+/// What a data file says about the run it came from (a CSV's first line, a JSON Lines file's metadata).
 public struct RunIdentity: Sendable, Equatable {
     public var scene: String
     public var stepRate: Int
@@ -24,12 +26,5 @@ public struct RunIdentity: Sendable, Equatable {
         self.scene = scene
         self.stepRate = stepRate
         self.determinismClass = determinismClass
-    }
-
-    /// The first line of a JSON Lines data file: `{"KIND":"cratedrop","scene":…,"step_rate":…,"determinism_class":…}`.
-    func jsonHeader(kind: String) -> String {
-        let header: JSONOutput = [kind: "cratedrop", "scene": .string(scene), "step_rate": .integer(stepRate),
-                                  "determinism_class": .string(determinismClass)]
-        return header.text + "\n"
     }
 }

@@ -13,37 +13,32 @@ import SceneModel
 public final class EventsWriter {
     public let path: String
     public let format: DataFormat
-    private let file: BufferedTextFile
+    private let file: BufferedOutputFile
     private let stepRate: Double
 
     public static let columns = ["step", "time", "event", "a", "b", "wall", "x", "y", "nx", "ny", "normal_impulse", "tangent_impulse"]
+    /// The columns as a `.npy` table holds them (`event` as up to 12 bytes of text; a missing point
+    /// or normal as NaN).
+    static let table = NumPyTable(columns: zip(columns, [NumPyTable.Column.int64, .float64, .bytes(12), .uint64, .uint64, .int64]
+        + Array(repeating: .float64, count: 6)).map { (name: $0.0, type: $0.1) })
+    private var rows = 0
 
     /// - Throws: `OutputSetupError.unsuitable` without a format or an extension naming one,
     ///   `.cannotCreate` when the file cannot be created.
     public init(path: String, format: DataFormat? = nil, run: RunIdentity) throws(OutputSetupError) {
         guard let format = format ?? DataFormat(path: path) else {
-            throw .unsuitable(path: path, reason: "contact events are written as .csv or .jsonl; name the file so")
+            throw .unsuitable(path: path, reason: "contact events are written as .csv, .jsonl or .npy; name the file so")
         }
         self.path = path
         self.format = format
         stepRate = Double(run.stepRate)
-        do {
-            file = try BufferedTextFile(path: path)
-        } catch {
-            throw .cannotCreate(FrameWriteError(target: path, cause: .during("cannot create it", error)))
-        }
-        switch format {
-        case .csv:
-            file.append("# cratedrop events: scene \(run.scene), step_rate \(run.stepRate), determinism_class \(run.determinismClass)\n")
-            file.append(Self.columns.joined(separator: ",") + "\n")
-        case .jsonl:
-            file.append(run.jsonHeader(kind: "events"))
-        }
+        file = try DataFile.create(path: path, format: format, kind: "events", columns: Self.columns, table: Self.table, run: run)
     }
 
     public func write(_ events: [ContactEvent]) {
         guard !events.isEmpty else { return }
         var text = ""
+        var bytes: [UInt8] = []
         for event in events {
             let time = Double(event.step) / stepRate
             guard case let .body(a) = event.a else { continue }
@@ -67,14 +62,28 @@ public final class EventsWriter {
                 ]
                 row.write(to: &text)
                 text += "\n"
+            case .npy:
+                var row = NumPyRow(capacity: 108)
+                row.int64(event.step)
+                row.float64(time)
+                row.text(event.kind.rawValue, width: 12)
+                row.uint64(a.rawValue)
+                row.uint64(b)
+                row.int64(wall)
+                for value in [event.point?.x, event.point?.y, event.normal?.x, event.normal?.y, event.normalImpulse, event.tangentImpulse] {
+                    row.float64(value)
+                }
+                bytes += row.bytes
             }
+            rows += 1
         }
-        file.append(text)
+        if format == .npy { file.append(bytes: bytes) } else { file.append(text) }
     }
 
     /// Closes the file.
     /// - Throws: the first write error (a full disk), naming the file.
     public func finish() throws(FrameWriteError) {
+        if format == .npy { file.overwriteStart(with: Self.table.header(rows: rows)) }
         do {
             try file.close()
         } catch {

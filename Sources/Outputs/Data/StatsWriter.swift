@@ -31,12 +31,12 @@ public struct StepStats: Sendable, Equatable {
     }
 }
 
-/// Writes per-step statistics (`--stats FILE.jsonl`): a first line naming the run, then one
-/// object per step, as Box2D's profile files do (docs/outputs.md, "Data out"). Rows are small, so they are
+/// Writes per-step statistics (`--stats FILE.jsonl`): one object per step, as Box2D's profile
+/// files do, with what names the run in `FILE.meta.json` (`DataFile`; docs/outputs.md, "Data out"). Rows are small, so they are
 /// written from the step loop through a 64 KiB buffer. Used by one thread at a time.
 public final class StatsWriter {
     public let path: String
-    private let file: BufferedTextFile
+    private let file: BufferedOutputFile
 
     /// - Throws: `OutputSetupError.unsuitable` unless the name ends in .jsonl, `.cannotCreate`
     ///   when the file cannot be created.
@@ -45,19 +45,16 @@ public final class StatsWriter {
             throw .unsuitable(path: path, reason: "per-step statistics are written as JSON Lines; name the file .jsonl")
         }
         self.path = path
-        do {
-            file = try BufferedTextFile(path: path)
-        } catch {
-            throw .cannotCreate(FrameWriteError(target: path, cause: .during("cannot create it", error)))
-        }
-        file.append(run.jsonHeader(kind: "stats"))
+        file = try DataFile.create(path: path, format: .jsonl, kind: "stats", columns: Self.columns, run: run)
     }
+
+    public static let columns = ["step", "step_us", "contact_pairs", "contact_points", "awake_bodies", "kinetic_energy", "gravity_x", "gravity_y"]
 
     public func write(_ stats: StepStats) {
         let row: JSONOutput = [
             "step": .integer(stats.step), "step_us": .number(stats.stepMicroseconds), "contact_pairs": .integer(stats.contactPairs),
             "contact_points": .integer(stats.contactPoints), "awake_bodies": .integer(stats.awakeBodies),
-            "kinetic_energy": .number(stats.kineticEnergy), "gravity": .numbers([stats.gravity.x, stats.gravity.y]),
+            "kinetic_energy": .number(stats.kineticEnergy), "gravity_x": .number(stats.gravity.x), "gravity_y": .number(stats.gravity.y),
         ]
         var line = row.text
         line += "\n"

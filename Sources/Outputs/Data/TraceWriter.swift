@@ -21,10 +21,15 @@ public final class TraceWriter: @unchecked Sendable {
     public let format: DataFormat
     private let snapshots = BoundedQueue<WorldSnapshot>(capacity: 8)
     private let done = DispatchGroup()
-    private let file: BufferedTextFile
+    private let file: BufferedOutputFile
 
     public static let columns = ["step", "time", "id", "shape", "width", "height", "x", "y", "angle", "vx", "vy",
                                  "angular_velocity", "sleeping"]
+    /// The columns as a `.npy` table holds them (`shape` as up to 8 bytes of text).
+    static let table = NumPyTable(columns: zip(columns, [NumPyTable.Column.int64, .float64, .uint64, .bytes(8)] + Array(repeating: .float64, count: 8) + [.bool])
+        .map { (name: $0.0, type: $0.1) })
+    /// Rows written so far (a `.npy` header's count); the writer thread's alone until `finish()`.
+    private var rows = 0
 
     /// Creates the file and writes its first lines.
     /// - Parameters:
@@ -36,27 +41,17 @@ public final class TraceWriter: @unchecked Sendable {
     ///   `.cannotCreate` when the file cannot be created.
     public init(path: String, format: DataFormat? = nil, run: RunIdentity, bodyShapes: BodyShapes) throws(OutputSetupError) {
         guard let format = format ?? DataFormat(path: path) else {
-            throw .unsuitable(path: path, reason: "a trace is written as .csv or .jsonl; name the file so")
+            throw .unsuitable(path: path, reason: "a trace is written as .csv, .jsonl or .npy; name the file so")
         }
         self.path = path
         self.format = format
-        do {
-            file = try BufferedTextFile(path: path)
-        } catch {
-            throw .cannotCreate(FrameWriteError(target: path, cause: .during("cannot create it", error)))
-        }
-        switch format {
-        case .csv:
-            file.append("# cratedrop trace: scene \(run.scene), step_rate \(run.stepRate), determinism_class \(run.determinismClass)\n")
-            file.append(Self.columns.joined(separator: ",") + "\n")
-        case .jsonl:
-            file.append(run.jsonHeader(kind: "trace"))
-        }
+        file = try DataFile.create(path: path, format: format, kind: "trace", columns: Self.columns, table: Self.table, run: run)
         let stepRate = Double(run.stepRate)
         done.enter()
         Thread { [self] in
             while let snapshot = snapshots.take() {
                 Self.append(snapshot, stepRate: stepRate, format: format, shapes: bodyShapes, to: file)
+                rows += snapshot.bodies.count
             }
             done.leave()
         }.start()
@@ -72,6 +67,7 @@ public final class TraceWriter: @unchecked Sendable {
     public func finish() throws(FrameWriteError) {
         snapshots.close()
         done.wait()
+        if format == .npy { file.overwriteStart(with: Self.table.header(rows: rows)) }
         do {
             try file.close()
         } catch {
@@ -80,11 +76,12 @@ public final class TraceWriter: @unchecked Sendable {
     }
 
     private static func append(_ snapshot: WorldSnapshot, stepRate: Double, format: DataFormat, shapes: BodyShapes,
-                               to file: BufferedTextFile) {
+                               to file: BufferedOutputFile) {
         let step = snapshot.step
         let time = Double(step) / stepRate
         var text = ""
-        text.reserveCapacity(snapshot.bodies.count * 200)
+        text.reserveCapacity(format == .npy ? 0 : snapshot.bodies.count * 200)
+        var bytes: [UInt8] = []
         for (index, body) in snapshot.bodies.enumerated() {
             let shape = shapes.shape(of: body, at: index)
             let size = shape?.boundingSize ?? .zero, kind = shape?.kind.rawValue ?? ""
@@ -102,8 +99,19 @@ public final class TraceWriter: @unchecked Sendable {
                 ]
                 row.write(to: &text)
                 text += "\n"
+            case .npy:
+                var row = NumPyRow(capacity: 97)
+                row.int64(step)
+                row.float64(time)
+                row.uint64(body.id.rawValue)
+                row.text(kind, width: 8)
+                for value in [size.x, size.y, body.position.x, body.position.y, body.angle, body.velocity.x, body.velocity.y, body.angularVelocity] {
+                    row.float64(value)
+                }
+                row.bool(body.sleeping)
+                bytes += row.bytes
             }
         }
-        file.append(text)
+        if format == .npy { file.append(bytes: bytes) } else { file.append(text) }
     }
 }

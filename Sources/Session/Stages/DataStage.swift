@@ -30,6 +30,9 @@ public struct DataOutputSettings: Sendable, Equatable {
     }
 
     public var isEmpty: Bool { tracePath == nil && statsPath == nil && eventsPath == nil }
+
+    /// Where a JSON Lines or .npy table's metadata goes (`NAME.meta.json`).
+    public static func metadataPath(for path: String) -> String { DataFile.metadataPath(for: path) }
 }
 
 /// The data stage: trajectories and per-step statistics written as the run steps

@@ -75,6 +75,7 @@ public struct SampleOutputs: Sendable, Equatable {
     public enum TraceKind: String, Sendable, Equatable, CaseIterable {
         case csv
         case jsonl
+        case npy
     }
 
     public init() {}
@@ -83,9 +84,10 @@ public struct SampleOutputs: Sendable, Equatable {
     public var fileNames: [String] {
         var names: [String] = []
         if hashEvery != nil { names.append("hashes.txt") }
-        if let trace { names.append("trace.\(trace.rawValue)") }
-        if let events { names.append("events.\(events.rawValue)") }
-        if stats { names.append("stats.jsonl") }
+        // A JSON Lines table's run metadata goes beside it (docs/outputs.md, "Data out").
+        if let trace { names += trace == .csv ? ["trace.csv"] : ["trace.\(trace.rawValue)", "trace.meta.json"] }
+        if let events { names += events == .csv ? ["events.csv"] : ["events.\(events.rawValue)", "events.meta.json"] }
+        if stats { names += ["stats.jsonl", "stats.meta.json"] }
         if record { names.append("run.rec") }
         if saveState { names.append("end.state") }
         if image { names.append("end.png") }

@@ -198,7 +198,7 @@ public enum SweepSpecLoader {
         for (key, set) in [("trace", \SampleOutputs.trace), ("events", \.events)] as [(String, WritableKeyPath<SampleOutputs, SampleOutputs.TraceKind?>)] {
             guard let value = fields.value(key), let text = reader.string(value, path: "outputs.\(key)") else { continue }
             outputs[keyPath: set] = SampleOutputs.TraceKind(rawValue: text)
-            if outputs[keyPath: set] == nil { reader.report("outputs.\(key)", line: value.line, "must be one of \"csv\", \"jsonl\", got \(JSONOutput.string(text).text)") }
+            if outputs[keyPath: set] == nil { reader.report("outputs.\(key)", line: value.line, "must be one of \"csv\", \"jsonl\", \"npy\", got \(JSONOutput.string(text).text)") }
         }
         if let every = fields.value("trace_every") {
             outputs.traceEvery = reader.integer(every, path: "outputs.trace_every", in: 1...Int64(Int32.max)).map(Int.init)

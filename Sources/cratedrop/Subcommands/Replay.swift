@@ -33,16 +33,17 @@ struct Replay: ParsableCommand {
 
     @OptionGroup var output: FrameOutputOptions
 
-    @Option(help: ArgumentHelp("Write every contact event of the replay to FILE (.csv or .jsonl), as `run --events` does.", valueName: "FILE"), completion: .file())
+    @Option(help: ArgumentHelp("Write every contact event of the replay to FILE (.csv, .jsonl or .npy), as `run --events` does.", valueName: "FILE"), completion: .file())
     var events: String?
 
     func validate() throws {
         let frames = OutputChecks.frameOutputs(output.out)
         if let events, DataFormat(path: events) == nil {
-            throw ValidationError("--events \(events): contact events are written as .csv or .jsonl; name the file so")
+            throw ValidationError("--events \(events): contact events are written as .csv, .jsonl or .npy; name the file so")
         }
         try OutputChecks.check(inputs: [("the record", record)],
-                               outputs: frames.files + (output.summary.map { [("--summary", $0)] } ?? []) + (events.map { [("--events", $0)] } ?? []),
+                               outputs: frames.files + (output.summary.map { [("--summary", $0)] } ?? [])
+                                   + (events.map { [("--events", $0), ("--events's metadata", DataOutputSettings.metadataPath(for: $0))] } ?? []),
                                framesFolder: frames.framesFolder)
         if let from, from < 0 { throw ValidationError("--from must be >= 0, got \(from)") }
         if let hashEvery {
