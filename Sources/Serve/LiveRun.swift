@@ -110,18 +110,16 @@ package final class LiveRun: Sendable {
             if let refusal = control.rewind(toStep: step) { return "cannot rewind: \(refusal)" }
         case let .push(body, velocity, at):
             // A change of velocity, turned into the impulse that gives it (at the body's centre).
-            guard body.rawValue >= 1, body.rawValue <= UInt64(masses.count) else {
-                return "cannot push: body \(body) is not in the scene (its bodies are 1...\(masses.count))"
+            let mass: Double
+            switch dynamicMass(of: body) {
+            case let .success(found): mass = found
+            case let .failure(refusal): return "cannot push: \(refusal.reason)"
             }
-            guard let mass = masses[Int(body.rawValue) - 1] else { return "cannot push: body \(body) is kinematic" }
             let impulse = velocity * mass
             if let problem = BodyInput.impulse(impulse, at: at).problems().first { return "cannot push: \(problem)" }
             if !control.push(body: body, impulse: impulse, at: at) { return "cannot push: \(LiveControl.maximumPendingPushes) pushes are waiting" }
         case let .grab(body, at):
-            guard body.rawValue >= 1, body.rawValue <= UInt64(masses.count) else {
-                return "cannot grab: body \(body) is not in the scene (its bodies are 1...\(masses.count))"
-            }
-            guard masses[Int(body.rawValue) - 1] != nil else { return "cannot grab: body \(body) is kinematic" }
+            if case let .failure(refusal) = dynamicMass(of: body) { return "cannot grab: \(refusal.reason)" }
             if !control.post(.grab(at: at, maxForce: nil), to: body) { return "cannot grab: \(LiveControl.maximumPendingPushes) inputs are waiting" }
         case let .dragTo(body, at):
             if !control.post(.dragTo(at), to: body) { return "cannot drag: \(LiveControl.maximumPendingPushes) inputs are waiting" }
@@ -129,6 +127,20 @@ package final class LiveRun: Sendable {
             if !control.post(.release, to: body) { return "cannot release: \(LiveControl.maximumPendingPushes) inputs are waiting" }
         }
         return nil
+    }
+
+    /// Why a page cannot push or grab `body`: not in the scene, or kinematic.
+    private struct BodyRefusal: Error {
+        var reason: String
+    }
+
+    /// The mass of `body`, a dynamic body of the scene, or why a page cannot push or grab it.
+    private func dynamicMass(of body: BodyID) -> Result<Double, BodyRefusal> {
+        guard body.rawValue >= 1, body.rawValue <= UInt64(masses.count) else {
+            return .failure(BodyRefusal(reason: "body \(body) is not in the scene (its bodies are 1...\(masses.count))"))
+        }
+        guard let mass = masses[Int(body.rawValue) - 1] else { return .failure(BodyRefusal(reason: "body \(body) is kinematic")) }
+        return .success(mass)
     }
 
     /// The record so far, to be streamed: its complete lines (the run flushes it every frame), or

@@ -27,13 +27,9 @@ struct DataOptions: ParsableArguments {
     /// The files these options write, for `OutputChecks`: each table, and the metadata beside a
     /// JSON Lines or .npy one.
     var outputs: [(option: String, path: String)] {
-        var files: [(option: String, path: String)] = []
-        for (option, path, format) in [("--trace", trace, traceFormat), ("--stats", stats, nil), ("--events", events, eventsFormat)] {
-            guard let path else { continue }
-            files.append((option, path))
-            if (format ?? DataFormat(path: path)) != .csv { files.append(("\(option)'s metadata", DataOutputSettings.metadataPath(for: path))) }
+        [("--trace", trace, traceFormat), ("--stats", stats, nil), ("--events", events, eventsFormat)].flatMap { option, path, format in
+            path.map { DataOutputSettings.files(option: option, path: $0, format: format) } ?? []
         }
-        return files
     }
 
     var settings: DataOutputSettings {

@@ -43,12 +43,14 @@ import Testing
 
     /// A world saved states do not cover (sleeping bodies) keeps no history: rewind is off with
     /// the reason, and a plan asking for one anyway is refused before its record is made.
-    @Test func aPushNamingNoBodyOrAKinematicOneIsRefused() throws {
+    @Test func aPushOrGrabNamingNoBodyOrAKinematicOneIsRefused() throws {
         let live = try Self.live(record: Self.temporary("push.rec"))
         #expect(live.post(.push(body: BodyID(99), velocity: Vec2(0, 1), at: .zero)) == "cannot push: body 99 is not in the scene (its bodies are 1...5)")
         #expect(live.post(.push(body: BodyID(2), velocity: Vec2(0, 1), at: Vec2(10, 10))) == nil)
         for _ in 1..<LiveControl.maximumPendingPushes { _ = live.post(.push(body: BodyID(2), velocity: Vec2(0, 1), at: Vec2(10, 10))) }
         #expect(live.post(.push(body: BodyID(2), velocity: Vec2(0, 1), at: Vec2(10, 10))) == "cannot push: 16 pushes are waiting")
+        #expect(live.post(.grab(body: BodyID(99), at: .zero)) == "cannot grab: body 99 is not in the scene (its bodies are 1...5)")
+        #expect(live.post(.grab(body: BodyID(2), at: .zero)) == "cannot grab: 16 inputs are waiting")
     }
 
     @Test func aSceneWithSleepingBodiesTurnsRewindOff() throws {

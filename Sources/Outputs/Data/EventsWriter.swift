@@ -13,15 +13,16 @@ import SceneModel
 public final class EventsWriter {
     public let path: String
     public let format: DataFormat
-    private let file: BufferedOutputFile
+    private let file: DataFile
     private let stepRate: Double
 
-    public static let columns = ["step", "time", "event", "a", "b", "wall", "x", "y", "nx", "ny", "normal_impulse", "tangent_impulse"]
-    /// The columns as a `.npy` table holds them (`event` as up to 12 bytes of text; a missing point
-    /// or normal as NaN).
-    static let table = NumPyTable(columns: zip(columns, [NumPyTable.Column.int64, .float64, .bytes(12), .uint64, .uint64, .int64]
-        + Array(repeating: .float64, count: 6)).map { (name: $0.0, type: $0.1) })
-    private var rows = 0
+    /// The columns and their types in a `.npy` table (`event` as up to 12 bytes of text; a missing
+    /// point or normal as NaN).
+    static let table = NumPyTable(columns: [
+        ("step", .int64), ("time", .float64), ("event", .bytes(12)), ("a", .uint64), ("b", .uint64), ("wall", .int64),
+        ("x", .float64), ("y", .float64), ("nx", .float64), ("ny", .float64), ("normal_impulse", .float64), ("tangent_impulse", .float64),
+    ])
+    public static let columns = table.names
 
     /// - Throws: `OutputSetupError.unsuitable` without a format or an extension naming one,
     ///   `.cannotCreate` when the file cannot be created.
@@ -32,13 +33,14 @@ public final class EventsWriter {
         self.path = path
         self.format = format
         stepRate = Double(run.stepRate)
-        file = try DataFile.create(path: path, format: format, kind: "events", columns: Self.columns, table: Self.table, run: run)
+        file = try DataFile(path: path, format: format, kind: "events", table: Self.table, run: run)
     }
 
     public func write(_ events: [ContactEvent]) {
         guard !events.isEmpty else { return }
         var text = ""
         var bytes: [UInt8] = []
+        var rows = 0
         for event in events {
             let time = Double(event.step) / stepRate
             guard case let .body(a) = event.a else { continue }
@@ -77,17 +79,12 @@ public final class EventsWriter {
             }
             rows += 1
         }
-        if format == .npy { file.append(bytes: bytes) } else { file.append(text) }
+        if format == .npy { file.append(rows: bytes, count: rows) } else { file.append(text) }
     }
 
     /// Closes the file.
     /// - Throws: the first write error (a full disk), naming the file.
     public func finish() throws(FrameWriteError) {
-        if format == .npy { file.overwriteStart(with: Self.table.header(rows: rows)) }
-        do {
-            try file.close()
-        } catch {
-            throw FrameWriteError(target: path, cause: .file(error))
-        }
+        try file.finish()
     }
 }

@@ -1,7 +1,8 @@
 /// A table as a NumPy `.npy` file (format 1.0): a header naming each column's type (a structured
 /// dtype, little-endian, packed) and the row count, then the rows' bytes back to back.
 /// `numpy.load(path)` reads it as a structured array, `pandas.DataFrame(numpy.load(path))` as a
-/// table; no Arrow or Parquet library is packaged for Debian, and this format needs none.
+/// table; no Arrow or Parquet library is packaged for Debian, and this format needs none. Every
+/// data table describes its columns this way; CSV and JSON Lines use their names.
 ///
 /// The row count is known only at the end, so the header keeps room for any count (20 digits)
 /// and is written again, the same length, when the table is finished.
@@ -23,6 +24,9 @@ struct NumPyTable {
     }
 
     let columns: [(name: String, type: Column)]
+
+    /// The column names, in order (every format's).
+    var names: [String] { columns.map(\.name) }
 
     /// The header for `rows` rows, padded so the data begins at a multiple of 64 bytes.
     func header(rows: Int) -> [UInt8] {

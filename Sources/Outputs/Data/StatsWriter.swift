@@ -36,7 +36,7 @@ public struct StepStats: Sendable, Equatable {
 /// written from the step loop through a 64 KiB buffer. Used by one thread at a time.
 public final class StatsWriter {
     public let path: String
-    private let file: BufferedOutputFile
+    private let file: DataFile
 
     /// - Throws: `OutputSetupError.unsuitable` unless the name ends in .jsonl, `.cannotCreate`
     ///   when the file cannot be created.
@@ -45,10 +45,14 @@ public final class StatsWriter {
             throw .unsuitable(path: path, reason: "per-step statistics are written as JSON Lines; name the file .jsonl")
         }
         self.path = path
-        file = try DataFile.create(path: path, format: .jsonl, kind: "stats", columns: Self.columns, run: run)
+        file = try DataFile(path: path, format: .jsonl, kind: "stats", table: Self.table, run: run)
     }
 
-    public static let columns = ["step", "step_us", "contact_pairs", "contact_points", "awake_bodies", "kinetic_energy", "gravity_x", "gravity_y"]
+    static let table = NumPyTable(columns: [
+        ("step", .int64), ("step_us", .float64), ("contact_pairs", .int64), ("contact_points", .int64), ("awake_bodies", .int64),
+        ("kinetic_energy", .float64), ("gravity_x", .float64), ("gravity_y", .float64),
+    ])
+    public static let columns = table.names
 
     public func write(_ stats: StepStats) {
         let row: JSONOutput = [
@@ -64,10 +68,6 @@ public final class StatsWriter {
     /// Writes what is buffered and closes the file.
     /// - Throws: the first write error, naming the file.
     public func finish() throws(FrameWriteError) {
-        do {
-            try file.close()
-        } catch {
-            throw FrameWriteError(target: path, cause: .file(error))
-        }
+        try file.finish()
     }
 }

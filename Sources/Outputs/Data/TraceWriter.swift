@@ -21,15 +21,15 @@ public final class TraceWriter: @unchecked Sendable {
     public let format: DataFormat
     private let snapshots = BoundedQueue<WorldSnapshot>(capacity: 8)
     private let done = DispatchGroup()
-    private let file: BufferedOutputFile
+    private let file: DataFile
 
-    public static let columns = ["step", "time", "id", "shape", "width", "height", "x", "y", "angle", "vx", "vy",
-                                 "angular_velocity", "sleeping"]
-    /// The columns as a `.npy` table holds them (`shape` as up to 8 bytes of text).
-    static let table = NumPyTable(columns: zip(columns, [NumPyTable.Column.int64, .float64, .uint64, .bytes(8)] + Array(repeating: .float64, count: 8) + [.bool])
-        .map { (name: $0.0, type: $0.1) })
-    /// Rows written so far (a `.npy` header's count); the writer thread's alone until `finish()`.
-    private var rows = 0
+    /// The columns and their types in a `.npy` table (`shape` as up to 8 bytes of text).
+    static let table = NumPyTable(columns: [
+        ("step", .int64), ("time", .float64), ("id", .uint64), ("shape", .bytes(8)), ("width", .float64), ("height", .float64),
+        ("x", .float64), ("y", .float64), ("angle", .float64), ("vx", .float64), ("vy", .float64), ("angular_velocity", .float64),
+        ("sleeping", .bool),
+    ])
+    public static let columns = table.names
 
     /// Creates the file and writes its first lines.
     /// - Parameters:
@@ -45,13 +45,12 @@ public final class TraceWriter: @unchecked Sendable {
         }
         self.path = path
         self.format = format
-        file = try DataFile.create(path: path, format: format, kind: "trace", columns: Self.columns, table: Self.table, run: run)
+        file = try DataFile(path: path, format: format, kind: "trace", table: Self.table, run: run)
         let stepRate = Double(run.stepRate)
         done.enter()
         Thread { [self] in
             while let snapshot = snapshots.take() {
                 Self.append(snapshot, stepRate: stepRate, format: format, shapes: bodyShapes, to: file)
-                rows += snapshot.bodies.count
             }
             done.leave()
         }.start()
@@ -67,16 +66,11 @@ public final class TraceWriter: @unchecked Sendable {
     public func finish() throws(FrameWriteError) {
         snapshots.close()
         done.wait()
-        if format == .npy { file.overwriteStart(with: Self.table.header(rows: rows)) }
-        do {
-            try file.close()
-        } catch {
-            throw FrameWriteError(target: path, cause: .file(error))
-        }
+        try file.finish()
     }
 
     private static func append(_ snapshot: WorldSnapshot, stepRate: Double, format: DataFormat, shapes: BodyShapes,
-                               to file: BufferedOutputFile) {
+                               to file: DataFile) {
         let step = snapshot.step
         let time = Double(step) / stepRate
         var text = ""
@@ -112,6 +106,6 @@ public final class TraceWriter: @unchecked Sendable {
                 bytes += row.bytes
             }
         }
-        if format == .npy { file.append(bytes: bytes) } else { file.append(text) }
+        if format == .npy { file.append(rows: bytes, count: snapshot.bodies.count) } else { file.append(text) }
     }
 }

@@ -31,8 +31,12 @@ public struct DataOutputSettings: Sendable, Equatable {
 
     public var isEmpty: Bool { tracePath == nil && statsPath == nil && eventsPath == nil }
 
-    /// Where a JSON Lines or .npy table's metadata goes (`NAME.meta.json`).
-    public static func metadataPath(for path: String) -> String { DataFile.metadataPath(for: path) }
+    /// The files a table option writes, for the commands' output checks: the table, and the
+    /// metadata beside a JSON Lines or .npy one (`NAME.meta.json`).
+    public static func files(option: String, path: String, format: DataFormat? = nil) -> [(option: String, path: String)] {
+        guard (format ?? DataFormat(path: path)) != .csv else { return [(option, path)] }
+        return [(option, path), ("\(option)'s metadata", DataFile.metadataPath(for: path))]
+    }
 }
 
 /// The data stage: trajectories and per-step statistics written as the run steps

@@ -43,7 +43,7 @@ struct Replay: ParsableCommand {
         }
         try OutputChecks.check(inputs: [("the record", record)],
                                outputs: frames.files + (output.summary.map { [("--summary", $0)] } ?? [])
-                                   + (events.map { [("--events", $0), ("--events's metadata", DataOutputSettings.metadataPath(for: $0))] } ?? []),
+                                   + (events.map { DataOutputSettings.files(option: "--events", path: $0) } ?? []),
                                framesFolder: frames.framesFolder)
         if let from, from < 0 { throw ValidationError("--from must be >= 0, got \(from)") }
         if let hashEvery {
