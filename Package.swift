@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "Session", dependencies: ["Driver", "Physics", "SceneModel", "SceneFile", "Script", "Raster", "Outputs", "FileIO"]),
         .target(name: "Queues"),
         // Sweeps: many runs from one spec, sharded, each sample's folder crash-safe; merge and verify.
-        .target(name: "Sweep", dependencies: ["Session", "Physics", "SceneModel", "SceneFile", "Script", "Driver", "FileIO"]),
+        .target(name: "Sweep", dependencies: ["Session", "Physics", "SceneModel", "SceneFile", "Script", "Driver", "Raster", "Outputs", "FileIO"]),
         // The live run in a browser: real-time loop, HTTP and WebSocket server, the page.
         .target(
             name: "Serve",

@@ -29,7 +29,21 @@ public enum FrameFileFormat: Sendable, Equatable {
 public final class DirectoryFrameWriter: FrameSink, Sendable {
     public let directory: String
     public let format: FrameFileFormat
+    /// Frames' colours, or their instance masks (`mask-00001.png`, 16-bit greyscale).
+    private let content: Content
     private let digits: Int
+
+    private enum Content: Sendable {
+        case frames
+        case masks(PNGEncoder)
+
+        var prefix: String {
+            switch self {
+            case .frames: "frame-"
+            case .masks: "mask-"
+            }
+        }
+    }
 
     /// Creates `directory` if it is missing (its parent must exist).
     /// - Parameters:
@@ -37,10 +51,20 @@ public final class DirectoryFrameWriter: FrameSink, Sendable {
     ///   - expectedFrames: file numbers are zero-padded to fit it (at least 5 digits).
     ///   - format: PPM or PNG.
     /// - Throws: `FrameWriteError` if the directory cannot be made or is not a directory.
-    public init(directory: String, expectedFrames: Int, format: FrameFileFormat = .ppm) throws(FrameWriteError) {
+    public convenience init(directory: String, expectedFrames: Int, format: FrameFileFormat = .ppm) throws(FrameWriteError) {
+        try self.init(directory: directory, expectedFrames: expectedFrames, format: format, content: .frames)
+    }
+
+    /// Writes each frame's instance mask (`RGBImage.mask`) as `DIR/mask-00001.png`, ...
+    public convenience init(maskDirectory directory: String, expectedFrames: Int, encoder: PNGEncoder = PNGEncoder()) throws(FrameWriteError) {
+        try self.init(directory: directory, expectedFrames: expectedFrames, format: .png(encoder), content: .masks(encoder))
+    }
+
+    private init(directory: String, expectedFrames: Int, format: FrameFileFormat, content: Content) throws(FrameWriteError) {
         self.directory = directory
         self.format = format
-        digits = max(5, String(max(expectedFrames, 1)).count)
+        self.content = content
+        digits = Self.digits(expectedFrames: expectedFrames)
         var info = stat(), link = stat()
         if lstat(directory, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK, stat(directory, &info) != 0 {
             throw FrameWriteError(target: directory, reason: "is a symbolic link whose target does not exist")
@@ -82,25 +106,37 @@ public final class DirectoryFrameWriter: FrameSink, Sendable {
         return frames.count
     }
 
-    /// Whether `name` is a frame file CrateDrop writes: `frame-` then digits, then `.ppm` or `.png`.
+    /// Whether `name` is a frame file CrateDrop writes: `frame-` then digits, then `.ppm` or `.png`;
+    /// or a mask file, `mask-` then digits, then `.png`.
     static func isFrameFileName(_ name: String) -> Bool {
-        guard name.hasPrefix("frame-"), name.hasSuffix(".ppm") || name.hasSuffix(".png") else { return false }
-        let digits = name.dropFirst("frame-".count).dropLast(4)
+        let prefix = name.hasPrefix("frame-") ? "frame-" : name.hasPrefix("mask-") && name.hasSuffix(".png") ? "mask-" : nil
+        guard let prefix, name.hasSuffix(".ppm") || name.hasSuffix(".png") else { return false }
+        let digits = name.dropFirst(prefix.count).dropLast(4)
         return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
+
+    /// How many digits frame numbers are padded to for a run of `expectedFrames` (at least 5).
+    public static func digits(expectedFrames: Int) -> Int { max(5, String(max(expectedFrames, 1)).count) }
 
     /// The file name of frame `number`.
     public func fileName(_ number: Int) -> String {
         let text = String(number)
-        return "frame-" + String(repeating: "0", count: max(0, digits - text.count)) + text + "." + format.fileExtension
+        return content.prefix + String(repeating: "0", count: max(0, digits - text.count)) + text + "." + format.fileExtension
     }
 
     public func write(_ image: RGBImage, number: Int) throws(FrameWriteError) {
         let final = "\(directory)/\(fileName(number))"
         let parts: [[UInt8]]
-        switch format {
-        case .ppm: parts = [image.ppmHeader, image.pixels]
-        case let .png(encoder):
+        switch (content, format) {
+        case let (.masks(encoder), _):
+            guard let mask = image.mask else { throw FrameWriteError(target: final, reason: "the frame was drawn without a mask") }
+            do {
+                parts = [try encoder.encode(mask)]
+            } catch {
+                throw FrameWriteError(target: final, cause: error.cause)
+            }
+        case (.frames, .ppm): parts = [image.ppmHeader, image.pixels]
+        case let (.frames, .png(encoder)):
             do {
                 parts = [try encoder.encode(image)]
             } catch {

@@ -4,7 +4,8 @@ import Glibc
 private import CSpng
 import Raster
 
-/// Encodes frames as PNG with libspng (Debian's libspng-dev): 8-bit RGB, no interlace.
+/// Encodes frames as PNG with libspng (Debian's libspng-dev): 8-bit RGB, no interlace; instance
+/// masks as 16-bit greyscale.
 ///
 /// The frames are runs of flat colour, which deflate compresses best unfiltered: PNG's row filters
 /// turn a flat run into zeros that cost the same, and trying them costs time (measured on a
@@ -25,21 +26,40 @@ public struct PNGEncoder: Sendable, Equatable {
     /// The PNG file for `image`.
     /// - Throws: libspng's error text (it fails only on memory exhaustion or sizes over 2^31−1).
     public func encode(_ image: RGBImage) throws(FrameWriteError) -> [UInt8] {
+        try image.pixels.withUnsafeBytes { pixels in
+            Result { () throws(FrameWriteError) in
+                try encode(pixels, width: image.width, height: image.height, bitDepth: 8, colorType: SPNG_COLOR_TYPE_TRUECOLOR)
+            }
+        }.get()
+    }
+
+    /// The PNG file for `mask`: 16-bit greyscale, each pixel its id, so that every PNG reader gives
+    /// back the ids (`numpy.asarray(PIL.Image.open(path))` is uint16). libspng takes the samples
+    /// in the host's byte order (`SPNG_FMT_PNG`) and stores them big-endian, as PNG does.
+    public func encode(_ mask: InstanceMask) throws(FrameWriteError) -> [UInt8] {
+        try mask.ids.withUnsafeBytes { samples in
+            Result { () throws(FrameWriteError) in
+                try encode(samples, width: mask.width, height: mask.height, bitDepth: 16, colorType: SPNG_COLOR_TYPE_GRAYSCALE)
+            }
+        }.get()
+    }
+
+    private func encode(_ samples: UnsafeRawBufferPointer, width: Int, height: Int, bitDepth: UInt8,
+                        colorType: spng_color_type) throws(FrameWriteError) -> [UInt8] {
         guard let context = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
             throw FrameWriteError(target: "PNG", reason: "libspng could not allocate an encoder")
         }
         defer { spng_ctx_free(context) }
-        var header = spng_ihdr(width: UInt32(image.width), height: UInt32(image.height), bit_depth: 8,
-                               color_type: UInt8(SPNG_COLOR_TYPE_TRUECOLOR.rawValue), compression_method: 0,
+        var header = spng_ihdr(width: UInt32(width), height: UInt32(height), bit_depth: bitDepth,
+                               color_type: UInt8(colorType.rawValue), compression_method: 0,
                                filter_method: 0, interlace_method: 0)
         var status = spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1)
         if status == 0 { status = spng_set_option(context, SPNG_IMG_COMPRESSION_LEVEL, Int32(level)) }
         if status == 0 { status = spng_set_option(context, SPNG_FILTER_CHOICE, Int32(SPNG_FILTER_CHOICE_NONE.rawValue)) }
         if status == 0 { status = spng_set_ihdr(context, &header) }
         if status == 0 {
-            status = image.pixels.withUnsafeBytes {
-                spng_encode_image(context, $0.baseAddress, $0.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
-            }
+            status = spng_encode_image(context, samples.baseAddress, samples.count, Int32(SPNG_FMT_PNG.rawValue),
+                                       Int32(SPNG_ENCODE_FINALIZE.rawValue))
         }
         var length = 0
         var bufferStatus: Int32 = 0

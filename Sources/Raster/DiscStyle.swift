@@ -32,9 +32,9 @@ struct DiscStyle {
 extension Rasterizer {
     /// Draws a round crate centred at `center` (image pixels), turned by `angle` (radians,
     /// counter-clockwise in the world, so clockwise on the y-down image). Returns the pixels it
-    /// touched: the rim's disc holds every later layer.
-    static func drawDisc(_ image: inout RGBImage, center: Vec2, angle: Double, style: DiscStyle) -> PixelRect? {
-        let drawn = drawSegment(&image, from: center, to: center, radius: style.radius, color: style.frame)
+    /// touched: the rim's disc holds every later layer, so it alone marks the mask.
+    static func drawDisc(_ image: inout RGBImage, center: Vec2, angle: Double, style: DiscStyle, pen: MaskPen = .none) -> PixelRect? {
+        let drawn = drawSegment(&image, from: center, to: center, radius: style.radius, color: style.frame, pen: pen)
         let inner = style.radius - style.rim
         guard inner > 0.5 else { return drawn }
         drawSegment(&image, from: center, to: center, radius: inner, color: style.face)

@@ -16,6 +16,8 @@ public final class FrameRenderer {
     public let height: Int
     public let viewport: Viewport
     private let staticLayer: RGBImage
+    /// The static layer's mask (the walls' ids), when masks are drawn.
+    private let staticMask: InstanceMask?
     private let overlays: Overlays
     private let crateColor: RGB
     private let crateColors: [BodyID: RGB]
@@ -28,6 +30,8 @@ public final class FrameRenderer {
     private var outlineStyles: [StyleKey: OutlineStyle] = [:]
     /// This renderer's static layer, as `DrawnRegions.background` names it.
     private let background: UInt64
+    /// Moving walls' mask ids follow the static walls'.
+    private let staticWallCount: Int
     private static let backgroundsMade = Atomic<UInt64>(0)
 
     /// A style is worked out once per colour and size (a box's sides; a disc's diameter; the
@@ -49,22 +53,33 @@ public final class FrameRenderer {
     ///   - crateColors: crates drawn in a colour of their own; others in `colors.crate`.
     ///   - overlays: debug drawing over each frame (`contacts` draws the snapshots' contact points).
     ///   - joints: the joints, drawn over the bodies as lines between their anchors.
+    ///   - drawsMasks: every frame also gets an instance mask (`RGBImage.mask`), drawn in the same
+    ///     pass as its colours. Bodies with ids past `InstanceMask.maxBodyID` are left out of it:
+    ///     a run's setup refuses such worlds beforehand (`InstanceMask.refusal`).
     public init(world: Vec2, walls: [WallState], bodyShapes: BodyShapes, width: Int, height: Int, colors: RenderDefaults,
-                crateColors: [BodyID: RGB] = [:], overlays: Overlays = [], joints: [JointLink] = []) {
+                crateColors: [BodyID: RGB] = [:], overlays: Overlays = [], joints: [JointLink] = [], drawsMasks: Bool = false) {
         self.bodyShapes = bodyShapes
         self.joints = joints.filter(\.isDrawn)
         look = colors.look
         self.overlays = overlays
         self.width = width
         self.height = height
-        viewport = Viewport(view: colors.view ?? ViewRect(min: .zero, max: world), imageWidth: width, imageHeight: height)
+        let viewport = Viewport(view: colors.view ?? ViewRect(min: .zero, max: world), imageWidth: width, imageHeight: height)
+        self.viewport = viewport
         crateColor = colors.crate
         self.crateColors = crateColors
         wallColor = colors.wall
         var layer = RGBImage(width: width, height: height, fill: colors.background)
+        var mask = drawsMasks ? InstanceMask(width: width, height: height) : nil
         if overlays.contains(.grid) { Self.drawGrid(&layer, viewport: viewport, world: world) }
-        for wall in walls { Self.draw(wall, into: &layer, viewport: viewport, color: colors.wall) }
+        for (index, wall) in walls.enumerated() {
+            _ = Self.withPen(&mask, id: InstanceMask.wallID(index)) { pen in
+                Self.draw(wall, into: &layer, viewport: viewport, color: colors.wall, pen: pen)
+            }
+        }
         staticLayer = layer
+        staticMask = mask
+        staticWallCount = walls.count
         background = Self.backgroundsMade.add(1, ordering: .relaxed).newValue
     }
 
@@ -79,39 +94,76 @@ public final class FrameRenderer {
     /// before, only the pixels it drew over the static layer are put back first; anything else is
     /// replaced by the static layer whole. The result is the same image `render(_:)` gives.
     public func render(_ snapshot: WorldSnapshot, into image: inout RGBImage) {
+        // The mask is drawn beside the pixels, out of the image meanwhile (two buffers written at once).
+        var mask = image.mask
+        image.mask = nil
         if image.width == width, image.height == height, let drawn = image.drawnRegions, drawn.background == background {
             restoreStaticLayer(in: &image, drawn.rects)
+            if let staticMask {
+                if mask == nil { mask = staticMask } else { Self.restore(staticMask, in: &mask!, drawn.rects) }
+            }
         } else {
             image = staticLayer
+            mask = staticMask
         }
         var rects: [PixelRect] = []
         rects.reserveCapacity(snapshot.bodies.count + snapshot.movingWalls.count)
-        for wall in snapshot.movingWalls {
-            if let drawn = Self.draw(wall, into: &image, viewport: viewport, color: wallColor) { rects.append(drawn) }
+        for (index, wall) in snapshot.movingWalls.enumerated() {
+            let drawn = Self.withPen(&mask, id: InstanceMask.wallID(staticWallCount + index)) { pen in
+                Self.draw(wall, into: &image, viewport: viewport, color: wallColor, pen: pen)
+            }
+            if let drawn { rects.append(drawn) }
         }
         for (index, body) in snapshot.bodies.enumerated() {
             guard let shape = bodyShapes.shape(of: body, at: index) else { continue }
-            let center = viewport.imagePoint(body.position)
-            let asleep = overlays.contains(.sleeping) && body.sleeping
-            let color = asleep ? Overlays.sleepingColor : crateColors[body.id] ?? crateColor
-            let drawn: PixelRect?
-            switch shape {
-            case let .box(size) where look == .crate:
-                drawn = Rasterizer.drawCrate(&image, center: center, angle: body.angle, style: style(for: StyleKey(size: size, color: color)))
-            case let .circle(radius) where look == .crate:
-                drawn = Rasterizer.drawDisc(&image, center: center, angle: body.angle, style: discStyle(radius: radius, color: color))
-            case .box, .circle, .polygon, .segment:
-                let outline = shape.outline.placed(at: body.position, angle: body.angle)
-                // A thin segment never thinner than a wall is drawn (about a pixel and a half).
-                let radius = outline.points.count < 3 ? max(outline.radius * viewport.scale, 0.75) : outline.radius * viewport.scale
-                drawn = Rasterizer.drawOutline(&image, points: outline.points.map(viewport.imagePoint), radius: radius,
-                                               style: outlineStyle(StyleKey(size: shape.boundingSize, color: color)))
-            }
+            let drawn = Self.withPen(&mask, id: InstanceMask.id(of: body.id)) { pen in draw(body, shape, into: &image, pen: pen) }
             if let drawn { rects.append(drawn) }
         }
         if !joints.isEmpty { drawJoints(&image, snapshot, rects: &rects) }
         if !overlays.isEmpty { drawOverlays(&image, snapshot, rects: &rects) }
         image.drawnRegions = DrawnRegions(background: background, rects: rects)
+        image.mask = mask
+    }
+
+    /// Draws one body in its look.
+    private func draw(_ body: BodyState, _ shape: BodyShape, into image: inout RGBImage, pen: MaskPen) -> PixelRect? {
+        let center = viewport.imagePoint(body.position)
+        let asleep = overlays.contains(.sleeping) && body.sleeping
+        let color = asleep ? Overlays.sleepingColor : crateColors[body.id] ?? crateColor
+        switch shape {
+        case let .box(size) where look == .crate:
+            return Rasterizer.drawCrate(&image, center: center, angle: body.angle, style: style(for: StyleKey(size: size, color: color)),
+                                        pen: pen)
+        case let .circle(radius) where look == .crate:
+            return Rasterizer.drawDisc(&image, center: center, angle: body.angle, style: discStyle(radius: radius, color: color), pen: pen)
+        case .box, .circle, .polygon, .segment:
+            let outline = shape.outline.placed(at: body.position, angle: body.angle)
+            // A thin segment never thinner than a wall is drawn (about a pixel and a half).
+            let radius = outline.points.count < 3 ? max(outline.radius * viewport.scale, 0.75) : outline.radius * viewport.scale
+            return Rasterizer.drawOutline(&image, points: outline.points.map(viewport.imagePoint), radius: radius,
+                                          style: outlineStyle(StyleKey(size: shape.boundingSize, color: color)), pen: pen)
+        }
+    }
+
+    /// Calls `draw` with a pen marking `mask` with `id`; with no pen when there is no mask (or no id).
+    private static func withPen<Result>(_ mask: inout InstanceMask?, id: UInt16?, _ draw: (MaskPen) -> Result) -> Result {
+        guard mask != nil, let id else { return draw(.none) }
+        return mask!.ids.withUnsafeMutableBufferPointer { draw(MaskPen(pixels: $0.baseAddress, id: id)) }
+    }
+
+    /// Copies `layer`'s ids over `rects` of `mask`.
+    private static func restore(_ layer: InstanceMask, in mask: inout InstanceMask, _ rects: [PixelRect]) {
+        let width = layer.width
+        layer.ids.withUnsafeBufferPointer { layer in
+            mask.ids.withUnsafeMutableBufferPointer { ids in
+                for rect in rects {
+                    for y in rect.minY...rect.maxY {
+                        let at = y * width + rect.minX
+                        (ids.baseAddress! + at).update(from: layer.baseAddress! + at, count: rect.maxX - rect.minX + 1)
+                    }
+                }
+            }
+        }
     }
 
     /// Copies the static layer's pixels over `rects` of `image`.
@@ -166,9 +218,10 @@ public final class FrameRenderer {
         func record(_ drawn: PixelRect?) { if let drawn { rects.append(drawn) } }
         if overlays.contains(.aabb) {
             for (index, body) in snapshot.bodies.enumerated() {
-                guard let extent = bodyShapes.shape(of: body, at: index)?.halfExtents(angle: body.angle) else { continue }
-                let low = viewport.imagePoint(body.position - extent), high = viewport.imagePoint(body.position + extent)
-                let corners = [Vec2(low.x, low.y), Vec2(high.x, low.y), Vec2(high.x, high.y), Vec2(low.x, high.y)]
+                guard let shape = bodyShapes.shape(of: body, at: index) else { continue }
+                let box = viewport.pixelBox(of: shape, at: body)
+                // From the bottom left corner, anticlockwise on screen.
+                let corners = [Vec2(box.minX, box.maxY), Vec2(box.maxX, box.maxY), Vec2(box.maxX, box.minY), Vec2(box.minX, box.minY)]
                 for i in 0..<4 {
                     record(Rasterizer.drawSegment(&image, from: corners[i], to: corners[(i + 1) % 4], radius: 0.5, color: Overlays.aabbColor))
                 }
@@ -212,15 +265,15 @@ public final class FrameRenderer {
     /// Draws a wall: a segment as a capsule never thinner than about a pixel and a half (so walls
     /// stay visible in small images), a polygon filled and rounded by its radius.
     @discardableResult
-    private static func draw(_ wall: WallState, into image: inout RGBImage, viewport: Viewport, color: RGB) -> PixelRect? {
+    private static func draw(_ wall: WallState, into image: inout RGBImage, viewport: Viewport, color: RGB, pen: MaskPen) -> PixelRect? {
         let color = wall.color ?? color
         switch wall.geometry {
         case let .segment(from, to):
             return Rasterizer.drawSegment(&image, from: viewport.imagePoint(from), to: viewport.imagePoint(to),
-                                          radius: max(wall.radius * viewport.scale, 0.75), color: color)
+                                          radius: max(wall.radius * viewport.scale, 0.75), color: color, pen: pen)
         case let .polygon(vertices):
             return Rasterizer.drawOutline(&image, points: vertices.map(viewport.imagePoint), radius: wall.radius * viewport.scale,
-                                          style: OutlineStyle(solid: color))
+                                          style: OutlineStyle(solid: color), pen: pen)
         }
     }
 

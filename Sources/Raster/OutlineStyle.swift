@@ -44,7 +44,8 @@ extension Rasterizer {
     /// coverage of a pixel is clamp(0.5 − d, 0, 1) for its centre's signed distance d.
     /// - Returns: the pixels visited (nil if none).
     @discardableResult
-    static func drawOutline(_ image: inout RGBImage, points: [Vec2], radius: Double, style: OutlineStyle) -> PixelRect? {
+    static func drawOutline(_ image: inout RGBImage, points: [Vec2], radius: Double, style: OutlineStyle,
+                            pen: MaskPen = .none) -> PixelRect? {
         guard !points.isEmpty else { return nil }
         var low = Vec2(Double.infinity, Double.infinity), high = Vec2(-Double.infinity, -Double.infinity)
         for p in points {
@@ -93,6 +94,8 @@ extension Rasterizer {
                     let rimWeight = style.rimWidth > 0 ? min(1, max(0, distance + style.rimWidth + 0.5)) : 0
                     let color = rimWeight > 0 ? mix(fill, rim, rimWeight) : fill
                     blend(buffer, (py * width + px) * 3, color, coverage)
+                    // The centre is inside (coverage at least ½): the mask's rule.
+                    if distance <= 0 { pen.mark(py * width + px) }
                 }
             }
         }

@@ -11,6 +11,8 @@ public struct RGBImage: Sendable, Equatable {
     /// Set by the renderer that drew the image: where it drew over its background. Pixels outside
     /// these rectangles are the background's. Nil for any other image, and once pixels change.
     public internal(set) var drawnRegions: DrawnRegions?
+    /// The instance mask drawn with the pixels, when the renderer draws masks; nil otherwise.
+    public internal(set) var mask: InstanceMask?
 
     /// An image of one colour.
     public init(width: Int, height: Int, fill: RGB) {
@@ -32,7 +34,7 @@ public struct RGBImage: Sendable, Equatable {
     /// The whole PPM file: header then pixels.
     public func ppm() -> [UInt8] { ppmHeader + pixels }
 
-    /// Images are equal when their pixels are; how they were drawn does not matter.
+    /// Images are equal when their pixels are; how they were drawn (and their masks) does not matter.
     public static func == (a: RGBImage, b: RGBImage) -> Bool {
         a.width == b.width && a.height == b.height && a.pixels == b.pixels
     }

@@ -18,7 +18,8 @@ enum Rasterizer {
     /// A thick segment with round ends (a capsule), `radius` in pixels.
     /// - Returns: the pixels visited (nil if none), so that the renderer knows what it drew over.
     @discardableResult
-    static func drawSegment(_ image: inout RGBImage, from a: Vec2, to b: Vec2, radius: Double, color: RGB) -> PixelRect? {
+    static func drawSegment(_ image: inout RGBImage, from a: Vec2, to b: Vec2, radius: Double, color: RGB,
+                            pen: MaskPen = .none) -> PixelRect? {
         let minX = max(0, pixel((min(a.x, b.x) - radius - 1).rounded(.down)))
         let maxX = min(image.width - 1, pixel((max(a.x, b.x) + radius + 1).rounded(.up)))
         let minY = max(0, pixel((min(a.y, b.y) - radius - 1).rounded(.down)))
@@ -35,8 +36,12 @@ enum Rasterizer {
                     let x = Double(px) + 0.5
                     let t = lengthSquared > 0 ? min(1, max(0, ((x - a.x) * dx + (y - a.y) * dy) / lengthSquared)) : 0
                     let ex = x - (a.x + t * dx), ey = y - (a.y + t * dy)
-                    let coverage = min(1, max(0, 0.5 - ((ex * ex + ey * ey).squareRoot() - radius)))
-                    if coverage > 0 { blend(buffer, (py * width + px) * 3, paint, coverage) }
+                    let distance = (ex * ex + ey * ey).squareRoot() - radius
+                    let coverage = min(1, max(0, 0.5 - distance))
+                    guard coverage > 0 else { continue }
+                    blend(buffer, (py * width + px) * 3, paint, coverage)
+                    // The centre is inside (coverage at least ½): the mask's rule.
+                    if distance <= 0 { pen.mark(py * width + px) }
                 }
             }
         }
@@ -52,10 +57,11 @@ enum Rasterizer {
     ///   - fillsRuns: false shades every pixel in full (for tests: the result is the same).
     ///   - reach: how far beyond the sides, in pixels, pixel centres are visited (for tests: any
     ///     more than the default changes nothing).
+    ///   - pen: marks the pixels whose centre is inside the crate.
     /// - Returns: the pixels visited (nil if none), so that the renderer knows what it drew over.
     @discardableResult
     static func drawCrate(_ image: inout RGBImage, center: Vec2, angle: Double, style: CrateStyle, fillsRuns: Bool = true,
-                          reach: Double = 0.5 + SolidRuns.margin) -> PixelRect? {
+                          reach: Double = 0.5 + SolidRuns.margin, pen: MaskPen = .none) -> PixelRect? {
         let c = cos(angle), s = sin(angle)
         let hw = style.halfWidth, hh = style.halfHeight
         // A pixel is touched only if its centre lies within ½ of the sides in crate coordinates
@@ -88,21 +94,24 @@ enum Rasterizer {
                     (left, right, top, bottom) = (min(left, minX), max(right, maxX), min(top, py), max(bottom, py))
                     let dx0 = Double(minX) + 0.5 - center.x
                     // Pixels in a solid run (see `SolidRuns`) only take its colour; the rest are shaded.
-                    let row = fillsRuns ? runs.row(dy: dy, centerX: center.x) : .none
+                    let solidRuns = fillsRuns ? runs.row(dy: dy, centerX: center.x) : .none
                     // The coordinates step by constant increments, pixel by pixel through the runs
                     // too, so that every shaded pixel sees the same values whatever the runs.
                     var u = dx0 * c - dy * s
                     var v = -(dx0 * s + dy * c)
-                    var pixel = buffer.baseAddress! + (py * width + minX) * 3
+                    let row = py * width
+                    var pixel = buffer.baseAddress! + (row + minX) * 3
                     var px = minX
                     for k in 0..<SolidRuns.Row.count {
-                        let (run, kind) = row.run(k)
+                        let (run, kind) = solidRuns.run(k)
                         let first = max(run.first, px), last = min(run.last, maxX)
                         guard first <= last else { continue }
                         while px < first {
-                            shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!)
+                            if shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!) { pen.mark(row + px) }
                             (u, v, pixel, px) = (u + c, v - s, pixel + 3, px + 1)
                         }
+                        // A run lies wholly inside the crate.
+                        pen.mark(row: row, first, last)
                         switch kind {
                         case .plank:
                             while px <= last {
@@ -118,7 +127,7 @@ enum Rasterizer {
                         }
                     }
                     while px <= maxX {
-                        shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!)
+                        if shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!) { pen.mark(row + px) }
                         (u, v, pixel, px) = (u + c, v - s, pixel + 3, px + 1)
                     }
                 }
@@ -153,12 +162,13 @@ enum Rasterizer {
     }
 
     /// Colours one pixel of a crate from its crate coordinates (u, v).
+    /// - Returns: whether the pixel's centre is inside the crate (the mask's rule).
     @inline(__always)
     private static func shade(_ pixel: UnsafeMutablePointer<UInt8>, u: Double, v: Double, _ style: CrateGeometry,
-                              solid: UnsafePointer<UInt8>) {
+                              solid: UnsafePointer<UInt8>) -> Bool {
         let outside = max(abs(u) - style.halfWidth, abs(v) - style.halfHeight)
         let coverage = min(1, max(0, 0.5 - outside))
-        if coverage <= 0 { return }
+        if coverage <= 0 { return false }
         let depth = -outside
         // Which plank: three bands of plankHeight above the bottom border.
         let height = v + style.halfHeight - style.border
@@ -172,7 +182,7 @@ enum Rasterizer {
             pixel[0] = colour[0]
             pixel[1] = colour[1]
             pixel[2] = colour[2]
-            return
+            return true
         }
         var color = plank == 0 ? style.plank0 : plank == 1 ? style.plank1 : style.plank2
         if brace > 0 { color = mix(color, style.brace, min(1, brace)) }
@@ -184,6 +194,7 @@ enum Rasterizer {
         } else {
             blend(pixel, color, coverage)
         }
+        return outside <= 0
     }
 
     /// The integer part of `x`, for x in [0, 256): what `UInt8(x)` gives, without its trap checks

@@ -30,3 +30,22 @@ public struct Viewport: Sendable, Equatable {
         Vec2(offsetX + (p.x - left) * scale, offsetY + (top - p.y) * scale)
     }
 }
+
+/// A body's axis-aligned bounding box in image pixels (x right, y down), as floating point.
+public struct PixelBox: Sendable, Equatable {
+    public var minX: Double
+    public var minY: Double
+    public var maxX: Double
+    public var maxY: Double
+}
+
+extension Viewport {
+    /// The bounding box of `shape` placed as `body` is, in this viewport's pixels: the box the
+    /// `aabb` overlay draws and a sweep's trace writes, through the transform the frames use. A
+    /// body without a shape gets its centre as an empty box.
+    public func pixelBox(of shape: BodyShape?, at body: BodyState) -> PixelBox {
+        let extent = shape?.halfExtents(angle: body.angle) ?? .zero
+        let low = imagePoint(body.position - extent), high = imagePoint(body.position + extent)
+        return PixelBox(minX: min(low.x, high.x), minY: min(low.y, high.y), maxX: max(low.x, high.x), maxY: max(low.y, high.y))
+    }
+}

@@ -17,6 +17,9 @@ public struct BodyShapes: Sendable, Equatable {
 
     public var count: Int { ids.count }
 
+    /// The highest id in the table (the last made); nil when it is empty.
+    public var highestID: BodyID? { ids.last }
+
     /// The shape of body `id`; nil for a body not in the table.
     public subscript(id: BodyID) -> BodyShape? {
         var low = 0, high = ids.count

@@ -37,6 +37,9 @@ struct FrameOutputOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("The part of the world to show, in world pixels: min x, min y, max x, max y (default: the scene's render.view, else the whole world).", valueName: "X0,Y0,X1,Y1"))
     var viewRect: String?
 
+    @Option(help: ArgumentHelp("Also write each drawn frame's instance mask, drawn in the same pass: DIR/mask-00001.png, ... (16-bit greyscale: 0 background, a body's id, walls 61440 and up; docs/outputs.md, \"Masks\"). With --out as a frame directory (DIR may be the same), a video or a stream.", valueName: "DIR"), completion: .directory)
+    var masks: String?
+
     @Option(help: ArgumentHelp("Debug drawing over the frames, comma-separated: aabb (bounding boxes), contacts (points and normals), sleeping (sleeping crates grey), ids, grid (every 50 world px).", valueName: "LIST"))
     var overlay: String?
 
@@ -100,6 +103,11 @@ struct FrameOutputOptions: ParsableArguments {
             throw ValidationError("--size, --every, --view-rect and --overlay need --out or --view")
         }
         if out?.isEmpty == true { throw ValidationError("--out needs a directory, '-', a video file or a .png image") }
+        if let masks {
+            guard let out, !view else { throw ValidationError("--masks writes a mask beside each frame --out writes: give --out DIR, a video or -") }
+            if masks.isEmpty { throw ValidationError("--masks needs a directory") }
+            if case .image = OutputPath(out) { throw ValidationError("--masks is for frame directories, videos and streams; \(out) is one still image") }
+        }
         guard let out else {
             if format != .ppm || force || encoderArgs != nil || at != nil { throw ValidationError("--format, --force, --encoder-args and --at need --out") }
             return
@@ -152,7 +160,8 @@ extension FrameOutputOptions {
     func frames(for scene: Scene) -> RunPlan.Frames? {
         let (width, height) = parsedSize ?? (scene.render.imageWidth, scene.render.imageHeight)
         return destination(title: "cratedrop: \(scene.name)").map {
-            RunPlan.Frames(destination: $0, width: width, height: height, every: every, view: parsedViewRect, overlays: overlays)
+            RunPlan.Frames(destination: $0, width: width, height: height, every: every, view: parsedViewRect, overlays: overlays,
+                           masks: masks)
         }
     }
 }

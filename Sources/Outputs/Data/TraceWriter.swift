@@ -7,7 +7,8 @@ import SceneModel
 
 /// Writes body trajectories (`--trace`): one row per body per traced step, with the columns
 /// `step, time, id, shape, width, height, x, y, angle, vx, vy, angular_velocity, sleeping`
-/// (docs/outputs.md, "Data out"). Numbers print as the shortest decimal that reads back to the same
+/// (docs/outputs.md, "Data out"); with `boxes`, also `frame, box_x0, box_y0, box_x1, box_y1`: the
+/// frame's number and the body's bounding box in its pixels (a sweep's frames). Numbers print as the shortest decimal that reads back to the same
 /// double, so the rows recover the exact state (and its hash).
 ///
 /// Formatting happens on a thread of its own, fed through a bounded queue: the step loop hands
@@ -19,7 +20,7 @@ import SceneModel
 public final class TraceWriter: @unchecked Sendable {
     public let path: String
     public let format: DataFormat
-    private let snapshots = BoundedQueue<WorldSnapshot>(capacity: 8)
+    private let snapshots = BoundedQueue<(snapshot: WorldSnapshot, frame: Int)>(capacity: 8)
     private let done = DispatchGroup()
     private let file: DataFile
 
@@ -30,6 +31,10 @@ public final class TraceWriter: @unchecked Sendable {
         ("sleeping", .bool),
     ])
     public static let columns = table.names
+    /// With bounding boxes: the frame's number, then each body's box in the frame's pixels.
+    static let boxesTable = NumPyTable(columns: table.columns + [
+        ("frame", .int64), ("box_x0", .float64), ("box_y0", .float64), ("box_x1", .float64), ("box_y1", .float64),
+    ])
 
     /// Creates the file and writes its first lines.
     /// - Parameters:
@@ -37,28 +42,32 @@ public final class TraceWriter: @unchecked Sendable {
     ///   - format: the format; nil: told by the extension.
     ///   - run: what the first line says about the run.
     ///   - bodyShapes: the bodies' shapes, whose kind and bounding size fill the shape columns.
+    ///   - boxes: the frames' viewport: each row also gets its frame's number and the body's
+    ///     bounding box in the frame's pixels, through the transform the frames are drawn with.
     /// - Throws: `OutputSetupError.unsuitable` without a format or an extension naming one,
     ///   `.cannotCreate` when the file cannot be created.
-    public init(path: String, format: DataFormat? = nil, run: RunIdentity, bodyShapes: BodyShapes) throws(OutputSetupError) {
+    public init(path: String, format: DataFormat? = nil, run: RunIdentity, bodyShapes: BodyShapes,
+                boxes: Viewport? = nil) throws(OutputSetupError) {
         guard let format = format ?? DataFormat(path: path) else {
             throw .unsuitable(path: path, reason: "a trace is written as .csv, .jsonl or .npy; name the file so")
         }
         self.path = path
         self.format = format
-        file = try DataFile(path: path, format: format, kind: "trace", table: Self.table, run: run)
+        file = try DataFile(path: path, format: format, kind: "trace", table: boxes == nil ? Self.table : Self.boxesTable, run: run)
         let stepRate = Double(run.stepRate)
         done.enter()
         Thread { [self] in
-            while let snapshot = snapshots.take() {
-                Self.append(snapshot, stepRate: stepRate, format: format, shapes: bodyShapes, to: file)
+            while let traced = snapshots.take() {
+                Self.append(traced.snapshot, frame: traced.frame, boxes: boxes, stepRate: stepRate, format: format, shapes: bodyShapes, to: file)
             }
             done.leave()
         }.start()
     }
 
-    /// Hands over the rows of `snapshot`'s step; waits only while the writer is far behind.
-    public func write(_ snapshot: WorldSnapshot) {
-        snapshots.put(snapshot)
+    /// Hands over the rows of `snapshot`'s step (drawn as frame `frame`, when the trace has
+    /// boxes); waits only while the writer is far behind.
+    public func write(_ snapshot: WorldSnapshot, frame: Int = 0) {
+        snapshots.put((snapshot, frame))
     }
 
     /// Writes what is queued and closes the file.
@@ -69,8 +78,8 @@ public final class TraceWriter: @unchecked Sendable {
         try file.finish()
     }
 
-    private static func append(_ snapshot: WorldSnapshot, stepRate: Double, format: DataFormat, shapes: BodyShapes,
-                               to file: DataFile) {
+    private static func append(_ snapshot: WorldSnapshot, frame: Int, boxes: Viewport?, stepRate: Double, format: DataFormat,
+                               shapes: BodyShapes, to file: DataFile) {
         let step = snapshot.step
         let time = Double(step) / stepRate
         var text = ""
@@ -79,22 +88,29 @@ public final class TraceWriter: @unchecked Sendable {
         for (index, body) in snapshot.bodies.enumerated() {
             let shape = shapes.shape(of: body, at: index)
             let size = shape?.boundingSize ?? .zero, kind = shape?.kind.rawValue ?? ""
+            let box = boxes.map { $0.pixelBox(of: shape, at: body) }
             switch format {
             case .csv:
                 text += "\(step),\(time),\(body.id.rawValue),\(kind),\(size.x),\(size.y),"
                 text += "\(body.position.x),\(body.position.y),\(body.angle),\(body.velocity.x),\(body.velocity.y),"
-                text += "\(body.angularVelocity),\(body.sleeping ? 1 : 0)\n"
+                text += "\(body.angularVelocity),\(body.sleeping ? 1 : 0)"
+                if let box { text += ",\(frame),\(box.minX),\(box.minY),\(box.maxX),\(box.maxY)" }
+                text += "\n"
             case .jsonl:
-                let row: JSONOutput = [
-                    "step": .integer(step), "time": .number(time), "id": .unsigned(body.id.rawValue), "shape": .string(kind),
-                    "width": .number(size.x), "height": .number(size.y), "x": .number(body.position.x), "y": .number(body.position.y),
-                    "angle": .number(body.angle), "vx": .number(body.velocity.x), "vy": .number(body.velocity.y),
-                    "angular_velocity": .number(body.angularVelocity), "sleeping": .bool(body.sleeping),
+                var fields: [(key: String, value: JSONOutput)] = [
+                    ("step", .integer(step)), ("time", .number(time)), ("id", .unsigned(body.id.rawValue)), ("shape", .string(kind)),
+                    ("width", .number(size.x)), ("height", .number(size.y)), ("x", .number(body.position.x)), ("y", .number(body.position.y)),
+                    ("angle", .number(body.angle)), ("vx", .number(body.velocity.x)), ("vy", .number(body.velocity.y)),
+                    ("angular_velocity", .number(body.angularVelocity)), ("sleeping", .bool(body.sleeping)),
                 ]
-                row.write(to: &text)
+                if let box {
+                    fields += [("frame", .integer(frame)), ("box_x0", .number(box.minX)), ("box_y0", .number(box.minY)),
+                               ("box_x1", .number(box.maxX)), ("box_y1", .number(box.maxY))]
+                }
+                JSONOutput.object(fields).write(to: &text)
                 text += "\n"
             case .npy:
-                var row = NumPyRow(capacity: 97)
+                var row = NumPyRow(capacity: boxes == nil ? 97 : 137)
                 row.int64(step)
                 row.float64(time)
                 row.uint64(body.id.rawValue)
@@ -103,6 +119,10 @@ public final class TraceWriter: @unchecked Sendable {
                     row.float64(value)
                 }
                 row.bool(body.sleeping)
+                if let box {
+                    row.int64(frame)
+                    for value in [box.minX, box.minY, box.maxX, box.maxY] { row.float64(value) }
+                }
                 bytes += row.bytes
             }
         }

@@ -38,11 +38,22 @@ final class FrameOutput {
             pipeline = nil
             return
         }
-        let sink = try Self.makeSink(frames, fps: fps, framesToDraw: plan.framesToDraw, onWarning: onWarning)
+        var sink = try Self.makeSink(frames, fps: fps, framesToDraw: plan.framesToDraw, onWarning: onWarning)
+        if let masks = frames.masks {
+            if let refusal = InstanceMask.refusal(highestBodyID: world.bodyShapes.highestID) {
+                throw .unsuitable(path: masks, reason: refusal)
+            }
+            try DirectoryFrameWriter.prepare(directory: masks, replaceExisting: frames.destination.replacesExisting)
+            do {
+                sink = MaskedFrameSink(frames: sink, masks: try DirectoryFrameWriter(maskDirectory: masks, expectedFrames: plan.framesToDraw))
+            } catch {
+                throw .cannotCreate(error)
+            }
+        }
         let walls = world.wallStates(), worldSize = scene.worldSize, bodyShapes = world.bodyShapes, joints = world.jointLinks
         var look = scene.render
         if let view = frames.view { look.view = view }
-        let colors = look, crateColors = scene.crateColors(in: world), overlays = frames.overlays
+        let colors = look, crateColors = scene.crateColors(in: world), overlays = frames.overlays, drawsMasks = frames.masks != nil
         // Contact points are copied out of Chipmunk only when they are drawn.
         if overlays.contains(.contacts) { world.snapshotsIncludeContacts = true }
         // An offline video's encoder is the bottleneck: the pipeline draws ahead (up to about
@@ -52,7 +63,7 @@ final class FrameOutput {
         let pipeline = RenderPipeline(inFlight: offlineVideo ? 8 : 4, drawnAhead: drawnAhead, interpolate: plan.interpolate, sink: sink,
                                       yieldsToEncoder: offlineVideo && plan.threadPriority == .yieldToVideoEncoder) {
             FrameRenderer(world: worldSize, walls: walls, bodyShapes: bodyShapes, width: frames.width, height: frames.height, colors: colors,
-                          crateColors: crateColors, overlays: overlays, joints: joints)
+                          crateColors: crateColors, overlays: overlays, joints: joints, drawsMasks: drawsMasks)
         }
         self.pipeline = pipeline
     }

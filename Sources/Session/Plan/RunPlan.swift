@@ -163,9 +163,13 @@ public struct RunPlan: Sendable {
         public var view: ViewRect?
         /// Debug drawing over the frames.
         public var overlays: Overlays
+        /// A directory for each frame's instance mask (`mask-00001.png`, ...), drawn in the same
+        /// pass; the destination's overwrite rule (`--force`) applies to it too.
+        public var masks: String?
 
         public init(destination: FrameDestination, width: Int, height: Int, every: Int = 1, view: ViewRect? = nil,
-                    overlays: Overlays = []) {
+                    overlays: Overlays = [], masks: String? = nil) {
+            self.masks = masks
             self.destination = destination
             self.width = width
             self.height = height
@@ -243,6 +247,14 @@ public enum FrameDestination: Sendable, Equatable, CustomStringConvertible {
     /// A window (ffplay) showing the frames as they come, titled `title`.
     case viewer(title: String)
 
+    /// Whether an existing output may be replaced (`--force`).
+    public var replacesExisting: Bool {
+        switch self {
+        case let .directory(_, _, replace), let .video(_, _, _, replace), let .image(_, _, _, replace): replace
+        case .stream, .viewer: false
+        }
+    }
+
     /// The path, `-` for the stream, `view` for the window.
     public var description: String {
         switch self {
@@ -250,5 +262,13 @@ public enum FrameDestination: Sendable, Equatable, CustomStringConvertible {
         case .stream: "-"
         case .viewer: "view"
         }
+    }
+}
+
+extension RunPlan.Frames {
+    /// How world points map to these frames' pixels for `scene`: the transform the renderer
+    /// draws with, for labels written beside the frames (a trace's bounding boxes, `meta.json`).
+    public func viewport(for scene: Scene) -> Viewport {
+        Viewport(view: view ?? scene.render.view ?? ViewRect(min: .zero, max: scene.worldSize), imageWidth: width, imageHeight: height)
     }
 }

@@ -18,6 +18,9 @@ public struct DataOutputSettings: Sendable, Equatable {
     public var eventsPath: String?
     /// The events' format; nil: told by the extension.
     public var eventsFormat: DataFormat?
+    /// The frames' viewport, when a trace of frames also gives each row its frame's number and
+    /// the body's bounding box in the frame's pixels (a sweep's frames).
+    public var traceBoxes: Viewport?
 
     public init(tracePath: String? = nil, traceFormat: DataFormat? = nil, traceEvery: Int? = nil, statsPath: String? = nil,
                 eventsPath: String? = nil, eventsFormat: DataFormat? = nil) {
@@ -62,11 +65,13 @@ public final class DataStage: StepStage {
     /// - Throws: `OutputSetupError` when a file has the wrong extension or cannot be created.
     public init(scene: Scene, settings: DataOutputSettings, tracesFrames: Bool) throws(OutputSetupError) {
         let run = RunIdentity(scene: scene.name, stepRate: scene.stepRate, determinismClass: DeterminismClass.current.id)
-        trace = try settings.tracePath.map { path throws(OutputSetupError) in try TraceWriter(path: path, format: settings.traceFormat, run: run,
-                                                                                              bodyShapes: scene.bodyShapes) }
+        traceEvery = settings.traceEvery ?? (tracesFrames ? nil : 1)
+        let boxes = traceEvery == nil ? settings.traceBoxes : nil
+        trace = try settings.tracePath.map { path throws(OutputSetupError) in
+            try TraceWriter(path: path, format: settings.traceFormat, run: run, bodyShapes: scene.bodyShapes, boxes: boxes)
+        }
         stats = try settings.statsPath.map { path throws(OutputSetupError) in try StatsWriter(path: path, run: run) }
         events = try settings.eventsPath.map { path throws(OutputSetupError) in try EventsWriter(path: path, format: settings.eventsFormat, run: run) }
-        traceEvery = settings.traceEvery ?? (tracesFrames ? nil : 1)
     }
 
     /// Whether the world must note its contact events (`World.recordsContactEvents`).
@@ -105,8 +110,8 @@ public final class DataStage: StepStage {
     public func traceFrame(_ snapshot: WorldSnapshot) {
         guard let trace, tracesFrames, snapshot.step != lastTracedStep else { return }
         lastTracedStep = snapshot.step
-        trace.write(snapshot)
         stepsTraced += 1
+        trace.write(snapshot, frame: stepsTraced)
     }
 
     /// Closes the files; returns the write errors (a full disk), each naming its file.

@@ -1,4 +1,5 @@
 import Driver
+import Raster
 import SceneFile
 import SceneModel
 import Script
@@ -51,12 +52,33 @@ extension SweepSpec {
             } catch {
                 throw SampleError(index: sample.index, reason: "\(sample.parametersJSON): \(error)")
             }
+            if let problem = framesProblem(scene: made.scene, highestBodyID: made.scene.allCrates().count) {
+                throw SampleError(index: sample.index, reason: "\(sample.parametersJSON): \(problem)")
+            }
             return SampleInputs(sample: sample, sceneText: made.text, scene: made.scene,
                                 steps: steps(seconds, stepRate: made.scene.stepRate), gravityScript: script, state: nil)
         case let .state(_, file, _, scene):
+            if let problem = framesProblem(scene: scene, highestBodyID: scene.allCrates().count) {
+                throw SampleError(index: sample.index, reason: "\(sample.parametersJSON): \(problem)")
+            }
             return SampleInputs(sample: sample, sceneText: file.sceneText, scene: scene, steps: steps(seconds, stepRate: scene.stepRate),
                                 gravityScript: script, state: file)
         }
+    }
+
+    /// Why `outputs.frames` cannot be drawn for a sample's scene, if it cannot: a frame rate that
+    /// does not divide the step rate (frame N must show a step's state), or masks asked for more
+    /// bodies than a 16-bit id tells apart.
+    func framesProblem(scene: Scene, highestBodyID: Int) -> String? {
+        guard let frames = outputs.frames else { return nil }
+        if scene.stepRate % frames.fps != 0 {
+            let rates = SampleFrames.frameRates(stepRate: scene.stepRate).map(String.init).joined(separator: ", ")
+            return "outputs.frames.fps: \(frames.fps) does not divide the scene's step rate \(scene.stepRate) (frame N shows the state at step N × \(scene.stepRate) / fps); use one of \(rates)"
+        }
+        if frames.masks, let refusal = InstanceMask.refusal(highestBodyID: BodyID(UInt64(max(0, highestBodyID)))) {
+            return "outputs.frames.masks: \(refusal)"
+        }
+        return nil
     }
 
     private func steps(_ seconds: DecimalSeconds?, stepRate: Int) -> Int {

@@ -68,10 +68,24 @@ enum FolderIO {
         return names
     }
 
-    /// Removes the folder `path` and the files in it (sample folders hold files only).
+    /// Removes the folder `path` and what it holds: files, and folders of files (a sample's
+    /// `frames/` and `masks/`). A link is removed, never followed.
     static func removeFolder(_ path: String) {
-        for name in names(in: path) { unlink("\(path)/\(name)") }
+        for name in names(in: path) {
+            let entry = "\(path)/\(name)"
+            if isFolder(entry) { removeFolder(entry) } else { unlink(entry) }
+        }
         rmdir(path)
+    }
+
+    /// Flushes the folder `path`, its files and the folders in it (with their files) to the disk,
+    /// innermost first.
+    static func syncTree(_ path: String) throws(Failure) {
+        for name in names(in: path) {
+            let entry = "\(path)/\(name)"
+            if isFolder(entry) { try syncTree(entry) } else { try sync(entry) }
+        }
+        try sync(path)
     }
 
     static func exists(_ path: String) -> Bool {

@@ -199,8 +199,7 @@ public struct SweepFolder: Sendable {
     public func commitSample(_ index: Int, temporary: String, sync: Bool) throws(FolderError) -> Commit {
         do {
             if sync {
-                for name in FolderIO.names(in: temporary) { try FolderIO.sync("\(temporary)/\(name)") }
-                try FolderIO.sync(temporary)
+                try FolderIO.syncTree(temporary)
             }
             if rename(temporary, samplePath(index)) != 0 {
                 // rename(2) will not replace a folder that holds files: another writer finished it.

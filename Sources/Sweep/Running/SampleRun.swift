@@ -4,6 +4,7 @@ import Glibc
 import Driver
 import Outputs
 import Physics
+import Raster
 import SceneModel
 import Script
 import Session
@@ -51,6 +52,10 @@ public enum SampleRun {
         public var wallSeconds: Double
         /// CPU time of the calling thread for the run.
         public var cpuSeconds: Double
+        /// Frames written, when `outputs.frames` asked for them.
+        public var framesWritten: Int?
+        /// How the frames were drawn, when `outputs.frames` asked for them.
+        public var viewport: Viewport?
     }
 
     /// Why a run gave no result.
@@ -79,7 +84,8 @@ public enum SampleRun {
         let started = stopwatch.nanoseconds(), cpuStarted = threadCPUSeconds()
         let start: RunStart = request.state.map { .state($0, scene: request.scene) }
             ?? .scene(request.scene, file: "scene.json", text: request.sceneText)
-        var plan = RunPlan(start: start, length: .steps(request.steps), clock: request.outputs.image ? .virtual(fps: 60) : .everyStep)
+        let frameRate = request.outputs.frames?.fps ?? (request.outputs.image ? 60 : nil)
+        var plan = RunPlan(start: start, length: .steps(request.steps), clock: frameRate.map { .virtual(fps: $0) } ?? .everyStep)
         let trail = Mutex<[String]>([])
         if let every = request.outputs.hashEvery {
             plan.hashTrail = RunPlan.HashTrail(every: every) { snapshot in
@@ -91,7 +97,8 @@ public enum SampleRun {
             let outputs = request.outputs
             if let trace = outputs.trace {
                 plan.data.tracePath = "\(folder)/trace.\(trace.rawValue)"
-                plan.data.traceEvery = outputs.traceEvery ?? 1
+                // With frames and no trace_every, one row per body per frame (with boxes); else every K steps.
+                plan.data.traceEvery = outputs.traceHasBoxes ? nil : outputs.traceEvery ?? 1
             }
             if let events = outputs.events { plan.data.eventsPath = "\(folder)/events.\(events.rawValue)" }
             if outputs.stats { plan.data.statsPath = "\(folder)/stats.jsonl" }
@@ -100,6 +107,12 @@ public enum SampleRun {
             if outputs.image {
                 plan.frames = RunPlan.Frames(destination: .image("\(folder)/end.png"), width: request.scene.render.imageWidth,
                                              height: request.scene.render.imageHeight)
+            }
+            if let frames = outputs.frames {
+                plan.frames = frameOutput(frames, scene: request.scene, folder: folder)
+                // Frames fall on steps (the rate divides the step rate): nothing between two steps is drawn.
+                plan.interpolate = false
+                if outputs.traceHasBoxes { plan.data.traceBoxes = plan.frames?.viewport(for: request.scene) }
             }
         }
         if let gravityPath = request.gravityPath { plan.gravity = RunPlan.GravityInputPlan(.stream(path: gravityPath)) }
@@ -112,9 +125,24 @@ public enum SampleRun {
         if outcome.result.stoppedEarly || outcome.stop != nil { return .failure(.stopped) }
         if let failure = problem(in: outcome) { return .failure(failure) }
         let seconds = Double(stopwatch.nanoseconds() - started) / 1e9
+        let drawn = request.outputs.frames == nil ? nil : plan.frames
         return .success(Result(hash: outcome.result.stateHash, startStep: plan.start.step, steps: outcome.result.counters.stepsTaken,
                                trail: trail.withLock { $0 }, finalSnapshot: outcome.result.finalSnapshot,
-                               warnings: warnings.all, wallSeconds: seconds, cpuSeconds: threadCPUSeconds() - cpuStarted))
+                               warnings: warnings.all, wallSeconds: seconds, cpuSeconds: threadCPUSeconds() - cpuStarted,
+                               framesWritten: drawn == nil ? nil : outcome.render?.framesWritten,
+                               viewport: drawn?.viewport(for: request.scene)))
+    }
+
+    /// Where a sample's frames go: `frames/` or `video.FORMAT`, with `masks/` beside.
+    static func frameOutput(_ frames: SampleFrames, scene: Scene, folder: String) -> RunPlan.Frames {
+        let destination: FrameDestination
+        switch frames.format {
+        case .png: destination = .directory("\(folder)/frames", format: .png(PNGEncoder()))
+        case .mp4: destination = .video("\(folder)/video.mp4", format: .mp4)
+        case .webm: destination = .video("\(folder)/video.webm", format: .webm)
+        }
+        let size = frames.size ?? (scene.render.imageWidth, scene.render.imageHeight)
+        return RunPlan.Frames(destination: destination, width: size.width, height: size.height, masks: frames.masks ? "\(folder)/masks" : nil)
     }
 
     /// Sets up and runs the engine; returns once the engine and its world are gone, so that a

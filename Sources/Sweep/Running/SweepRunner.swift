@@ -201,6 +201,17 @@ public final class SweepRunner: Sendable {
             if spec.outputs.hashEvery != nil {
                 try FolderIO.writeNew("\(temporary)/hashes.txt", Array(result.trail.map { $0 + "\n" }.joined().utf8), sync: false)
             }
+            if let frames = spec.outputs.frames, let viewport = result.viewport {
+                let size = frames.size ?? (inputs.scene.render.imageWidth, inputs.scene.render.imageHeight)
+                let meta = SampleMeta(sample: index, parameters: sample.parametersOutput, scene: inputs.scene, frames: frames,
+                                      width: size.width, height: size.height, viewport: viewport, startStep: result.startStep,
+                                      steps: result.steps, framesWritten: result.framesWritten ?? 0, hash: result.hash,
+                                      determinismClass: marker.determinismClass,
+                                      // A tumbler adds its four moving walls after the scene's.
+                                      wallCount: inputs.scene.allWalls().count + (inputs.scene.tumbler == nil ? 0 : 4),
+                                      bodyCount: result.finalSnapshot.bodies.count)
+                try FolderIO.writeNew("\(temporary)/\(SampleMeta.fileName)", Array((meta.json + "\n").utf8), sync: false)
+            }
             try FolderIO.writeNew("\(temporary)/\(DoneMarker.fileName)", Array((marker.json() + "\n").utf8), sync: false)
             switch try folder.commitSample(index, temporary: temporary, sync: configuration.sync) {
             case .committed: return .ran

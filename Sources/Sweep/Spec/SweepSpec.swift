@@ -70,6 +70,8 @@ public struct SampleOutputs: Sendable, Equatable {
     public var image = false
     /// `events.csv` or `events.jsonl`: every step's contact events.
     public var events: TraceKind?
+    /// Frames (a folder of PNGs or a video), their masks, and `meta.json`.
+    public var frames: SampleFrames?
 
     /// The format of a table a sample writes (the trace, the events).
     public enum TraceKind: String, Sendable, Equatable, CaseIterable {
@@ -91,6 +93,52 @@ public struct SampleOutputs: Sendable, Equatable {
         if record { names.append("run.rec") }
         if saveState { names.append("end.state") }
         if image { names.append("end.png") }
+        if let frames {
+            names.append(frames.format == .png ? "frames/" : "video.\(frames.format.rawValue)")
+            if frames.masks { names.append("masks/") }
+            names.append("meta.json")
+        }
         return names
+    }
+
+    /// Whether the trace is one row per body per frame, with the frame's number and each body's
+    /// bounding box in its pixels: with frames, unless `trace_every` asks for steps.
+    public var traceHasBoxes: Bool { frames != nil && trace != nil && traceEvery == nil }
+}
+
+/// What a sample draws: every frame at `fps` (which divides the step rate, so frame N shows the
+/// state at step N × rate / fps of the sample), as PNG files or a video, with an instance mask
+/// beside each when asked (docs/sweeps.md, "Making a dataset").
+public struct SampleFrames: Sendable, Equatable {
+    public var format: Format
+    public var fps: Int
+    /// The frame size in pixels; nil: the scene's render size.
+    public var size: (width: Int, height: Int)?
+    /// `masks/mask-00001.png`, ...: 16-bit instance masks drawn in the same pass.
+    public var masks: Bool
+
+    /// `frames/frame-00001.png`, ... or one video file.
+    public enum Format: String, Sendable, Equatable, CaseIterable {
+        case png
+        case mp4
+        case webm
+    }
+
+    public static let defaultFPS = 30
+
+    public init(format: Format = .png, fps: Int = SampleFrames.defaultFPS, size: (width: Int, height: Int)? = nil, masks: Bool = false) {
+        self.format = format
+        self.fps = fps
+        self.size = size
+        self.masks = masks
+    }
+
+    public static func == (a: SampleFrames, b: SampleFrames) -> Bool {
+        a.format == b.format && a.fps == b.fps && a.size?.width == b.size?.width && a.size?.height == b.size?.height && a.masks == b.masks
+    }
+
+    /// The frame rates a scene stepping `stepRate` times a second can be drawn at: its divisors.
+    public static func frameRates(stepRate: Int) -> [Int] {
+        (1...max(1, stepRate)).filter { stepRate % $0 == 0 }
     }
 }

@@ -19,7 +19,8 @@ public enum SweepSpecLoader {
     public static let rangeKeys = ["from", "to", "step"]
     public static let spacedKeys = ["from", "to", "count"]
     public static let sampleKeys = ["kind", "count", "seed"]
-    public static let outputKeys = ["hash_every", "trace", "trace_every", "events", "stats", "record", "save_state", "image"]
+    public static let outputKeys = ["hash_every", "trace", "trace_every", "events", "stats", "record", "save_state", "image", "frames"]
+    public static let frameKeys = ["format", "fps", "size", "masks"]
 
     /// Reads and checks the spec at `path`.
     public static func load(path: String) throws(SweepSpecError) -> SweepSpec {
@@ -207,7 +208,44 @@ public enum SweepSpecLoader {
         for (key, set) in [("stats", \SampleOutputs.stats), ("record", \.record), ("save_state", \.saveState), ("image", \.image)] as [(String, WritableKeyPath<SampleOutputs, Bool>)] {
             if let flag = fields.value(key) { outputs[keyPath: set] = reader.bool(flag, path: "outputs.\(key)") ?? false }
         }
+        if let value = fields.value("frames") {
+            outputs.frames = readFrames(value, reader: &reader)
+            if outputs.image {
+                reader.report("outputs.image", line: fields.value("image")?.line ?? value.line,
+                              "the frames end with the last frame: drop image, or frames")
+            }
+        }
         return outputs
+    }
+
+    /// `outputs.frames`; the frame rate is checked against each sample's step rate by `SweepSpec.inputs(for:)`.
+    private static func readFrames(_ value: JSONValue, reader: inout SpecReader) -> SampleFrames? {
+        guard let fields = reader.object(value, path: "outputs.frames") else { return nil }
+        reader.onlyKeys(fields, frameKeys)
+        var frames = SampleFrames()
+        if let value = fields.value("format"), let text = reader.string(value, path: "outputs.frames.format") {
+            if let format = SampleFrames.Format(rawValue: text) {
+                frames.format = format
+            } else {
+                let names = SampleFrames.Format.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                reader.report("outputs.frames.format", line: value.line, "must be one of \(names), got \(JSONOutput.string(text).text)")
+            }
+        }
+        if let value = fields.value("fps") {
+            frames.fps = reader.integer(value, path: "outputs.frames.fps", in: 1...Int64(Limits.stepRate.upperBound)).map(Int.init) ?? frames.fps
+        }
+        if let value = fields.value("size"), let sides = reader.array(value, path: "outputs.frames.size") {
+            if sides.count != 2 {
+                reader.report("outputs.frames.size", line: value.line, "must be [width, height] in pixels, got \(sides.count) numbers")
+            } else {
+                let side = Int64(Limits.imageSide.lowerBound)...Int64(Limits.imageSide.upperBound)
+                let width = reader.integer(sides[0], path: "outputs.frames.size[0]", in: side)
+                let height = reader.integer(sides[1], path: "outputs.frames.size[1]", in: side)
+                if let width, let height { frames.size = (Int(width), Int(height)) }
+            }
+        }
+        if let value = fields.value("masks") { frames.masks = reader.bool(value, path: "outputs.frames.masks") ?? false }
+        return frames
     }
 
     private static func sampleCount(axes: [SweepAxis], sampling: SweepSpec.Sampling, fields: SpecReader.Fields,

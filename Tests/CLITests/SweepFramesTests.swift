@@ -1,0 +1,103 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A sweep's samples draw frames, masks and a trace of the frames with bounding boxes
+/// (`outputs.frames`), the same bytes `cratedrop run` draws for the sample's scene, and refuse at
+/// plan what they cannot draw.
+@Suite struct SweepFramesTests {
+    static func spec(frames: String, trace: String = #""trace": "csv","#) -> String {
+        """
+        {
+          "scene": "\(Repository.path("Scenes/book.json"))",
+          "seconds": 1,
+          "axes": [{ "field": "gravity", "values": [[0, -1000], [300, -950]] }],
+          "outputs": {
+            \(trace)
+            "frames": \(frames)
+          }
+        }
+        """
+    }
+
+    @Test func eachSampleWritesTheFramesMasksAndBoxesItsRunWould() throws {
+        let folder = try Self.temporaryFolder("frames-sweep")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.spec(frames: #"{ "fps": 12, "size": [160, 120], "masks": true }"#)
+            .write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
+        let run = try CLI.run(["sweep", "run", "\(folder)/spec.json", "--out", "\(folder)/out"])
+        #expect(run.status == 0, "\(run.stderr)")
+        var firstFrames: [Data] = []
+        for sample in 0..<2 {
+            let path = "\(folder)/out/samples/00000\(sample)"
+            let frameNames = (1...12).map { String(format: "frame-%05d.png", $0) }, maskNames = (1...12).map { String(format: "mask-%05d.png", $0) }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: "\(path)/frames").sorted() == frameNames)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: "\(path)/masks").sorted() == maskNames)
+            // `cratedrop run` of the sample's scene at the same rate and size draws the same bytes.
+            let alone = try CLI.run(["run", "\(path)/scene.json", "--seconds", "1", "--fps", "12", "--size", "160x120", "--format", "png",
+                                     "--out", "\(folder)/alone-\(sample)", "--masks", "\(folder)/alone-masks-\(sample)", "--quiet"])
+            #expect(alone.status == 0, "\(alone.stderr)")
+            for (names, sweepFolder, runFolder) in [(frameNames, "frames", "alone-\(sample)"), (maskNames, "masks", "alone-masks-\(sample)")] {
+                for name in names {
+                    let drawn = try Data(contentsOf: URL(fileURLWithPath: "\(path)/\(sweepFolder)/\(name)"))
+                    #expect(drawn == (try Data(contentsOf: URL(fileURLWithPath: "\(folder)/\(runFolder)/\(name)"))), "sample \(sample) \(name)")
+                }
+            }
+            firstFrames.append(try Data(contentsOf: URL(fileURLWithPath: "\(path)/frames/frame-00012.png")))
+            // One row per body per frame: frame N holds step N × 120 / 12, with its box in the frame's pixels.
+            let rows = try String(contentsOfFile: "\(path)/trace.csv", encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+            #expect(rows.first == "step,time,id,shape,width,height,x,y,angle,vx,vy,angular_velocity,sleeping,frame,box_x0,box_y0,box_x1,box_y1")
+            let cells = rows.dropFirst().map { $0.split(separator: ",").map(String.init) }
+            let bodies = Set(cells.map { $0[2] }).count
+            #expect(bodies > 1 && cells.count == 12 * bodies)
+            for cell in cells {
+                let step = Int(cell[0])!, frame = Int(cell[13])!
+                #expect(step == frame * 10, "\(cell)")
+                let (x0, y0, x1, y1) = (Double(cell[14])!, Double(cell[15])!, Double(cell[16])!, Double(cell[17])!)
+                #expect(x0 < x1 && y0 < y1 && x1 - x0 < 160 && y1 - y0 < 120, "\(cell)")
+            }
+            let meta = try JSONFields(String(contentsOfFile: "\(path)/meta.json", encoding: .utf8))
+            #expect(meta.number("frames") == 12 && meta.number("fps") == 12 && meta.number("steps_per_frame") == 10)
+            #expect(meta.number("width") == 160 && meta.number("height") == 120 && meta.string("frames_path") == "frames/frame-%05d.png")
+            let done = try JSONFields(String(contentsOfFile: "\(path)/done.json", encoding: .utf8))
+            #expect(meta.string("hash") == done.string("hash") && meta.string("determinism_class") == done.string("determinism_class"))
+            let transform = try meta.object("world_to_pixel"), masks = try meta.object("masks")
+            #expect(transform.number("scale") != nil && masks.number("first_wall") == 61440 && masks.string("path") == "masks/mask-%05d.png")
+        }
+        #expect(firstFrames[0] != firstFrames[1], "gravity to the side moves the crates")
+    }
+
+    /// What a sample cannot draw is refused by `plan` before anything runs, naming the file, the
+    /// line and the field.
+    @Test(arguments: [
+        (#"{ "fps": 25 }"#, "sample 0", "outputs.frames.fps: 25 does not divide the scene's step rate 120"),
+        (#"{ "fps": 0 }"#, ":7: outputs.frames.fps", "must be"),
+        (#"{ "size": [256, 0] }"#, ":7: outputs.frames.size[1]", "must be"),
+        (#"{ "size": [256] }"#, ":7: outputs.frames.size", "[width, height]"),
+        (#"{ "format": "gif" }"#, ":7: outputs.frames.format", #"must be one of "png", "mp4", "webm", got "gif""#),
+        (#"{ "mask": true }"#, ":7: outputs.frames.mask", "did you mean 'masks'?"),
+        (#"{ "masks": 1 }"#, ":7: outputs.frames.masks", "must be"),
+    ])
+    func framesASampleCannotDrawAreRefusedAtPlan(frames: String, place: String, message: String) throws {
+        let folder = try Self.temporaryFolder("frames-refused")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.spec(frames: frames).write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
+        let plan = try CLI.run(["sweep", "plan", "\(folder)/spec.json"])
+        #expect(plan.status == 65 && plan.stderr.contains(place) && plan.stderr.contains(message), "\(plan.stderr)")
+        #expect(plan.stdout.isEmpty)
+    }
+
+    @Test func aStillImageBesideFramesIsRefused() throws {
+        let folder = try Self.temporaryFolder("frames-image")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.spec(frames: #"{ "fps": 30 }"#, trace: #""image": true,"#).write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
+        let plan = try CLI.run(["sweep", "plan", "\(folder)/spec.json"])
+        #expect(plan.status == 65 && plan.stderr.contains("spec.json:6: outputs.image: the frames end with the last frame"), "\(plan.stderr)")
+    }
+
+    static func temporaryFolder(_ name: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}
