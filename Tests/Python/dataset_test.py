@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""A sweep's dataset loads with the snippet docs/sweeps.md shows, and its labels agree with its pixels.
+
+    Tests/Python/dataset_test.py CRATEDROP
+
+Runs Sweeps/dataset.json into a temporary folder, runs the ```python block of docs/sweeps.md's
+"Making a dataset" as written (numpy and Pillow from PyPI; scripts/test installs them), and checks
+each sample through it: the frames and masks have meta.json's count and size, every frame's mask
+holds the background, the four bounds walls and the bodies of that frame's trace rows and nothing
+else, each body's mask pixels lie inside the trace's bounding box for that frame, pixels whose
+mask and neighbours are all background show the scene's background colour, and meta.json agrees
+with done.json. Exits 1 on the first failed check.
+"""
+import json, os, re, shutil, subprocess, sys, tempfile
+
+import numpy
+
+cratedrop = os.path.abspath(sys.argv[1])
+repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+failures = []
+
+
+def check(condition, message):
+    print(("ok   " if condition else "FAIL ") + message, file=sys.stderr)
+    if not condition:
+        failures.append(message)
+
+
+def documented_loader():
+    """The first ```python block after docs/sweeps.md's "Making a dataset" heading."""
+    text = open(os.path.join(repo, "docs", "sweeps.md"), encoding="utf-8").read()
+    section = text[text.index("## Making a dataset"):]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
+
+work = tempfile.mkdtemp(prefix="cratedrop-dataset-")
+folder = os.path.join(work, "dataset")
+run = subprocess.run([cratedrop, "sweep", "run", "Sweeps/dataset.json", "--out", folder], cwd=repo, capture_output=True,
+                     text=True, timeout=300)
+check(run.returncode == 0, f"sweep run Sweeps/dataset.json: exit {run.returncode} {run.stderr.strip()[-300:]}")
+
+namespace = {}
+exec(documented_loader(), namespace)
+dataset = namespace["CrateDropDataset"](folder)
+check(len(dataset) == 8, f"the dataset holds the spec's 8 samples: {len(dataset)}")
+background = numpy.array([0xF4, 0xEF, 0xE6], dtype=numpy.uint8)  # pile-100's (the default) render background
+for index in range(len(dataset)):
+    item = dataset[index]
+    meta, frames, masks, trace = item["meta"], item["frames"], item["masks"], item["trace"]
+    name = f"sample {meta['sample']}"
+    count, height, width = meta["frames"], meta["height"], meta["width"]
+    check(count == 24 and frames.shape == (count, height, width, 3) and frames.dtype == numpy.uint8,
+          f"{name}: frames {frames.shape} {frames.dtype}")
+    check(masks.shape == (count, height, width) and masks.dtype == numpy.uint16, f"{name}: masks {masks.shape} {masks.dtype}")
+    check("events" in item and len(item["events"]) > 0, f"{name}: contact events loaded")
+    done = json.load(open(os.path.join(dataset.paths[index], "done.json")))
+    check(meta["hash"] == done["hash"] and meta["parameters"] == done["parameters"], f"{name}: meta.json agrees with done.json")
+    check(sorted(set(trace["frame"].tolist())) == list(range(1, count + 1)), f"{name}: the trace has rows for frames 1...{count}")
+    check(bool(numpy.all(trace["step"] == trace["frame"] * meta["steps_per_frame"])), f"{name}: frame N holds step N x steps_per_frame")
+    walls = set(range(meta["masks"]["first_wall"], meta["masks"]["first_wall"] + meta["masks"]["walls"]))
+    outside_boxes = unexpected_ids = unlike_background = 0
+    for n in range(1, count + 1):
+        mask, rows = masks[n - 1], trace[trace["frame"] == n]
+        ids = set(numpy.unique(mask).tolist())
+        unexpected_ids += len(ids - {0} - walls - set(rows["id"].tolist()))
+        for row in rows:
+            ys, xs = numpy.nonzero(mask == row["id"])
+            if len(xs) and (xs.min() + 0.5 < row["box_x0"] or xs.max() + 0.5 > row["box_x1"]
+                            or ys.min() + 0.5 < row["box_y0"] or ys.max() + 0.5 > row["box_y1"]):
+                outside_boxes += 1
+        # Background pixels away from anything drawn show the background colour.
+        # (A body's anti-aliased rim, partly covered, is beside one of its mask pixels, diagonally at a corner.)
+        empty = mask == 0
+        inner = numpy.ones((height - 2, width - 2), dtype=bool)
+        for dy in range(3):
+            for dx in range(3):
+                inner &= empty[dy:dy + height - 2, dx:dx + width - 2]
+        shown = frames[n - 1][1:-1, 1:-1][inner]
+        unlike_background += int(numpy.any(shown != background, axis=1).sum())
+    check(unexpected_ids == 0, f"{name}: every mask id is the background, a wall or a body of that frame's trace")
+    check(outside_boxes == 0, f"{name}: every body's mask pixels lie inside its bounding box")
+    check(unlike_background == 0, f"{name}: background pixels of the masks show the background colour ({unlike_background} do not)")
+    bodies = numpy.unique(masks[-1])
+    check(len([b for b in bodies.tolist() if 0 < b < meta["masks"]["first_wall"]]) >= 15, f"{name}: the last mask shows most of the 20 bodies")
+
+shutil.rmtree(work)
+if failures:
+    print(f"dataset_test: {len(failures)} checks failed", file=sys.stderr)
+    sys.exit(1)
+print("dataset_test: the documented loader reads every sample, and its masks agree with its frames and trace", file=sys.stderr)
