@@ -67,6 +67,30 @@ import Testing
         #expect(firstFrames[0] != firstFrames[1], "gravity to the side moves the crates")
     }
 
+    /// `sweep verify` draws a sample's frames and masks again and compares their bytes; a
+    /// `meta.json` asking for what no spec can is bad data, not run.
+    @Test func verifyComparesTheFramesAndMasksBytes() throws {
+        let folder = try Self.temporaryFolder("frames-verify")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.spec(frames: #"{ "fps": 10, "size": [96, 64], "masks": true }"#, trace: "")
+            .write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["sweep", "run", "\(folder)/spec.json", "--out", "\(folder)/out"]).status == 0)
+        let sample = "\(folder)/out/samples/000001"
+        let verified = try CLI.run(["sweep", "verify", "\(folder)/out", "--sample", "1"])
+        #expect(verified.status == 0 && verified.stdout.contains(#""result":"identical""#), "\(verified.stdout)\(verified.stderr)")
+        for (file, other) in [("frames/frame-00003.png", "frames/frame-00004.png"), ("masks/mask-00007.png", "masks/mask-00002.png")] {
+            let kept = try Data(contentsOf: URL(fileURLWithPath: "\(sample)/\(file)"))
+            try Data(contentsOf: URL(fileURLWithPath: "\(sample)/\(other)")).write(to: URL(fileURLWithPath: "\(sample)/\(file)"))
+            let tampered = try CLI.run(["sweep", "verify", "\(folder)/out", "--sample", "1"])
+            #expect(tampered.status == 3 && tampered.stdout.contains("\(file): its bytes differ"), "\(tampered.stdout)")
+            try kept.write(to: URL(fileURLWithPath: "\(sample)/\(file)"))
+        }
+        let meta = try String(contentsOfFile: "\(sample)/meta.json", encoding: .utf8)
+        try meta.replacingOccurrences(of: #""fps":10"#, with: #""fps":7"#).write(toFile: "\(sample)/meta.json", atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["sweep", "verify", "\(folder)/out", "--sample", "1"])
+        #expect(bad.status == 65 && bad.stderr.contains("000001/meta.json: fps: must divide the scene's step rate 120"), "\(bad.stderr)")
+    }
+
     /// What a sample cannot draw is refused by `plan` before anything runs, naming the file, the
     /// line and the field.
     @Test(arguments: [

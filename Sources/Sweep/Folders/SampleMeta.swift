@@ -53,3 +53,51 @@ struct SampleMeta {
         return JSONOutput.object(fields).text
     }
 }
+
+extension SampleMeta {
+    /// The frames a sample drew, read back from its `meta.json` for `sweep verify` (outside input:
+    /// every value is checked against what a spec may ask for `stepRate`).
+    /// - Returns: the frames, or why the file cannot say (`KEY: PROBLEM`).
+    static func frames(fromJSON bytes: [UInt8], stepRate: Int) -> Result<SampleFrames, MetaProblem> {
+        guard let root = try? JSONParser.parse(bytes), case let .object(members) = root.kind else {
+            return .failure(MetaProblem("is not a JSON object"))
+        }
+        func value(_ key: String) -> JSONValue.Kind? { members.first { $0.key == key }?.value.kind }
+        func integer(_ key: String, in range: ClosedRange<Int>) -> Result<Int, MetaProblem> {
+            guard case let .number(_, literal)? = value(key), let number = Int(literal), range.contains(number) else {
+                return .failure(MetaProblem("\(key): must be a whole number in \(range)"))
+            }
+            return .success(number)
+        }
+        var frames = SampleFrames()
+        switch integer("fps", in: 1...max(1, stepRate)) {
+        case let .success(fps) where stepRate % fps == 0: frames.fps = fps
+        case .success: return .failure(MetaProblem("fps: must divide the scene's step rate \(stepRate)"))
+        case let .failure(problem): return .failure(problem)
+        }
+        let side = Limits.imageSide
+        switch (integer("width", in: side), integer("height", in: side)) {
+        case let (.success(width), .success(height)): frames.size = (width, height)
+        case let (.failure(problem), _), let (_, .failure(problem)): return .failure(problem)
+        }
+        guard case let .string(path)? = value("frames_path") else { return .failure(MetaProblem("frames_path: must be a string")) }
+        if path.hasPrefix("frames/frame-") {
+            frames.format = .png
+        } else if let format = SampleFrames.Format.allCases.first(where: { $0 != .png && path == "video.\($0.rawValue)" }) {
+            frames.format = format
+        } else {
+            return .failure(MetaProblem("frames_path: must be frames/frame-%0Nd.png, video.mp4 or video.webm"))
+        }
+        switch value("masks") {
+        case .object?: frames.masks = true
+        case .null?: frames.masks = false
+        default: return .failure(MetaProblem("masks: must be an object or null"))
+        }
+        return .success(frames)
+    }
+
+    struct MetaProblem: Error {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+}

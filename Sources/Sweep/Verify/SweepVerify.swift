@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import FileIO
 import Physics
 import SceneFile
@@ -45,8 +48,29 @@ public enum SweepVerify {
         let gravity = marker.files.contains("gravity.jsonl") ? "\(sampleFolder)/gravity.jsonl" : nil
         var outputs = SampleOutputs()
         outputs.hashEvery = marker.hashEvery
+        // Frames are drawn again into a private scratch folder and compared file by file.
+        var scratch: String?
+        defer { if let scratch { FolderIO.removeFolder(scratch) } }
+        if marker.files.contains(SampleMeta.fileName) {
+            let metaPath = "\(sampleFolder)/\(SampleMeta.fileName)"
+            let bytes: [UInt8]
+            do {
+                bytes = try FileBytes.read(path: metaPath, limit: 1 << 20)
+            } catch {
+                return .unusable("\(metaPath): \(error)")
+            }
+            switch SampleMeta.frames(fromJSON: bytes, stepRate: scene.stepRate) {
+            case let .success(frames): outputs.frames = frames
+            case let .failure(problem): return .badMarker("\(metaPath): \(problem.description)")
+            }
+            do {
+                scratch = try FileDescriptorIO.makePrivateDirectory(template: "\(temporaryRoot)/cratedrop-verify-XXXXXX")
+            } catch {
+                return .unusable("cannot make a folder to draw the frames again in \(temporaryRoot): \(error)")
+            }
+        }
         let request = SampleRun.Request(scene: scene, sceneText: sceneText, state: state, steps: marker.steps, gravityPath: gravity,
-                                        outputs: outputs, folder: nil)
+                                        outputs: outputs, folder: scratch)
         let result: SampleRun.Result
         switch SampleRun.run(request, shouldStop: { false }) {
         case let .success(done): result = done
@@ -64,7 +88,36 @@ public enum SweepVerify {
                 return .differs(expected: marker.hash, got: result.hash, detail: "hashes.txt line \(first + 1): written '\(expectedLine)', now '\(gotLine)'")
             }
         }
+        if let scratch, let frames = outputs.frames {
+            // A video's bytes depend on the encoder's build; its frames' masks (PNG) do not.
+            let folders = (frames.format == .png ? ["frames"] : []) + (frames.masks ? ["masks"] : [])
+            if let difference = firstDifference(in: folders, of: sampleFolder, drawnAgainIn: scratch) {
+                return .differs(expected: marker.hash, got: result.hash, detail: difference)
+            }
+        }
         return .identical(hash: result.hash)
+    }
+
+    /// Where temporary folders go: `$TMPDIR`, else `/tmp`.
+    private static var temporaryRoot: String {
+        if let root = getenv("TMPDIR").map({ String(cString: $0) }), !root.isEmpty { return root }
+        return "/tmp"
+    }
+
+    /// The first file of `folders` whose bytes differ between the sample and what was drawn again
+    /// (or that only one of them holds), as `FOLDER/NAME: WHY`; nil when every file is the same.
+    private static func firstDifference(in folders: [String], of sampleFolder: String, drawnAgainIn scratch: String) -> String? {
+        for folder in folders {
+            let written = Set(FolderIO.names(in: "\(sampleFolder)/\(folder)")), drawn = Set(FolderIO.names(in: "\(scratch)/\(folder)"))
+            if let name = drawn.subtracting(written).sorted().first { return "\(folder)/\(name): missing from the sample" }
+            if let name = written.subtracting(drawn).sorted().first { return "\(folder)/\(name): not drawn again" }
+            for name in drawn.sorted() {
+                let old = try? FileBytes.read(path: "\(sampleFolder)/\(folder)/\(name)", limit: 1 << 30)
+                let new = try? FileBytes.read(path: "\(scratch)/\(folder)/\(name)", limit: 1 << 30)
+                if old == nil || old != new { return "\(folder)/\(name): its bytes differ from the frame drawn again" }
+            }
+        }
+        return nil
     }
 
     /// `count` distinct complete samples of the folder, chosen by SplitMix64 from `seed`.

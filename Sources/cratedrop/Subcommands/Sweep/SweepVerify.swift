@@ -8,7 +8,7 @@ struct SweepVerifyCommand: ParsableCommand {
         commandName: "verify",
         abstract: "Runs sweep samples again here and compares them bit for bit.",
         discussion: """
-            Re-runs each sample from its own folder (scene.json, gravity.jsonl, the sweep's start.state) and compares the final state hash and hashes.txt with what the sample wrote. Prints one JSON line per sample: result "identical", "differs" (with where), or "other-class" for a sample made in another determinism class, whose hashes are not promised to match here (not a failure). Exits 3 if any differs, 66 if a sample asked for is not complete.
+            Re-runs each sample from its own folder (scene.json, gravity.jsonl, the sweep's start.state) and compares the final state hash and hashes.txt with what the sample wrote; a sample's PNG frames and masks are drawn again and compared byte for byte. Prints one JSON line per sample: result "identical", "differs" (with where), or "other-class" for a sample made in another determinism class, whose hashes are not promised to match here (not a failure). Exits 3 if any differs, 66 if a sample asked for is not complete.
 
             Example:
               cratedrop sweep verify out/seeds --sample 5
