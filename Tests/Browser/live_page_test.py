@@ -29,13 +29,8 @@ from selenium.webdriver.common.keys import Keys
 cratedrop = os.path.abspath(sys.argv[1])
 screenshot = sys.argv[2] if len(sys.argv) > 2 else None
 repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-failures = []
-
-
-def check(condition, message):
-    print(("ok   " if condition else "FAIL ") + message, file=sys.stderr)
-    if not condition:
-        failures.append(message)
+sys.path.insert(0, os.path.join(repo, "Tests", "Python"))
+from checks import check, failures  # noqa: E402 (found through the path above)
 
 
 def wait_for(predicate, seconds, what):

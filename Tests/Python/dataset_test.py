@@ -15,15 +15,10 @@ import json, os, re, shutil, subprocess, sys, tempfile
 
 import numpy
 
+from checks import check, finish
+
 cratedrop = os.path.abspath(sys.argv[1])
 repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-failures = []
-
-
-def check(condition, message):
-    print(("ok   " if condition else "FAIL ") + message, file=sys.stderr)
-    if not condition:
-        failures.append(message)
 
 
 def documented_loader():
@@ -84,7 +79,4 @@ for index in range(len(dataset)):
     check(len([b for b in bodies.tolist() if 0 < b < meta["masks"]["first_wall"]]) >= 15, f"{name}: the last mask shows most of the 20 bodies")
 
 shutil.rmtree(work)
-if failures:
-    print(f"dataset_test: {len(failures)} checks failed", file=sys.stderr)
-    sys.exit(1)
-print("dataset_test: the documented loader reads every sample, and its masks agree with its frames and trace", file=sys.stderr)
+finish("dataset_test", "the documented loader reads every sample, and its masks agree with its frames and trace")

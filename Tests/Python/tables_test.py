@@ -15,15 +15,10 @@ import json, os, subprocess, sys, tempfile
 import numpy
 import pandas
 
+from checks import check, finish
+
 cratedrop = os.path.abspath(sys.argv[1])
 repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-failures = []
-
-
-def check(condition, message):
-    print(("ok   " if condition else "FAIL ") + message, file=sys.stderr)
-    if not condition:
-        failures.append(message)
 
 
 work = tempfile.mkdtemp(prefix="cratedrop-tables-")
@@ -72,7 +67,4 @@ stats = pandas.read_json(os.path.join(work, "stats.jsonl"), lines=True)
 check(len(stats) == 300 and str(stats["step"].dtype) == "int64" and stats["gravity_y"].iloc[0] == -1000,
       f"the stats: 300 rows, step as int64, gravity in two columns ({len(stats)}, {stats['step'].dtype})")
 
-if failures:
-    print(f"{len(failures)} checks failed", file=sys.stderr)
-    sys.exit(1)
-print("tables: every format loads in one line, the same rows", file=sys.stderr)
+finish("tables", "every format loads in one line, the same rows")
