@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A sweep's dataset loads with the snippet docs/sweeps.md shows, and its labels agree with its pixels.
+"""A sweep's dataset loads with the snippet docs/sweeps.md shows, its labels agree with its pixels,
+and its WebDataset shards read back whole.
 
     Tests/Python/dataset_test.py CRATEDROP
 
@@ -9,11 +10,14 @@ each sample through it: the frames and masks have meta.json's count and size, ev
 holds the background, the four bounds walls and the bodies of that frame's trace rows and nothing
 else, each body's mask pixels lie inside the trace's bounding box for that frame, pixels whose
 mask and neighbours are all background show the scene's background colour, and meta.json agrees
-with done.json. Exits 1 on the first failed check.
+with done.json. Then packs the folder (`sweep pack`, 3 samples and at most 1 MiB a shard) and
+reads the shards back with the `webdataset` package: one record per sample, in order, each file's
+bytes as in the sample's folder; packing again gives the same bytes. Exits 1 on a failed check.
 """
 import json, os, re, shutil, subprocess, sys, tempfile
 
 import numpy
+import webdataset
 
 from checks import check, finish
 
@@ -78,5 +82,27 @@ for index in range(len(dataset)):
     bodies = numpy.unique(masks[-1])
     check(len([b for b in bodies.tolist() if 0 < b < meta["masks"]["first_wall"]]) >= 15, f"{name}: the last mask shows most of the 20 bodies")
 
+shards = os.path.join(work, "shards")
+pack = [cratedrop, "sweep", "pack", folder, "--out", shards, "--max-samples", "3", "--max-bytes", "1M"]
+packed = subprocess.run(pack, cwd=repo, capture_output=True, text=True, timeout=120)
+check(packed.returncode == 0, f"sweep pack: exit {packed.returncode} {packed.stderr.strip()[-300:]}")
+urls = json.loads(packed.stdout)["shards"]
+check([os.path.basename(url) for url in urls] == ["dataset-000000.tar", "dataset-000001.tar", "dataset-000002.tar"],
+      f"8 samples, 3 a shard: 3 shards {urls}")
+check(all(os.path.getsize(url) <= 1 << 20 for url in urls), "every shard within --max-bytes")
+records = list(webdataset.WebDataset(urls, shardshuffle=False))
+check([record["__key__"] for record in records] == [os.path.basename(path) for path in dataset.paths],
+      "webdataset reads one record per sample, in index order")
+for record, path in zip(records, dataset.paths):
+    on_disk = {}
+    for root, _, files in os.walk(path):
+        for file in files:
+            on_disk[file] = open(os.path.join(root, file), "rb").read()
+    got = {key: value for key, value in record.items() if not key.startswith("__")}
+    check(got == on_disk, f"{record['__key__']}: the record holds the sample's {len(on_disk)} files, byte for byte ({len(got)})")
+before = [open(url, "rb").read() for url in urls]
+again = subprocess.run(pack + ["--force"], cwd=repo, capture_output=True, text=True, timeout=120)
+check(again.returncode == 0 and [open(url, "rb").read() for url in urls] == before, "packing again gives the same bytes")
+
 shutil.rmtree(work)
-finish("dataset_test", "the documented loader reads every sample, and its masks agree with its frames and trace")
+finish("dataset_test", "the documented loader reads every sample, its masks agree with its frames and trace, its shards read back")

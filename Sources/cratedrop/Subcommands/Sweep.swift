@@ -7,13 +7,13 @@ struct SweepCommand: ParsableCommand {
         commandName: "sweep",
         abstract: "Runs many samples of a scene from one sweep spec, sharded over machines.",
         discussion: """
-            A sweep spec (JSON, Sweeps/ has examples, Scenes/schema/sweep.schema.json its schema) names a scene (or a saved state) and the axes to vary, as a grid or a seeded random sample. `plan` shows the samples without running; `run` runs a shard of them into one folder per sample, crash-safe and resumable; `merge` writes the manifest and names missing and failed samples; `verify` runs samples again and compares bit for bit. See docs/sweeps.md.
+            A sweep spec (JSON, Sweeps/ has examples, Scenes/schema/sweep.schema.json its schema) names a scene (or a saved state) and the axes to vary, as a grid or a seeded random sample. `plan` shows the samples without running; `run` runs a shard of them into one folder per sample, crash-safe and resumable; `merge` writes the manifest and names missing and failed samples; `verify` runs samples again and compares bit for bit; `pack` makes WebDataset shards. See docs/sweeps.md.
 
             Example:
               cratedrop sweep plan Sweeps/pile-seeds.json
               cratedrop sweep run Sweeps/pile-seeds.json --out out/seeds --shard 0/4
             """,
-        subcommands: [SweepPlanCommand.self, SweepRunCommand.self, SweepMergeCommand.self, SweepVerifyCommand.self]
+        subcommands: [SweepPlanCommand.self, SweepRunCommand.self, SweepMergeCommand.self, SweepVerifyCommand.self, SweepPackCommand.self]
     )
 }
 

@@ -1,0 +1,209 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FileIO
+import SceneFile
+
+/// `cratedrop sweep pack DIR --out SHARDS`: a sweep's complete samples as WebDataset shards, tar
+/// files `NAME-000000.tar`, ... in index order, each sample's files together under its key
+/// (`000003.done.json`, `000003.frame-00001.png`, `000003.mask-00001.png`, `000003.trace.npy`: the
+/// key, a dot, the file's name, so `webdataset` gives one record per sample). A shard holds at
+/// most `maxSamples` samples and `maxBytes` bytes (a sample larger than that alone in a shard); a
+/// sample is never split. Each shard is written under a hidden name and renamed into place whole.
+public enum SweepPack {
+    public struct Limits: Sendable, Equatable {
+        public var maxBytes: Int
+        public var maxSamples: Int
+
+        public static let defaultMaxBytes = 1 << 30
+        public static let defaultMaxSamples = 10_000
+
+        public init(maxBytes: Int = Limits.defaultMaxBytes, maxSamples: Int = Limits.defaultMaxSamples) {
+            self.maxBytes = maxBytes
+            self.maxSamples = maxSamples
+        }
+    }
+
+    public struct Report: Sendable {
+        /// The shards written, in order.
+        public var shards: [String]
+        public var samples: Int
+        public var bytes: Int
+        /// Samples of the sweep not complete in the folder, left out.
+        public var missing: Int
+
+        public var json: String {
+            let fields: JSONOutput = [
+                "shards": .array(shards.map { .string($0) }), "samples": .integer(samples), "bytes": .integer(bytes),
+                "missing": .integer(missing),
+            ]
+            return fields.text
+        }
+    }
+
+    public enum Failure: Error, Sendable, CustomStringConvertible {
+        case folder(SweepFolder.FolderError)
+        /// Shards of this name are already there (without `replaceExisting`).
+        case shardsExist(String, count: Int)
+        /// The shards cannot be written (73 before the first, 74 after).
+        case cannotWrite(String)
+        /// A sample's files cannot be packed as they are.
+        case sample(String)
+
+        public var description: String {
+            switch self {
+            case let .folder(error): error.description
+            case let .shardsExist(pattern, count): "\(count) shards \(pattern) are already there: give --force to replace them, or another --out or --name"
+            case let .cannotWrite(reason), let .sample(reason): reason
+            }
+        }
+    }
+
+    /// Packs the complete samples of the sweep folder `path` into `out` (created if missing).
+    public static func pack(_ path: String, into out: String, name: String, limits: Limits = Limits(),
+                            replaceExisting: Bool = false) throws(Failure) -> Report {
+        let identity: SweepFolder.Identity
+        do {
+            identity = try SweepFolder.identity(at: path)
+        } catch {
+            throw .folder(error)
+        }
+        let folder = SweepFolder(path: path, sampleCount: identity.samples)
+        let complete = folder.listedSamples().complete.filter { folder.doneMarker($0) != nil }
+        try prepare(out, name: name, replaceExisting: replaceExisting)
+        var shards: [String] = [], total = 0
+        var shard: OpenShard?
+        for index in complete {
+            let key = folder.name(index)
+            let files = try sampleFiles(folder.samplePath(index), key: key)
+            let size = files.reduce(0) { $0 + TarWriter.memberSize($1.size) }
+            if let open = shard, open.samples == limits.maxSamples || open.bytes + size + TarWriter.endSize > limits.maxBytes {
+                total += try open.close()
+                shards.append(open.path)
+                shard = nil
+            }
+            if shard == nil { shard = try OpenShard(path: "\(out)/\(name)-\(sixDigits(shards.count)).tar") }
+            try shard!.add(files, key: key)
+        }
+        if let open = shard {
+            total += try open.close()
+            shards.append(open.path)
+        }
+        return Report(shards: shards, samples: complete.count, bytes: total, missing: identity.samples - complete.count)
+    }
+
+    private static func sixDigits(_ number: Int) -> String {
+        let text = String(number)
+        return String(repeating: "0", count: max(0, 6 - text.count)) + text
+    }
+
+    /// Makes `out` if it is missing; removes this name's old shards when replacing, else refuses them.
+    private static func prepare(_ out: String, name: String, replaceExisting: Bool) throws(Failure) {
+        do {
+            try FolderIO.makeFolder(out)
+        } catch {
+            throw .cannotWrite(error.description)
+        }
+        let old = FolderIO.names(in: out).filter { isShardName($0, of: name) }
+        guard !old.isEmpty else { return }
+        guard replaceExisting else { throw .shardsExist("\(out)/\(name)-NNNNNN.tar", count: old.count) }
+        for shard in old where unlink("\(out)/\(shard)") != 0 {
+            throw .cannotWrite("\(out)/\(shard): cannot remove it: \(errnoText())")
+        }
+    }
+
+    static func isShardName(_ file: String, of name: String) -> Bool {
+        guard file.hasPrefix(name + "-"), file.hasSuffix(".tar") else { return false }
+        let digits = file.dropFirst(name.count + 1).dropLast(4)
+        return digits.count == 6 && digits.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// A sample's regular files, folders' files included (`frames/frame-00001.png`), sorted by
+    /// their path in the sample, each named in the shard by its own name after the key.
+    private static func sampleFiles(_ path: String, key: String) throws(Failure) -> [(path: String, member: String, size: Int)] {
+        var files: [(path: String, member: String, size: Int)] = []
+        func walk(_ folder: String) {
+            for entry in FolderIO.names(in: folder).sorted() {
+                let full = "\(folder)/\(entry)"
+                var info = stat()
+                guard lstat(full, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: walk(full)
+                case S_IFREG: files.append((full, "\(key).\(entry)", Int(info.st_size)))
+                default: continue
+                }
+            }
+        }
+        walk(path)
+        var seen: Set<String> = []
+        for file in files where !seen.insert(file.member).inserted {
+            throw .sample("\(path): two files named \(file.member.dropFirst(key.count + 1)) in one sample; a shard names each by its name alone")
+        }
+        return files
+    }
+
+    /// A shard being written under a hidden name.
+    private final class OpenShard {
+        let path: String
+        let temporary: String
+        let fd: Int32
+        let writer: TarWriter
+        var samples = 0
+        var bytes = 0
+
+        init(path: String) throws(Failure) {
+            self.path = path
+            let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+            temporary = String(path[..<slash]) + "." + String(path[slash...]) + ".tmp-\(getpid())"
+            do {
+                fd = try FileDescriptorIO.createExclusive(temporary, mode: 0o644)
+            } catch {
+                throw .cannotWrite("\(temporary): cannot create: \(error)")
+            }
+            writer = TarWriter(fd: fd, path: temporary)
+        }
+
+        func add(_ files: [(path: String, member: String, size: Int)], key: String) throws(Failure) {
+            for file in files {
+                do {
+                    let content = try FileBytes.read(path: file.path, limit: TarWriter.maxFileSize)
+                    try writer.add(name: file.member, bytes: content)
+                    bytes += TarWriter.memberSize(content.count)
+                } catch let error as TarWriter.Failure {
+                    abandon()
+                    throw .cannotWrite(error.description)
+                } catch {
+                    abandon()
+                    throw .sample("\(file.path): \(error)")
+                }
+            }
+            samples += 1
+        }
+
+        /// Ends the archive and renames it into place; returns its size.
+        func close() throws(Failure) -> Int {
+            do {
+                try writer.finish()
+            } catch {
+                abandon()
+                throw .cannotWrite(error.description)
+            }
+            guard fsync(fd) == 0, Glibc.close(fd) == 0 else {
+                let reason = errnoText()
+                unlink(temporary)
+                throw .cannotWrite("\(temporary): cannot flush to disk: \(reason)")
+            }
+            guard rename(temporary, path) == 0 else {
+                let reason = errnoText()
+                unlink(temporary)
+                throw .cannotWrite("\(path): cannot rename the shard into place: \(reason)")
+            }
+            return bytes + TarWriter.endSize
+        }
+
+        private func abandon() {
+            Glibc.close(fd)
+            unlink(temporary)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FileIO
+
+/// Writes a POSIX tar archive (ustar) of regular files, the format WebDataset shards are: each
+/// member a 512-byte header then its bytes padded to 512, two zero blocks at the end. Headers
+/// hold no time, owner or host detail (mtime 0, uid and gid 0, mode 0644), so the same files give
+/// the same archive bytes on every machine.
+///
+/// Hand-written (about 60 lines) because no tar library is among the Swift packages this project
+/// may use, and GNU tar cannot rename each member as a shard needs without a rule per file.
+struct TarWriter {
+    static let blockSize = 512
+    /// ustar's name field; longer names would need its prefix field, which shard names never do.
+    static let maxNameLength = 100
+    /// 11 octal digits.
+    static let maxFileSize = (1 << 33) - 1
+
+    enum Failure: Error, CustomStringConvertible {
+        case nameTooLong(String)
+        case fileTooLarge(String, Int)
+        case write(String, String)
+
+        var description: String {
+            switch self {
+            case let .nameTooLong(name): "\(name): a tar member's name holds at most \(TarWriter.maxNameLength) bytes"
+            case let .fileTooLarge(name, size): "\(name): \(size) bytes; a tar member holds at most \(TarWriter.maxFileSize)"
+            case let .write(path, failure): "\(path): \(failure)"
+            }
+        }
+    }
+
+    /// The bytes a member of `size` bytes takes in the archive, header and padding included.
+    static func memberSize(_ size: Int) -> Int { blockSize + (size + blockSize - 1) / blockSize * blockSize }
+
+    /// The archive's end: two zero blocks.
+    static let endSize = 2 * blockSize
+
+    private let fd: Int32
+    private let path: String
+
+    init(fd: Int32, path: String) {
+        self.fd = fd
+        self.path = path
+    }
+
+    func add(name: String, bytes: [UInt8]) throws(Failure) {
+        let nameBytes = Array(name.utf8)
+        guard nameBytes.count <= Self.maxNameLength else { throw .nameTooLong(name) }
+        guard bytes.count <= Self.maxFileSize else { throw .fileTooLarge(name, bytes.count) }
+        var header = [UInt8](repeating: 0, count: Self.blockSize)
+        func put(_ text: [UInt8], at offset: Int) { for (i, byte) in text.enumerated() { header[offset + i] = byte } }
+        func octal(_ value: Int, digits: Int) -> [UInt8] {
+            let text = String(value, radix: 8)
+            return Array((String(repeating: "0", count: max(0, digits - text.count)) + text).utf8) + [0]
+        }
+        put(nameBytes, at: 0)
+        put(octal(0o644, digits: 7), at: 100)
+        put(octal(0, digits: 7), at: 108)
+        put(octal(0, digits: 7), at: 116)
+        put(octal(bytes.count, digits: 11), at: 124)
+        put(octal(0, digits: 11), at: 136)
+        header[156] = UInt8(ascii: "0")
+        put(Array("ustar".utf8) + [0], at: 257)
+        put(Array("00".utf8), at: 263)
+        // The checksum is the sum of the header's bytes with its own field read as spaces.
+        put([UInt8](repeating: UInt8(ascii: " "), count: 8), at: 148)
+        let sum = header.reduce(0) { $0 + Int($1) }
+        put(octal(sum, digits: 6) + [UInt8(ascii: " ")], at: 148)
+        let padding = (Self.blockSize - bytes.count % Self.blockSize) % Self.blockSize
+        try write([header, bytes, [UInt8](repeating: 0, count: padding)])
+    }
+
+    func finish() throws(Failure) {
+        try write([[UInt8](repeating: 0, count: Self.endSize)])
+    }
+
+    private func write(_ parts: [[UInt8]]) throws(Failure) {
+        do {
+            for part in parts where !part.isEmpty { try FileDescriptorIO.writeAll(fd, part) }
+        } catch {
+            throw .write(path, "\(error)")
+        }
+    }
+}
