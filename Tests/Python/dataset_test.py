@@ -10,7 +10,7 @@ each sample through it: the frames and masks have meta.json's count and size, ev
 holds the background, the four bounds walls and the bodies of that frame's trace rows and nothing
 else, each body's mask pixels lie inside the trace's bounding box for that frame, pixels whose
 mask and neighbours are all background show the scene's background colour, and meta.json agrees
-with done.json. Then packs the folder (`sweep pack`, 3 samples and at most 1 MiB a shard) and
+with done.json; merges it and checks manifest.npy against manifest.jsonl. Then packs the folder (`sweep pack`, 3 samples and at most 1 MiB a shard) and
 reads the shards back with the `webdataset` package: one record per sample, in order, each file's
 bytes as in the sample's folder; packing again gives the same bytes. Exits 1 on a failed check.
 """
@@ -81,6 +81,18 @@ for index in range(len(dataset)):
     check(unlike_background == 0, f"{name}: background pixels of the masks show the background colour ({unlike_background} do not)")
     bodies = numpy.unique(masks[-1])
     check(len([b for b in bodies.tolist() if 0 < b < meta["masks"]["first_wall"]]) >= 15, f"{name}: the last mask shows most of the 20 bodies")
+
+merged = subprocess.run([cratedrop, "sweep", "merge", folder], cwd=repo, capture_output=True, text=True, timeout=120)
+check(merged.returncode == 0, f"sweep merge: exit {merged.returncode} {merged.stderr.strip()[-300:]}")
+table = numpy.load(os.path.join(folder, "manifest.npy"))
+rows = [json.loads(line) for line in open(os.path.join(folder, "manifest.jsonl"))]
+check(len(table) == len(rows) == 8, f"manifest.npy holds manifest.jsonl's 8 rows ({len(table)})")
+check(all(int(t["sample"]) == r["sample"] and t["hash"].decode() == r["hash"] and t["path"].decode() == r["path"]
+          and int(t["parameters.generator.seed"]) == r["parameters"]["generator.seed"]
+          and [t["parameters.gravity[0]"], t["parameters.gravity[1]"]] == r["parameters"]["gravity"]
+          and int(t["bodies"]) == r["summary"]["bodies"] and t["mean_y"] == r["summary"]["mean_y"] for t, r in zip(table, rows)),
+      "manifest.npy's columns hold manifest.jsonl's values (a whole-number parameter as int64, gravity as two float64 columns)")
+check(table.dtype["parameters.generator.seed"] == numpy.int64, f"generator.seed is an int64 column ({table.dtype['parameters.generator.seed']})")
 
 shards = os.path.join(work, "shards")
 pack = [cratedrop, "sweep", "pack", folder, "--out", shards, "--max-samples", "3", "--max-bytes", "1M"]

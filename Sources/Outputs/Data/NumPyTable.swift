@@ -6,8 +6,8 @@
 ///
 /// The row count is known only at the end, so the header keeps room for any count (20 digits)
 /// and is written again, the same length, when the table is finished.
-struct NumPyTable {
-    enum Column {
+package struct NumPyTable {
+    package enum Column {
         case int64, uint64, float64, bool
         /// Text of at most this many bytes (`S12`), padded with zero bytes.
         case bytes(Int)
@@ -23,13 +23,15 @@ struct NumPyTable {
         }
     }
 
-    let columns: [(name: String, type: Column)]
+    package let columns: [(name: String, type: Column)]
+
+    package init(columns: [(name: String, type: Column)]) { self.columns = columns }
 
     /// The column names, in order (every format's).
-    var names: [String] { columns.map(\.name) }
+    package var names: [String] { columns.map(\.name) }
 
     /// The header for `rows` rows, padded so the data begins at a multiple of 64 bytes.
-    func header(rows: Int) -> [UInt8] {
+    package func header(rows: Int) -> [UInt8] {
         let descr = columns.map { "('\($0.name)', '\($0.type.descr)')" }.joined(separator: ", ")
         let count = String(rows)
         let shape = "(" + String(repeating: " ", count: 20 - count.count) + count + ",)"
@@ -43,17 +45,17 @@ struct NumPyTable {
 }
 
 /// One row's bytes, column by column in the table's order.
-struct NumPyRow {
-    var bytes: [UInt8] = []
+package struct NumPyRow {
+    package var bytes: [UInt8] = []
 
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    package init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
-    mutating func int64(_ value: Int) { uint64(UInt64(bitPattern: Int64(value))) }
-    mutating func uint64(_ value: UInt64) { for i in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) } }
+    package mutating func int64(_ value: Int) { uint64(UInt64(bitPattern: Int64(value))) }
+    package mutating func uint64(_ value: UInt64) { for i in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) } }
     /// NaN for a cell with no value.
-    mutating func float64(_ value: Double?) { uint64((value ?? .nan).bitPattern) }
-    mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
-    mutating func text(_ value: String, width: Int) {
+    package mutating func float64(_ value: Double?) { uint64((value ?? .nan).bitPattern) }
+    package mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
+    package mutating func text(_ value: String, width: Int) {
         let utf8 = Array(value.utf8.prefix(width))
         bytes += utf8 + Array(repeating: 0, count: width - utf8.count)
     }

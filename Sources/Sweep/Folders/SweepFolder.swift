@@ -30,6 +30,7 @@ public struct SweepFolder: Sendable {
     public var identityPath: String { "\(path)/sweep.json" }
     public var startStatePath: String { "\(path)/start.state" }
     public var manifestPath: String { "\(path)/manifest.jsonl" }
+    public var manifestTablePath: String { "\(path)/manifest.npy" }
 
     public init(path: String, sampleCount: Int) {
         self.path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path

@@ -5,8 +5,8 @@ import SceneFile
 /// samples that are missing or failed, by index, so that just those can be run again.
 ///
 /// The manifest is JSON Lines (`manifest.jsonl`): each row is the sample's done marker with its
-/// folder's path. (Parquet is not written: no Parquet or Arrow library is packaged for Debian 12
-/// or Swift here; docs/sweeps.md says how to convert the JSONL.)
+/// folder's path; and the same rows as one flat table, `manifest.npy` (`ManifestTable`). (Parquet
+/// is not written: no Parquet or Arrow library is packaged for Debian 12 or Swift here.)
 public enum SweepMerge {
     public struct Report: Sendable {
         public var samples: Int
@@ -20,13 +20,15 @@ public enum SweepMerge {
         /// Complete samples per determinism class.
         public var classes: [(id: String, samples: Int)]
         public var manifest: String
+        /// `manifest.npy`.
+        public var table: String
 
         public var isComplete: Bool { missing.isEmpty && failed.isEmpty }
 
         /// The JSON line `cratedrop sweep merge` prints.
         public var json: String {
             let report: JSONOutput = [
-                "manifest": .string(manifest), "samples": .integer(samples), "complete": .integer(complete),
+                "manifest": .string(manifest), "table": .string(table), "samples": .integer(samples), "complete": .integer(complete),
                 "missing": .string(IndexRanges.text(ranges: missing)),
                 "failed": .string(IndexRanges.text(failed.map(\.index))),
                 "temporaries": .integer(temporaries.count),
@@ -43,6 +45,7 @@ public enum SweepMerge {
         let identity = try SweepFolder.identity(at: path)
         let folder = SweepFolder(path: path, sampleCount: identity.samples)
         var rows: [[UInt8]] = []
+        var table = ManifestTable()
         var failed: [(Int, String)] = []
         var classes: [(id: String, samples: Int)] = []
         var accounted: [Int] = []
@@ -62,6 +65,7 @@ public enum SweepMerge {
                 continue
             }
             rows.append(Array((marker.json(path: "samples/\(folder.name(index))") + "\n").utf8))
+            table.append(marker, path: "samples/\(folder.name(index))")
             accounted.append(index)
             if let position = classes.firstIndex(where: { $0.id == marker.determinismClass }) {
                 classes[position].samples += 1
@@ -88,8 +92,13 @@ public enum SweepMerge {
         } catch {
             throw .cannotCreate("\(folder.manifestPath): \(error)")
         }
+        do {
+            try FileDescriptorIO.writeWhole([table.npy], to: folder.manifestTablePath)
+        } catch {
+            throw .cannotCreate("\(folder.manifestTablePath): \(error)")
+        }
         return Report(samples: identity.samples, complete: rows.count, missing: missing, failed: failed,
-                      temporaries: folder.temporaries(), classes: classes, manifest: folder.manifestPath)
+                      temporaries: folder.temporaries(), classes: classes, manifest: folder.manifestPath, table: folder.manifestTablePath)
     }
 
     private static func failureReason(_ path: String) -> String? {
