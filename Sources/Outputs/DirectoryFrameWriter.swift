@@ -86,8 +86,9 @@ public final class DirectoryFrameWriter: FrameSink, Sendable {
     /// - Returns: the number of old frame files removed.
     /// - Throws: `OutputSetupError.notEmpty` when the directory is not empty and replacing was not
     ///   asked for, `.cannotCreate` when an old frame file cannot be removed.
+    ///   (With `masks`, the same for a masks folder and its `mask-NNNNN.png` files.)
     @discardableResult
-    public static func prepare(directory: String, replaceExisting: Bool) throws(OutputSetupError) -> Int {
+    public static func prepare(directory: String, replaceExisting: Bool, masks: Bool = false) throws(OutputSetupError) -> Int {
         guard FileDescriptorIO.kind(of: directory) == .directory, let stream = opendir(directory) else { return 0 }
         var entries: [String] = []
         while let entry = readdir(stream) {
@@ -96,7 +97,7 @@ public final class DirectoryFrameWriter: FrameSink, Sendable {
         }
         closedir(stream)
         guard !entries.isEmpty else { return 0 }
-        let frames = entries.filter(isFrameFileName).sorted()
+        let frames = entries.filter { masks ? isMaskFileName($0) : isFrameFileName($0) }.sorted()
         guard replaceExisting else {
             throw .notEmpty(path: directory, frameFiles: frames.count)
         }
@@ -106,13 +107,19 @@ public final class DirectoryFrameWriter: FrameSink, Sendable {
         return frames.count
     }
 
-    /// Whether `name` is a frame file CrateDrop writes: `frame-` then digits, then `.ppm` or `.png`;
-    /// or a mask file, `mask-` then digits, then `.png`.
+    /// Whether `name` is a frame file CrateDrop writes: `frame-` then digits, then `.ppm` or `.png`.
     static func isFrameFileName(_ name: String) -> Bool {
-        let prefix = name.hasPrefix("frame-") ? "frame-" : name.hasPrefix("mask-") && name.hasSuffix(".png") ? "mask-" : nil
-        guard let prefix, name.hasSuffix(".ppm") || name.hasSuffix(".png") else { return false }
-        let digits = name.dropFirst(prefix.count).dropLast(4)
-        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
+        guard name.hasPrefix("frame-"), name.hasSuffix(".ppm") || name.hasSuffix(".png") else { return false }
+        return isNumber(name.dropFirst("frame-".count).dropLast(4))
+    }
+
+    /// Whether `name` is a mask file CrateDrop writes: `mask-` then digits, then `.png`.
+    static func isMaskFileName(_ name: String) -> Bool {
+        name.hasPrefix("mask-") && name.hasSuffix(".png") && isNumber(name.dropFirst("mask-".count).dropLast(4))
+    }
+
+    private static func isNumber(_ digits: Substring) -> Bool {
+        !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     /// How many digits frame numbers are padded to for a run of `expectedFrames` (at least 5).

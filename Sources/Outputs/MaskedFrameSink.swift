@@ -17,7 +17,13 @@ public final class MaskedFrameSink: FrameSink, Sendable {
         try frames.write(image, number: number)
     }
 
-    public func finish() throws(FrameWriteError) { try frames.finish() }
+    public func finish() throws(FrameWriteError) {
+        // Both finish, the frames' first: a video is completed even when the masks' end fails.
+        var failure: FrameWriteError?
+        do { try frames.finish() } catch { failure = error }
+        do { try masks.finish() } catch { failure = failure ?? error }
+        if let failure { throw failure }
+    }
 
     public var framesHeld: Int { frames.framesHeld }
 }

@@ -15,7 +15,7 @@ public struct InstanceMask: Sendable, Equatable {
 
     public static let background: UInt16 = 0
     /// The highest body id a mask holds: masks of worlds with higher ids are refused when the
-    /// run is set up (`FrameRenderer.maskRefusal`).
+    /// run is set up (`refusal(highestBodyID:)`).
     public static let maxBodyID: UInt64 = 0xEFFF
     /// Wall i's id is `firstWallID + i`.
     public static let firstWallID: UInt16 = 0xF000

@@ -27,9 +27,12 @@ enum OutputChecks {
     ///   - framesFolder: `--out DIR` when frames go into a folder.
     /// - Throws: `ValidationError` (exit 64) naming the outputs and paths.
     static func check(inputs: [(what: String, path: String)], outputs: [(option: String, path: String)],
-                      framesFolder: String? = nil) throws {
-        if let framesFolder, let problem = linkRefusal(for: framesFolder) {
-            throw ValidationError("--out \(shown(framesFolder)) \(problem)")
+                      framesFolder: String? = nil, masksFolder: String? = nil) throws {
+        // The folders whose frame or mask files the run writes and replaces, with their option and files' prefix.
+        let folders = [framesFolder.map { ("--out", $0, "frame-", "frames") }, masksFolder.map { ("--masks", $0, "mask-", "masks") }]
+            .compactMap { $0 }
+        for (option, folder, _, _) in folders {
+            if let problem = linkRefusal(for: folder) { throw ValidationError("\(option) \(shown(folder)) \(problem)") }
         }
         for output in outputs {
             if let problem = linkRefusal(for: output.path) ?? FileDescriptorIO.refusal(for: output.path)?.description {
@@ -49,16 +52,17 @@ enum OutputChecks {
                     + "(\(shown(later.resolved))): one would destroy the other; give each output its own file")
             }
         }
-        guard let framesFolder else { return }
-        let folder = resolved(framesFolder)
-        for output in resolvedOutputs where output.resolved == folder || output.resolved.hasPrefix(folder + "/") {
-            throw ValidationError("\(output.option) \(shown(output.path)) is inside the frames folder --out \(shown(framesFolder)) "
-                + "(\(shown(folder))), whose frame files the run writes and replaces; write it outside that folder")
-        }
-        for input in inputs {
-            let path = resolved(input.path)
-            guard path.hasPrefix(folder + "/"), path.dropFirst(folder.count + 1).hasPrefix("frame-") else { continue }
-            throw ValidationError("--out \(shown(framesFolder)) would write frame files over \(input.what) (\(shown(input.path))), which this command reads")
+        for (option, given, prefix, kind) in folders {
+            let folder = resolved(given)
+            for output in resolvedOutputs where output.resolved == folder || output.resolved.hasPrefix(folder + "/") {
+                throw ValidationError("\(output.option) \(shown(output.path)) is inside the \(kind) folder \(option) \(shown(given)) "
+                    + "(\(shown(folder))), whose \(kind.dropLast()) files the run writes and replaces; write it outside that folder")
+            }
+            for input in inputs {
+                let path = resolved(input.path)
+                guard path.hasPrefix(folder + "/"), path.dropFirst(folder.count + 1).hasPrefix(prefix) else { continue }
+                throw ValidationError("\(option) \(shown(given)) would write \(kind.dropLast()) files over \(input.what) (\(shown(input.path))), which this command reads")
+            }
         }
     }
 

@@ -89,12 +89,18 @@ import Testing
         try meta.replacingOccurrences(of: #""fps":10"#, with: #""fps":7"#).write(toFile: "\(sample)/meta.json", atomically: true, encoding: .utf8)
         let bad = try CLI.run(["sweep", "verify", "\(folder)/out", "--sample", "1"])
         #expect(bad.status == 65 && bad.stderr.contains("000001/meta.json: fps: must divide the scene's step rate 120"), "\(bad.stderr)")
+        // A done.json that no longer lists meta.json would leave the frames unchecked: bad data too.
+        try meta.write(toFile: "\(sample)/meta.json", atomically: true, encoding: .utf8)
+        let done = try String(contentsOfFile: "\(sample)/done.json", encoding: .utf8)
+        try done.replacingOccurrences(of: #","meta.json""#, with: "").write(toFile: "\(sample)/done.json", atomically: true, encoding: .utf8)
+        let unlisted = try CLI.run(["sweep", "verify", "\(folder)/out", "--sample", "1"])
+        #expect(unlisted.status == 65 && unlisted.stderr.contains("files: lists no meta.json, yet the sample holds frames"), "\(unlisted.stderr)")
     }
 
     /// What a sample cannot draw is refused by `plan` before anything runs, naming the file, the
     /// line and the field.
     @Test(arguments: [
-        (#"{ "fps": 25 }"#, "sample 0", "outputs.frames.fps: 25 does not divide the scene's step rate 120"),
+        (#"{ "fps": 25 }"#, ":7: outputs.frames.fps", "25 does not divide the scene's step rate 120"),
         (#"{ "fps": 0 }"#, ":7: outputs.frames.fps", "must be"),
         (#"{ "size": [256, 0] }"#, ":7: outputs.frames.size[1]", "must be"),
         (#"{ "size": [256] }"#, ":7: outputs.frames.size", "[width, height]"),
@@ -109,6 +115,17 @@ import Testing
         let plan = try CLI.run(["sweep", "plan", "\(folder)/spec.json"])
         #expect(plan.status == 65 && plan.stderr.contains(place) && plan.stderr.contains(message), "\(plan.stderr)")
         #expect(plan.stdout.isEmpty)
+    }
+
+    /// Frame N shows step N × rate / fps, so a length between two frames is refused for the sample.
+    @Test func aLengthThatIsNotAWholeNumberOfFramesIsRefused() throws {
+        let folder = try Self.temporaryFolder("frames-length")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.spec(frames: #"{ "fps": 12 }"#).replacingOccurrences(of: #""seconds": 1,"#, with: #""seconds": 1.05,"#)
+            .write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
+        let plan = try CLI.run(["sweep", "plan", "\(folder)/spec.json"])
+        #expect(plan.status == 65 && plan.stderr.contains("sample 0") && plan.stderr.contains("outputs.frames.fps: the sample's 126 steps are not a whole number of frames of 10 steps"),
+                "\(plan.stderr)")
     }
 
     @Test func aStillImageBesideFramesIsRefused() throws {

@@ -38,18 +38,21 @@ final class FrameOutput {
             pipeline = nil
             return
         }
-        var sink = try Self.makeSink(frames, fps: fps, framesToDraw: plan.framesToDraw, onWarning: onWarning)
+        // The masks' folder is checked and made before the frames' sink starts (an encoder, a file).
+        var maskWriter: DirectoryFrameWriter?
         if let masks = frames.masks {
             if let refusal = InstanceMask.refusal(highestBodyID: world.bodyShapes.highestID) {
                 throw .unsuitable(path: masks, reason: refusal)
             }
-            try DirectoryFrameWriter.prepare(directory: masks, replaceExisting: frames.destination.replacesExisting)
+            try DirectoryFrameWriter.prepare(directory: masks, replaceExisting: frames.destination.replacesExisting, masks: true)
             do {
-                sink = MaskedFrameSink(frames: sink, masks: try DirectoryFrameWriter(maskDirectory: masks, expectedFrames: plan.framesToDraw))
+                maskWriter = try DirectoryFrameWriter(maskDirectory: masks, expectedFrames: plan.framesToDraw)
             } catch {
                 throw .cannotCreate(error)
             }
         }
+        var sink = try Self.makeSink(frames, fps: fps, framesToDraw: plan.framesToDraw, onWarning: onWarning)
+        if let maskWriter { sink = MaskedFrameSink(frames: sink, masks: maskWriter) }
         let walls = world.wallStates(), worldSize = scene.worldSize, bodyShapes = world.bodyShapes, joints = world.jointLinks
         var look = scene.render
         if let view = frames.view { look.view = view }

@@ -52,30 +52,35 @@ extension SweepSpec {
             } catch {
                 throw SampleError(index: sample.index, reason: "\(sample.parametersJSON): \(error)")
             }
-            if let problem = framesProblem(scene: made.scene, highestBodyID: made.scene.allCrates().count) {
+            let length = steps(seconds, stepRate: made.scene.stepRate)
+            if let problem = framesProblem(scene: made.scene, steps: length) {
                 throw SampleError(index: sample.index, reason: "\(sample.parametersJSON): \(problem)")
             }
-            return SampleInputs(sample: sample, sceneText: made.text, scene: made.scene,
-                                steps: steps(seconds, stepRate: made.scene.stepRate), gravityScript: script, state: nil)
+            return SampleInputs(sample: sample, sceneText: made.text, scene: made.scene, steps: length, gravityScript: script, state: nil)
         case let .state(_, file, _, scene):
-            if let problem = framesProblem(scene: scene, highestBodyID: scene.allCrates().count) {
+            let length = steps(seconds, stepRate: scene.stepRate)
+            if let problem = framesProblem(scene: scene, steps: length) {
                 throw SampleError(index: sample.index, reason: "\(sample.parametersJSON): \(problem)")
             }
-            return SampleInputs(sample: sample, sceneText: file.sceneText, scene: scene, steps: steps(seconds, stepRate: scene.stepRate),
-                                gravityScript: script, state: file)
+            return SampleInputs(sample: sample, sceneText: file.sceneText, scene: scene, steps: length, gravityScript: script, state: file)
         }
     }
 
-    /// Why `outputs.frames` cannot be drawn for a sample's scene, if it cannot: a frame rate that
-    /// does not divide the step rate (frame N must show a step's state), or masks asked for more
-    /// bodies than a 16-bit id tells apart.
-    func framesProblem(scene: Scene, highestBodyID: Int) -> String? {
+    /// Why `outputs.frames` cannot be drawn for a sample's scene and length, if it cannot: a frame
+    /// rate that does not divide the step rate, or a length that is not a whole number of frames
+    /// (frame N must show the state at step N × rate / fps), or masks asked for more bodies than a
+    /// 16-bit id tells apart (a world's ids are 1 ... its bodies, saved states' too).
+    func framesProblem(scene: Scene, steps: Int) -> String? {
         guard let frames = outputs.frames else { return nil }
         if scene.stepRate % frames.fps != 0 {
             let rates = SampleFrames.frameRates(stepRate: scene.stepRate).map(String.init).joined(separator: ", ")
             return "outputs.frames.fps: \(frames.fps) does not divide the scene's step rate \(scene.stepRate) (frame N shows the state at step N × \(scene.stepRate) / fps); use one of \(rates)"
         }
-        if frames.masks, let refusal = InstanceMask.refusal(highestBodyID: BodyID(UInt64(max(0, highestBodyID)))) {
+        let stepsPerFrame = scene.stepRate / frames.fps
+        if steps % stepsPerFrame != 0 {
+            return "outputs.frames.fps: the sample's \(steps) steps are not a whole number of frames of \(stepsPerFrame) steps (\(frames.fps) a second at \(scene.stepRate) steps a second): make the length a multiple of 1/\(frames.fps) s"
+        }
+        if frames.masks, let refusal = InstanceMask.refusal(highestBodyID: BodyID(UInt64(scene.allCrates().count))) {
             return "outputs.frames.masks: \(refusal)"
         }
         return nil

@@ -40,12 +40,13 @@ public struct SweepPlanSummary: Sendable {
         var bytes = inputs.sceneText.count + 900 + (inputs.gravityScript?.count ?? 0)
         if let every = outputs.hashEvery { bytes += (steps / every + 1) * 26 }
         if let trace = outputs.trace {
-            let rows = outputs.traceHasBoxes ? steps / inputs.scene.stepRate * (outputs.frames?.fps ?? 1) : steps / (outputs.traceEvery ?? 1) + 1
+            let stepsPerFrame = max(1, inputs.scene.stepRate / (outputs.frames?.fps ?? 1))
+            let rows = outputs.traceHasBoxes ? steps / stepsPerFrame : steps / (outputs.traceEvery ?? 1) + 1
             bytes += rows * bodies * (trace == .csv ? 95 : 150) * (outputs.traceHasBoxes ? 3 : 2) / 2
         }
         if let frames = outputs.frames {
-            // Measured on pile-100's bodies at 256×256: a PNG frame about pixels / 11, its mask
-            // pixels / 46; a video frame about pixels / 50.
+            // Measured on 20 of pile-100's bodies at 256×256: a PNG frame about pixels / 11, its
+            // mask pixels / 46 (rounded up to / 10 and / 40 for busier scenes); a video frame about pixels / 50.
             let count = steps / max(1, inputs.scene.stepRate / frames.fps)
             let pixels = (frames.size?.width ?? inputs.scene.render.imageWidth) * (frames.size?.height ?? inputs.scene.render.imageHeight)
             bytes += count * (frames.format == .png ? pixels / 10 : pixels / 50) + (frames.masks ? count * pixels / 40 : 0) + 900

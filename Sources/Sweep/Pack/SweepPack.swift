@@ -45,19 +45,29 @@ public enum SweepPack {
         case folder(SweepFolder.FolderError)
         /// Shards of this name are already there (without `replaceExisting`).
         case shardsExist(String, count: Int)
-        /// The shards cannot be written (73 before the first, 74 after).
+        /// The shards' folder or a shard cannot be made (73).
+        case cannotCreate(String)
+        /// A shard cannot be written, flushed or renamed into place (74).
         case cannotWrite(String)
-        /// A sample's files cannot be packed as they are.
+        /// A sample's file or folder cannot be read (66).
+        case cannotRead(String)
+        /// A sample's files cannot be packed as they are (65).
         case sample(String)
+        /// The limits would make more shards than six digits number (64).
+        case tooManyShards
 
         public var description: String {
             switch self {
             case let .folder(error): error.description
             case let .shardsExist(pattern, count): "\(count) shards \(pattern) are already there: give --force to replace them, or another --out or --name"
-            case let .cannotWrite(reason), let .sample(reason): reason
+            case let .cannotCreate(reason), let .cannotWrite(reason), let .cannotRead(reason), let .sample(reason): reason
+            case .tooManyShards: "more than \(SweepPack.maxShards) shards: raise --max-samples or --max-bytes"
             }
         }
     }
+
+    /// Shards are numbered with six digits.
+    public static let maxShards = 1_000_000
 
     /// Packs the complete samples of the sweep folder `path` into `out` (created if missing).
     public static func pack(_ path: String, into out: String, name: String, limits: Limits = Limits(),
@@ -70,7 +80,7 @@ public enum SweepPack {
         }
         let folder = SweepFolder(path: path, sampleCount: identity.samples)
         let complete = folder.listedSamples().complete.filter { folder.doneMarker($0) != nil }
-        try prepare(out, name: name, replaceExisting: replaceExisting)
+        let old = try prepare(out, name: name, replaceExisting: replaceExisting)
         var shards: [String] = [], total = 0
         var shard: OpenShard?
         for index in complete {
@@ -82,12 +92,19 @@ public enum SweepPack {
                 shards.append(open.path)
                 shard = nil
             }
-            if shard == nil { shard = try OpenShard(path: "\(out)/\(name)-\(sixDigits(shards.count)).tar") }
+            if shard == nil {
+                guard shards.count < maxShards else { throw .tooManyShards }
+                shard = try OpenShard(path: "\(out)/\(name)-\(sixDigits(shards.count)).tar")
+            }
             try shard!.add(files, key: key)
         }
         if let open = shard {
             total += try open.close()
             shards.append(open.path)
+        }
+        // The new shards replaced the old ones of their numbers; the old ones past them go now.
+        for stale in old where !shards.contains("\(out)/\(stale)") && unlink("\(out)/\(stale)") != 0 {
+            throw .cannotWrite("\(out)/\(stale): cannot remove this shard of an earlier pack: \(errnoText())")
         }
         return Report(shards: shards, samples: complete.count, bytes: total, missing: identity.samples - complete.count)
     }
@@ -97,19 +114,19 @@ public enum SweepPack {
         return String(repeating: "0", count: max(0, 6 - text.count)) + text
     }
 
-    /// Makes `out` if it is missing; removes this name's old shards when replacing, else refuses them.
-    private static func prepare(_ out: String, name: String, replaceExisting: Bool) throws(Failure) {
+    /// Makes `out` if it is missing. Shards of this name already there are refused unless
+    /// replacing: then they stay until the new ones are written (each renamed over its number),
+    /// so a pack that fails leaves the old set's shards, not none.
+    /// - Returns: the names of this name's shards already there.
+    private static func prepare(_ out: String, name: String, replaceExisting: Bool) throws(Failure) -> [String] {
         do {
             try FolderIO.makeFolder(out)
         } catch {
-            throw .cannotWrite(error.description)
+            throw .cannotCreate(error.description)
         }
         let old = FolderIO.names(in: out).filter { isShardName($0, of: name) }
-        guard !old.isEmpty else { return }
-        guard replaceExisting else { throw .shardsExist("\(out)/\(name)-NNNNNN.tar", count: old.count) }
-        for shard in old where unlink("\(out)/\(shard)") != 0 {
-            throw .cannotWrite("\(out)/\(shard): cannot remove it: \(errnoText())")
-        }
+        if !old.isEmpty, !replaceExisting { throw .shardsExist("\(out)/\(name)-NNNNNN.tar", count: old.count) }
+        return old
     }
 
     static func isShardName(_ file: String, of name: String) -> Bool {
@@ -122,19 +139,22 @@ public enum SweepPack {
     /// their path in the sample, each named in the shard by its own name after the key.
     private static func sampleFiles(_ path: String, key: String) throws(Failure) -> [(path: String, member: String, size: Int)] {
         var files: [(path: String, member: String, size: Int)] = []
-        func walk(_ folder: String) {
+        func walk(_ folder: String) throws(Failure) {
+            guard let stream = opendir(folder) else { throw .cannotRead("\(folder): cannot read the folder: \(errnoText())") }
+            closedir(stream)
             for entry in FolderIO.names(in: folder).sorted() {
                 let full = "\(folder)/\(entry)"
                 var info = stat()
-                guard lstat(full, &info) == 0 else { continue }
+                guard lstat(full, &info) == 0 else { throw .cannotRead("\(full): \(errnoText())") }
                 switch info.st_mode & S_IFMT {
-                case S_IFDIR: walk(full)
+                case S_IFDIR: try walk(full)
                 case S_IFREG: files.append((full, "\(key).\(entry)", Int(info.st_size)))
-                default: continue
+                // A sample's folder holds files and folders only; anything else is not its own.
+                default: throw .sample("\(full): not a regular file or folder")
                 }
             }
         }
-        walk(path)
+        try walk(path)
         var seen: Set<String> = []
         for file in files where !seen.insert(file.member).inserted {
             throw .sample("\(path): two files named \(file.member.dropFirst(key.count + 1)) in one sample; a shard names each by its name alone")
@@ -142,7 +162,8 @@ public enum SweepPack {
         return files
     }
 
-    /// A shard being written under a hidden name.
+    /// A shard being written under a hidden name (`.NAME.tmp-PID-XXXXXX` beside it, which a later
+    /// pack removes if this process dies first); removed if it is dropped before `close`.
     private final class OpenShard {
         let path: String
         let temporary: String
@@ -150,60 +171,71 @@ public enum SweepPack {
         let writer: TarWriter
         var samples = 0
         var bytes = 0
+        private var closed = false
 
         init(path: String) throws(Failure) {
             self.path = path
-            let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-            temporary = String(path[..<slash]) + "." + String(path[slash...]) + ".tmp-\(getpid())"
             do {
-                fd = try FileDescriptorIO.createExclusive(temporary, mode: 0o644)
+                temporary = try FileDescriptorIO.createTemporary(beside: path)
             } catch {
-                throw .cannotWrite("\(temporary): cannot create: \(error)")
+                throw .cannotCreate("\(path): cannot create a temporary file beside it: \(error)")
+            }
+            fd = open(temporary, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard fd >= 0 else {
+                let reason = errnoText()
+                unlink(temporary)
+                throw .cannotCreate("\(temporary): cannot open: \(reason)")
             }
             writer = TarWriter(fd: fd, path: temporary)
         }
 
+        deinit {
+            if !closed {
+                Glibc.close(fd)
+                unlink(temporary)
+            }
+        }
+
         func add(_ files: [(path: String, member: String, size: Int)], key: String) throws(Failure) {
             for file in files {
+                let content: [UInt8]
                 do {
-                    let content = try FileBytes.read(path: file.path, limit: TarWriter.maxFileSize)
-                    try writer.add(name: file.member, bytes: content)
-                    bytes += TarWriter.memberSize(content.count)
-                } catch let error as TarWriter.Failure {
-                    abandon()
-                    throw .cannotWrite(error.description)
+                    content = try FileBytes.read(path: file.path, limit: TarWriter.maxFileSize)
                 } catch {
-                    abandon()
-                    throw .sample("\(file.path): \(error)")
+                    throw .cannotRead("\(file.path): \(error)")
                 }
+                do {
+                    try writer.add(name: file.member, bytes: content)
+                } catch {
+                    switch error {
+                    case .nameTooLong, .fileTooLarge: throw .sample(error.description)
+                    case .write: throw .cannotWrite(error.description)
+                    }
+                }
+                bytes += TarWriter.memberSize(content.count)
             }
             samples += 1
         }
 
-        /// Ends the archive and renames it into place; returns its size.
+        /// Ends the archive, flushes it and renames it into place; returns its size.
         func close() throws(Failure) -> Int {
+            closed = true
+            var failure: Failure?
             do {
                 try writer.finish()
             } catch {
-                abandon()
-                throw .cannotWrite(error.description)
+                failure = .cannotWrite(error.description)
             }
-            guard fsync(fd) == 0, Glibc.close(fd) == 0 else {
-                let reason = errnoText()
-                unlink(temporary)
-                throw .cannotWrite("\(temporary): cannot flush to disk: \(reason)")
+            if failure == nil, fsync(fd) != 0 { failure = .cannotWrite("\(temporary): cannot flush to disk: \(errnoText())") }
+            if Glibc.close(fd) != 0, failure == nil { failure = .cannotWrite("\(temporary): cannot close: \(errnoText())") }
+            if failure == nil, rename(temporary, path) != 0 {
+                failure = .cannotWrite("\(path): cannot rename the shard into place: \(errnoText())")
             }
-            guard rename(temporary, path) == 0 else {
-                let reason = errnoText()
+            if let failure {
                 unlink(temporary)
-                throw .cannotWrite("\(path): cannot rename the shard into place: \(reason)")
+                throw failure
             }
             return bytes + TarWriter.endSize
-        }
-
-        private func abandon() {
-            Glibc.close(fd)
-            unlink(temporary)
         }
     }
 }

@@ -9,7 +9,8 @@ import FileIO
 /// the same archive bytes on every machine.
 ///
 /// Hand-written (about 60 lines) because no tar library is among the Swift packages this project
-/// may use, and GNU tar cannot rename each member as a shard needs without a rule per file.
+/// may use; running GNU tar instead would make the shards' bytes (member order, header fields)
+/// depend on its version and options, and cost a process per shard.
 struct TarWriter {
     static let blockSize = 512
     /// ustar's name field; longer names would need its prefix field, which shard names never do.

@@ -47,6 +47,14 @@ public enum SweepSpecLoader {
         let length = readLength(fields, reader: &reader)
         let sampling = fields.value("sample").flatMap { readSampling($0, reader: &reader) } ?? .grid
         var outputs = fields.value("outputs").flatMap { readOutputs($0, reader: &reader) } ?? SampleOutputs()
+        // A frame rate the base scene's step rate refuses is reported at its line (each sample's
+        // own rate, which an axis may change, is checked again by `SweepSpec.inputs(for:)`).
+        if let frames = outputs.frames, let stepRate = base?.scene.stepRate, stepRate % frames.fps != 0,
+           let fps = fields.value("outputs").flatMap(Self.framesFPSValue) {
+            let rates = SampleFrames.frameRates(stepRate: stepRate).map(String.init).joined(separator: ", ")
+            reader.report("outputs.frames.fps", line: fps.line,
+                          "\(frames.fps) does not divide the scene's step rate \(stepRate) (frame N shows the state at step N × \(stepRate) / fps); use one of \(rates)")
+        }
         var scripts: [String: [UInt8]] = [:]
         var axes: [SweepAxis] = []
         if let value = fields.value("axes"), let elements = reader.array(value, path: "axes") {
@@ -216,6 +224,12 @@ public enum SweepSpecLoader {
             }
         }
         return outputs
+    }
+
+    /// `outputs.frames.fps` as written, for its line.
+    private static func framesFPSValue(_ outputs: JSONValue) -> JSONValue? {
+        guard case let .object(members) = outputs.kind, case let .object(frames)? = members.first(where: { $0.key == "frames" })?.value.kind else { return nil }
+        return frames.first { $0.key == "fps" }?.value
     }
 
     /// `outputs.frames`; the frame rate is checked against each sample's step rate by `SweepSpec.inputs(for:)`.

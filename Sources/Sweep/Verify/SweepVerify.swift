@@ -51,6 +51,12 @@ public enum SweepVerify {
         // Frames are drawn again into a private scratch folder and compared file by file.
         var scratch: String?
         defer { if let scratch { FolderIO.removeFolder(scratch) } }
+        // Frames in the folder without their meta.json listed would go unchecked: bad data.
+        let drawn = ["frames", "masks"].filter { FolderIO.exists("\(sampleFolder)/\($0)") }
+            + SampleFrames.Format.allCases.filter { $0 != .png }.map { "video.\($0.rawValue)" }.filter { FolderIO.exists("\(sampleFolder)/\($0)") }
+        if let first = drawn.first, !marker.files.contains(SampleMeta.fileName) {
+            return .badMarker("\(sampleFolder)/done.json: files: lists no meta.json, yet the sample holds \(first)")
+        }
         if marker.files.contains(SampleMeta.fileName) {
             let metaPath = "\(sampleFolder)/\(SampleMeta.fileName)"
             let bytes: [UInt8]
@@ -91,8 +97,10 @@ public enum SweepVerify {
         if let scratch, let frames = outputs.frames {
             // A video's bytes depend on the encoder's build; its frames' masks (PNG) do not.
             let folders = (frames.format == .png ? ["frames"] : []) + (frames.masks ? ["masks"] : [])
-            if let difference = firstDifference(in: folders, of: sampleFolder, drawnAgainIn: scratch) {
-                return .differs(expected: marker.hash, got: result.hash, detail: difference)
+            switch firstDifference(in: folders, of: sampleFolder, drawnAgainIn: scratch) {
+            case let .differs(detail)?: return .differs(expected: marker.hash, got: result.hash, detail: detail)
+            case let .unreadable(reason)?: return .unusable(reason)
+            case nil: break
             }
         }
         return .identical(hash: result.hash)
@@ -104,17 +112,30 @@ public enum SweepVerify {
         return "/tmp"
     }
 
+    /// How a sample's drawn files compare with the same files drawn again.
+    private enum FileDifference {
+        /// `FOLDER/NAME: WHY`: a file whose bytes differ, or that only one side holds.
+        case differs(String)
+        /// A sample's file that cannot be read.
+        case unreadable(String)
+    }
+
     /// The first file of `folders` whose bytes differ between the sample and what was drawn again
-    /// (or that only one of them holds), as `FOLDER/NAME: WHY`; nil when every file is the same.
-    private static func firstDifference(in folders: [String], of sampleFolder: String, drawnAgainIn scratch: String) -> String? {
+    /// (or that only one of them holds); nil when every file is the same.
+    private static func firstDifference(in folders: [String], of sampleFolder: String, drawnAgainIn scratch: String) -> FileDifference? {
         for folder in folders {
             let written = Set(FolderIO.names(in: "\(sampleFolder)/\(folder)")), drawn = Set(FolderIO.names(in: "\(scratch)/\(folder)"))
-            if let name = drawn.subtracting(written).sorted().first { return "\(folder)/\(name): missing from the sample" }
-            if let name = written.subtracting(drawn).sorted().first { return "\(folder)/\(name): not drawn again" }
+            if let name = drawn.subtracting(written).sorted().first { return .differs("\(folder)/\(name): missing from the sample") }
+            if let name = written.subtracting(drawn).sorted().first { return .differs("\(folder)/\(name): not drawn again") }
             for name in drawn.sorted() {
-                let old = try? FileBytes.read(path: "\(sampleFolder)/\(folder)/\(name)", limit: 1 << 30)
-                let new = try? FileBytes.read(path: "\(scratch)/\(folder)/\(name)", limit: 1 << 30)
-                if old == nil || old != new { return "\(folder)/\(name): its bytes differ from the frame drawn again" }
+                let written: [UInt8]
+                do {
+                    written = try FileBytes.read(path: "\(sampleFolder)/\(folder)/\(name)", limit: 1 << 30)
+                } catch {
+                    return .unreadable("\(sampleFolder)/\(folder)/\(name): \(error)")
+                }
+                let again = try? FileBytes.read(path: "\(scratch)/\(folder)/\(name)", limit: 1 << 30)
+                if written != again { return .differs("\(folder)/\(name): its bytes differ from the file drawn again") }
             }
         }
         return nil

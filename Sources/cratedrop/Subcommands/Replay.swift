@@ -44,7 +44,7 @@ struct Replay: ParsableCommand {
         try OutputChecks.check(inputs: [("the record", record)],
                                outputs: frames.files + (output.summary.map { [("--summary", $0)] } ?? [])
                                    + (events.map { DataOutputSettings.files(option: "--events", path: $0) } ?? []),
-                               framesFolder: frames.framesFolder)
+                               framesFolder: frames.framesFolder, masksFolder: output.masks)
         if let from, from < 0 { throw ValidationError("--from must be >= 0, got \(from)") }
         if let hashEvery {
             if hashEvery < 1 { throw ValidationError("--hash-every must be >= 1, got \(hashEvery)") }

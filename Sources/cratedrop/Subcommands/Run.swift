@@ -66,7 +66,7 @@ struct Run: ParsableCommand {
         let frames = OutputChecks.frameOutputs(output.out)
         try OutputChecks.check(inputs: [("the scene file", scene)] + gravityInput.inputs,
                                outputs: frames.files + gravityInput.outputs + data.outputs + states.outputs + (output.summary.map { [("--summary", $0)] } ?? []),
-                               framesFolder: frames.framesFolder)
+                               framesFolder: frames.framesFolder, masksFolder: output.masks)
         if let seconds {
             guard let duration = DecimalSeconds(seconds), duration.scaled > 0 else {
                 throw ValidationError("--seconds must be a decimal number of seconds > 0 such as 10 or 2.5 (at most 9 decimals, at most 1000000000 s), got '\(seconds)'")

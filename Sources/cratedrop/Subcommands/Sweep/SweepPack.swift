@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import CLISupport
 import Sweep
@@ -7,7 +10,7 @@ struct SweepPackCommand: ParsableCommand {
         commandName: "pack",
         abstract: "Packs a sweep's complete samples into WebDataset shards (tar files).",
         discussion: """
-            Writes OUT/NAME-000000.tar, OUT/NAME-000001.tar, ...: the complete samples in index order, each sample's files together under its key (the sample's folder name): 000003.done.json, 000003.meta.json, 000003.frame-00001.png, 000003.mask-00001.png, 000003.trace.npy, ... so that the webdataset package reads one record per sample. A shard holds at most --max-samples samples and --max-bytes bytes (a larger sample goes alone into a shard); no sample is split. The same folder gives the same bytes (no times or owners are stored). Prints one JSON line: the shards, samples, bytes and how many samples were missing (left out). See docs/sweeps.md, "Making a dataset".
+            Writes OUT/NAME-000000.tar, OUT/NAME-000001.tar, ...: the complete samples in index order, each sample's files together under its key (the sample's folder name; files in its folders by their own names): 000003.done.json, 000003.meta.json, 000003.frame-00001.png, 000003.mask-00001.png, 000003.trace.npy, ... so that the webdataset package reads one record per sample. A shard holds at most --max-samples samples and --max-bytes bytes (a larger sample goes alone into a shard); no sample is split. The same folder gives the same bytes (no times or owners are stored). Prints one JSON line: the shards, samples, bytes and how many samples were missing (left out). Exits 73 if shards of the name are already there (without --force) or OUT cannot be made, 74 if a shard cannot be written (shards already there are replaced only once the new ones are written). See docs/sweeps.md, "Making a dataset".
 
             Example:
               cratedrop sweep pack out/dataset --out out/shards --max-samples 4
@@ -45,9 +48,13 @@ struct SweepPackCommand: ParsableCommand {
         return overflow || bytes < 4096 ? nil : bytes
     }
 
-    /// The shards' name: `--name`, else the folder's last component.
+    /// The shards' name: `--name`, else the folder's own name (`.` and `..` resolved).
     var shardName: String {
-        name ?? String(dir.split(separator: "/").last ?? "sweep")
+        if let name { return name }
+        guard let real = realpath(dir, nil) else { return String(dir.split(separator: "/").last ?? "sweep") }
+        defer { free(real) }
+        let path = String(cString: real)
+        return String(path.split(separator: "/").last ?? "sweep")
     }
 
     func validate() throws {
@@ -55,7 +62,8 @@ struct SweepPackCommand: ParsableCommand {
         if maxSamples < 1 { throw ValidationError("--max-samples must be >= 1, got \(maxSamples)") }
         let name = shardName
         if name.isEmpty || name.hasPrefix(".") || name.contains("/") || name.utf8.count > 80 {
-            throw ValidationError("--name must be a file name (no '/', not starting with '.', at most 80 bytes), got '\(name)'")
+            let what = self.name == nil ? "the sweep folder's name, which names the shards," : "--name"
+            throw ValidationError("\(what) must be a file name (no '/', not starting with '.', at most 80 bytes), got '\(name)': give --name")
         }
     }
 
@@ -68,15 +76,15 @@ struct SweepPackCommand: ParsableCommand {
         } catch {
             switch error {
             case let .folder(folderError): throw sweepFolderFailure(folderError)
-            case .shardsExist:
+            default:
                 printError("cratedrop: \(error)")
-                throw ExitCodes.cannotCreate
-            case .cannotWrite:
-                printError("cratedrop: \(error)")
-                throw ExitCodes.ioError
-            case .sample:
-                printError("cratedrop: \(error)")
-                throw ExitCodes.dataError
+                switch error {
+                case .shardsExist, .cannotCreate: throw ExitCodes.cannotCreate
+                case .cannotWrite: throw ExitCodes.ioError
+                case .cannotRead: throw ExitCodes.noInput
+                case .sample: throw ExitCodes.dataError
+                case .tooManyShards, .folder: throw ExitCodes.usage
+                }
             }
         }
         try StandardOutput.print(report.json)
