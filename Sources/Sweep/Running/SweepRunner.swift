@@ -207,8 +207,8 @@ public final class SweepRunner: Sendable {
                                       width: size.width, height: size.height, viewport: viewport, startStep: result.startStep,
                                       steps: result.steps, framesWritten: result.framesWritten ?? 0, hash: result.hash,
                                       determinismClass: marker.determinismClass,
-                                      // A tumbler adds its four moving walls after the scene's.
-                                      wallCount: inputs.scene.allWalls().count + (inputs.scene.tumbler == nil ? 0 : 4),
+                                      // A tumbler's moving walls come after the scene's, as the masks number them.
+                                      wallCount: inputs.scene.allWalls().count + (inputs.scene.tumbler?.localWalls.count ?? 0),
                                       bodyCount: result.finalSnapshot.bodies.count)
                 try FolderIO.writeNew("\(temporary)/\(SampleMeta.fileName)", Array((meta.json + "\n").utf8), sync: false)
             }
