@@ -23,6 +23,7 @@ public final class RunEngine {
     /// Steps the world to `RunStart.catchUpTo` before the run proper: inputs and check only.
     private let catchUpPipeline: StepPipeline?
     private let gravity: GravityInput?
+    private let edits: WorldEditStage?
     private let record: RecordStage?
     private let check: CheckStage?
     private let synctest: SyncTestStage?
@@ -103,6 +104,7 @@ public final class RunEngine {
                          lastStep: plan.end.stepLimit(atRate: scene.stepRate).map { plan.start.outputStep + $0 },
                          shouldStop: shouldStop) { error in onWarning("skipped \(error)") }
         }
+        edits = plan.edits.isEmpty ? nil : WorldEditStage(plan.edits)
         record = recorder.map(RecordStage.init)
         check = plan.checkpoints.map { CheckStage(checkpoints: $0, keyframes: World.canSaveState ? plan.keyframeChecks : []) }
         synctest = plan.synctest.map(SyncTestStage.init)
@@ -134,6 +136,7 @@ public final class RunEngine {
         // First of the inputs: a rewound run that steps again branches before a tilt is recorded.
         if let history { stages.append((.input, history)) }
         if let gravity { stages.append((.input, gravity)) }
+        if let edits { stages.append((.input, edits)) }
         if let synctest { stages.append((.synctest, synctest)) }
         if let record { stages.append((.record, record)) }
         if let check { stages.append((.check, check)) }
@@ -299,6 +302,7 @@ public final class RunEngine {
         }
         outcome.check = check.map { RunOutcome.CheckSummary(verified: $0.verified, divergence: $0.divergence) }
         outcome.synctest = synctest.map { RunOutcome.SyncTestSummary(statesCompared: $0.statesCompared, failure: $0.failure) }
+        outcome.editFailure = edits?.failure
         outcome.statesSaved = periodicStates?.statesSaved ?? 0
         outcome.saveStateFailure = periodicStates?.failure
         // The state at the end is saved also after a periodic save failed: it may be another disk.

@@ -37,6 +37,8 @@ public struct RunOutcome: Sendable {
     public var check: CheckSummary?
     /// What the synctest found, when the run had one.
     public var synctest: SyncTestSummary?
+    /// Why a world edit (a counterfactual) was refused, ending the run.
+    public var editFailure: String?
 
     init(result: RunResult) {
         self.result = result

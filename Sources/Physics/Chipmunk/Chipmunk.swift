@@ -125,6 +125,7 @@ enum Chipmunk {
     }
 
     static func bodySetVelocity(_ body: OpaquePointer, _ velocity: Vec2) { cpBodySetVelocity(body, cpv(velocity.x, velocity.y)) }
+    static func bodySetPosition(_ body: OpaquePointer, _ position: Vec2) { cpBodySetPosition(body, cpv(position.x, position.y)) }
     static func bodySetAngularVelocity(_ body: OpaquePointer, _ rate: Double) { cpBodySetAngularVelocity(body, rate) }
 
     /// Position, angle, velocity and angular velocity of `body`, read in one call.

@@ -39,6 +39,9 @@ public struct RunPlan: Sendable {
     public var data = DataOutputSettings()
     /// State hashes every K steps (`cratedrop hash`).
     public var hashTrail: HashTrail?
+    /// Changes to bodies at step boundaries that no input line makes (a sweep's counterfactual),
+    /// applied after that step's inputs; not recorded.
+    public var edits: [WorldEdit] = []
     /// Frames to draw; nil: headless.
     public var frames: Frames?
     /// Keep the live run's recent past so pages can rewind it (`serve`, clock `.live` only;

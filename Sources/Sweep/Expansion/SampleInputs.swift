@@ -18,6 +18,8 @@ public struct SampleInputs: Sendable {
     public var gravityScript: [UInt8]?
     /// The saved state the sample continues, when branching.
     public var state: SavedStateFile?
+    /// The sample's counterfactual change, if any.
+    public var edits: [WorldEdit] = []
 }
 
 /// Why a sample cannot run: a combination of values the scene refuses (each value alone was
@@ -35,7 +37,9 @@ extension SweepSpec {
         var seconds: DecimalSeconds?
         var script: [UInt8]?
         var sceneValues: [(SceneFieldPath, JSONValue)] = []
+        var edits: [WorldEdit] = []
         for parameter in sample.parameters {
+            if case .counterfactual = parameter.field, case let .success(edit?) = Counterfactual.edit(parameter.value) { edits.append(edit) }
             switch (parameter.field, parameter.value.kind) {
             case let (.scene(path), _): sceneValues.append((path, parameter.value))
             case let (.seconds, .number(_, literal)): seconds = DecimalSeconds(literal)
@@ -53,17 +57,25 @@ extension SweepSpec {
                 throw SampleError(index: sample.index, reason: "\(sample.parametersJSON): \(error)")
             }
             let length = steps(seconds, stepRate: made.scene.stepRate)
-            if let problem = framesProblem(scene: made.scene, steps: length) {
+            if let problem = framesProblem(scene: made.scene, steps: length) ?? editsProblem(edits, scene: made.scene, startStep: 0, steps: length) {
                 throw SampleError(index: sample.index, reason: "\(sample.parametersJSON): \(problem)")
             }
-            return SampleInputs(sample: sample, sceneText: made.text, scene: made.scene, steps: length, gravityScript: script, state: nil)
+            return SampleInputs(sample: sample, sceneText: made.text, scene: made.scene, steps: length, gravityScript: script, state: nil,
+                                edits: edits)
         case let .state(_, file, _, scene):
             let length = steps(seconds, stepRate: scene.stepRate)
-            if let problem = framesProblem(scene: scene, steps: length) {
+            if let problem = framesProblem(scene: scene, steps: length) ?? editsProblem(edits, scene: scene, startStep: file.state.step, steps: length) {
                 throw SampleError(index: sample.index, reason: "\(sample.parametersJSON): \(problem)")
             }
-            return SampleInputs(sample: sample, sceneText: file.sceneText, scene: scene, steps: length, gravityScript: script, state: file)
+            return SampleInputs(sample: sample, sceneText: file.sceneText, scene: scene, steps: length, gravityScript: script, state: file,
+                                edits: edits)
         }
+    }
+
+    /// Why a counterfactual cannot change this sample, if it cannot: a body its world lacks, a step
+    /// outside its run.
+    private func editsProblem(_ edits: [WorldEdit], scene: Scene, startStep: Int, steps: Int) -> String? {
+        edits.lazy.compactMap { Counterfactual.problem($0, bodies: scene.allCrates().count, startStep: startStep, steps: steps) }.first
     }
 
     /// Why `outputs.frames` cannot be drawn for a sample's scene and length, if it cannot: a frame

@@ -27,6 +27,8 @@ public enum SampleRun {
         public var outputs: SampleOutputs
         /// The folder the outputs go into; nil: none are written (verify needs only the hashes).
         public var folder: String?
+        /// The sample's counterfactual change, if any.
+        public var edits: [WorldEdit] = []
 
         public init(scene: Scene, sceneText: [UInt8], state: SavedStateFile?, steps: Int, gravityPath: String?,
                     outputs: SampleOutputs, folder: String?) {
@@ -116,6 +118,7 @@ public enum SampleRun {
             }
         }
         if let gravityPath = request.gravityPath { plan.gravity = RunPlan.GravityInputPlan(.stream(path: gravityPath)) }
+        plan.edits = request.edits
         let warnings = WarningList()
         let outcome: RunOutcome
         switch execute(plan, shouldStop: shouldStop, onWarning: warnings.add) {
@@ -172,6 +175,7 @@ public enum SampleRun {
             if let failure = gravity.failure { return .run(failure.description) }
             if let readError = gravity.readError { return .output("\(gravity.source): \(readError)") }
         }
+        if let failure = outcome.editFailure { return .run(failure) }
         if let failure = outcome.recordFailure { return .output(failure.description) }
         if let failure = outcome.saveStateFailure {
             switch failure {

@@ -174,9 +174,10 @@ public final class SweepRunner: Sendable {
             folder.abandonSample(temporary: temporary)
             return .failed("\(error)", io: true)
         }
-        let request = SampleRun.Request(scene: inputs.scene, sceneText: inputs.sceneText, state: inputs.state, steps: inputs.steps,
+        var request = SampleRun.Request(scene: inputs.scene, sceneText: inputs.sceneText, state: inputs.state, steps: inputs.steps,
                                         gravityPath: inputs.gravityScript == nil ? nil : "\(temporary)/gravity.jsonl",
                                         outputs: spec.outputs, folder: temporary)
+        request.edits = inputs.edits
         let result: SampleRun.Result
         switch SampleRun.run(request, shouldStop: abandon) {
         case let .success(done):

@@ -86,9 +86,11 @@ public enum SweepField: Sendable, Equatable, CustomStringConvertible {
     /// The gravity changes during the run (`gravity_script`): a JSON Lines file's path, relative
     /// to the spec, or the lines themselves as an array of objects.
     case gravityScript
+    /// One change to one body at a step (`counterfactual`), or none (`null`): `Counterfactual`.
+    case counterfactual
 
     /// The names of the run fields, which are not scene paths.
-    public static let runFields = ["seconds", "gravity_script"]
+    public static let runFields = ["seconds", "gravity_script", "counterfactual"]
 
     /// Whether the two write the same value: the same field, or one a part of the other
     /// (`gravity` and `gravity[0]`, `crates[0]` and `crates[0].mass`).
@@ -103,6 +105,7 @@ public enum SweepField: Sendable, Equatable, CustomStringConvertible {
         case let .scene(path): path.description
         case .seconds: "seconds"
         case .gravityScript: "gravity_script"
+        case .counterfactual: "counterfactual"
         }
     }
 }

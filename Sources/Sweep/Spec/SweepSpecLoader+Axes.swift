@@ -34,15 +34,16 @@ extension SweepSpecLoader {
         switch name {
         case "seconds": field = .seconds
         case "gravity_script": field = .gravityScript
+        case "counterfactual": field = .counterfactual
         default:
             guard let scenePath = SceneFieldPath(name) else {
                 reader.report("\(path).field", line: fieldValue.line,
-                              "must be seconds, gravity_script or a path in the scene such as generator.seed or crates[0].mass, got \(JSONOutput.string(name).text)")
+                              "must be seconds, gravity_script, counterfactual or a path in the scene such as generator.seed or crates[0].mass, got \(JSONOutput.string(name).text)")
                 return nil
             }
             if branches {
                 reader.report("\(path).field", line: fieldValue.line,
-                              "a sweep from a saved state varies only what happens next (seconds, gravity_script): the state fixes the scene")
+                              "a sweep from a saved state varies only what happens next (seconds, gravity_script, counterfactual): the state fixes the scene")
                 return nil
             }
             field = .scene(scenePath)
@@ -56,6 +57,10 @@ extension SweepSpecLoader {
         let kind = kinds[0], domainValue = fields.value(kind)!, domainPath = "\(path).\(kind)"
         if case .gravityScript = field, kind != "values" {
             reader.report(domainPath, line: domainValue.line, "gravity_script takes values: script paths or arrays of input lines")
+            return nil
+        }
+        if case .counterfactual = field, kind != "values" {
+            reader.report(domainPath, line: domainValue.line, "counterfactual takes values: null, or changes such as {\"step\": 120, \"body\": 3, \"remove\": true}")
             return nil
         }
         if case .seconds = field, kind == "spaced" || kind == "between" {
@@ -168,6 +173,16 @@ extension SweepSpecLoader {
                 }
             default:
                 reader.report(origin, line: value.line, "must be a script's path or an array of gravity lines, got \(value.typeName)")
+            }
+        case .counterfactual:
+            switch Counterfactual.edit(value) {
+            case let .success(edit?):
+                if let scene = base?.scene, edit.body.rawValue > UInt64(scene.allCrates().count) {
+                    reader.report("\(origin).body", line: value.line, "body \(edit.body) is not in the scene (its bodies are 1...\(scene.allCrates().count))")
+                }
+            case .success(nil): break
+            case let .failure(problems):
+                for problem in problems.all { reader.report(origin, line: value.line, problem) }
             }
         case let .scene(path):
             guard case let .scene(_, _, document, _) = base else { return }

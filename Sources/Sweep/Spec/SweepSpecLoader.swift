@@ -72,6 +72,14 @@ public enum SweepSpecLoader {
                 }
             }
         }
+        // A counterfactual is no input line: a record would replay without it, and a removal
+        // changes the world's make-up, which a saved state of the sample's scene could not hold.
+        if let axis = axes.first(where: { $0.field == .counterfactual }) {
+            for (key, asked) in [("record", outputs.record), ("save_state", outputs.saveState)] where asked {
+                reader.report("outputs.\(key)", line: fields.value("outputs")?.line ?? 1,
+                              "\(axis.path) changes bodies in ways a \(key == "record" ? "run record" : "saved state") does not hold: drop \(key), or the counterfactual")
+            }
+        }
         if let base, case .state = base {
             if outputs.record {
                 reader.report("outputs.record", line: fields.value("outputs")?.line ?? 1,

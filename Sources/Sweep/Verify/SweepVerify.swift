@@ -75,8 +75,13 @@ public enum SweepVerify {
                 return .unusable("cannot make a folder to draw the frames again in \(temporaryRoot): \(error)")
             }
         }
-        let request = SampleRun.Request(scene: scene, sceneText: sceneText, state: state, steps: marker.steps, gravityPath: gravity,
+        var request = SampleRun.Request(scene: scene, sceneText: sceneText, state: state, steps: marker.steps, gravityPath: gravity,
                                         outputs: outputs, folder: scratch)
+        // A counterfactual sample is run again with its change, read from its parameters.
+        switch counterfactual(in: marker) {
+        case let .success(edit): request.edits = edit.map { [$0] } ?? []
+        case let .failure(problem): return .badMarker("\(sampleFolder)/done.json: parameters.counterfactual: \(problem)")
+        }
         let result: SampleRun.Result
         switch SampleRun.run(request, shouldStop: { false }) {
         case let .success(done): result = done
@@ -104,6 +109,21 @@ public enum SweepVerify {
             }
         }
         return .identical(hash: result.hash)
+    }
+
+    /// The change a done marker's `counterfactual` parameter asks for (nil without one).
+    private static func counterfactual(in marker: DoneMarker) -> Result<WorldEdit?, MarkerProblem> {
+        guard let root = try? JSONParser.parse(marker.parameters.text), case let .object(members) = root.kind,
+              let value = members.first(where: { $0.key == SweepField.counterfactual.description })?.value else { return .success(nil) }
+        switch Counterfactual.edit(value) {
+        case let .success(edit): return .success(edit)
+        case let .failure(problems): return .failure(MarkerProblem(problems.all.joined(separator: "; ")))
+        }
+    }
+
+    struct MarkerProblem: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
     }
 
     /// Where temporary folders go: `$TMPDIR`, else `/tmp`.

@@ -1,0 +1,79 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A `counterfactual` axis: samples that differ only in one change to one body at a step share
+/// every step before it bit for bit, and `verify` runs each again with its change.
+@Suite struct SweepCounterfactualTests {
+    static func spec(values: String, outputs: String = #""hash_every": 10, "trace": "csv", "trace_every": 60"#) -> String {
+        """
+        {
+          "scene": "\(Repository.path("Scenes/book.json"))",
+          "seconds": 2,
+          "axes": [{ "field": "counterfactual", "values": \(values) }],
+          "outputs": { \(outputs) }
+        }
+        """
+    }
+
+    @Test func eachChangeSharesEveryStepBeforeItsBranchAndDiffersAfter() throws {
+        let folder = try SweepFramesTests.temporaryFolder("counterfactual")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.spec(values: """
+            [null, { "step": 60, "body": 2, "remove": true }, { "step": 60, "body": 2, "position": [150, 200] },
+             { "step": 60, "body": 2, "velocity": [0, 400] }]
+            """).write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
+        let run = try CLI.run(["sweep", "run", "\(folder)/spec.json", "--out", "\(folder)/out"])
+        #expect(run.status == 0, "\(run.stderr)")
+        func trail(_ sample: Int) throws -> [String] {
+            try String(contentsOfFile: "\(folder)/out/samples/00000\(sample)/hashes.txt", encoding: .utf8).split(separator: "\n").map(String.init)
+        }
+        let factual = try trail(0)
+        #expect(factual.count == 24)
+        for sample in 1...3 {
+            let changed = try trail(sample)
+            // Lines for steps 10 ... 60: the same bits; from step 70 on, the change shows.
+            #expect(Array(changed.prefix(6)) == Array(factual.prefix(6)), "sample \(sample)")
+            #expect(zip(changed.dropFirst(6), factual.dropFirst(6)).allSatisfy { $0 != $1 }, "sample \(sample)")
+            let verify = try CLI.run(["sweep", "verify", "\(folder)/out", "--sample", "\(sample)"])
+            #expect(verify.status == 0 && verify.stdout.contains(#""result":"identical""#), "\(verify.stdout)\(verify.stderr)")
+        }
+        // The removed body is in the trace up to the branch and gone after it.
+        let trace = try String(contentsOfFile: "\(folder)/out/samples/000001/trace.csv", encoding: .utf8).split(separator: "\n")
+        #expect(trace.contains { $0.hasPrefix("60,") && $0.split(separator: ",")[2] == "2" })
+        #expect(!trace.contains { $0.hasPrefix("120,") && $0.split(separator: ",")[2] == "2" })
+        #expect(trace.contains { $0.hasPrefix("120,") && $0.split(separator: ",")[2] == "3" })
+        // The manifest records each sample's change.
+        let merge = try CLI.run(["sweep", "merge", "\(folder)/out"])
+        let manifest = try String(contentsOfFile: "\(folder)/out/manifest.jsonl", encoding: .utf8)
+        #expect(merge.status == 0 && manifest.contains(#""counterfactual":{"step":60,"body":2,"remove":true}"#), "\(manifest.prefix(400))")
+    }
+
+    @Test(arguments: [
+        (#"[{ "step": 60, "body": 9, "remove": true }]"#, ":4: axes[0].values[0].body", "body 9 is not in the scene (its bodies are 1...5)"),
+        (#"[{ "step": 240, "body": 2, "remove": true }]"#, "sample 0", "counterfactual.step: 240 is not a step the sample changes (it runs from step 0 to 240)"),
+        (#"[{ "step": 60, "body": 2, "remove": true, "velocity": [0, 1] }]"#, ":4: axes[0].values[0]", "needs one change: remove, position or velocity, not remove and velocity"),
+        (#"[{ "step": 60, "body": 2, "remove": false }]"#, ":4: axes[0].values[0]", "remove: must be true"),
+        (#"[{ "step": -1, "body": 2, "remove": true }]"#, ":4: axes[0].values[0]", "step: must be a whole number"),
+        (#"[{ "step": 60, "body": 2, "position": [1e9, 0] }]"#, ":4: axes[0].values[0]", "position"),
+        (#"[{ "step": 60, "body": 2, "turn": 1 }]"#, ":4: axes[0].values[0]", "turn: unknown key"),
+        (#"[3]"#, ":4: axes[0].values[0]", "must be null (the run as it happens) or an object"),
+    ])
+    func changesASampleCannotMakeAreRefusedAtPlan(values: String, place: String, message: String) throws {
+        let folder = try SweepFramesTests.temporaryFolder("counterfactual-refused")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.spec(values: values).write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
+        let plan = try CLI.run(["sweep", "plan", "\(folder)/spec.json"])
+        #expect(plan.status == 65 && plan.stderr.contains(place) && plan.stderr.contains(message), "\(plan.stderr)")
+    }
+
+    @Test(arguments: ["record", "save_state"])
+    func outputsThatCannotHoldTheChangeAreRefused(output: String) throws {
+        let folder = try SweepFramesTests.temporaryFolder("counterfactual-outputs")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.spec(values: #"[null, { "step": 60, "body": 2, "velocity": [0, 400] }]"#, outputs: "\"\(output)\": true")
+            .write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
+        let plan = try CLI.run(["sweep", "plan", "\(folder)/spec.json"])
+        #expect(plan.status == 65 && plan.stderr.contains("outputs.\(output): axes[0] changes bodies"), "\(plan.stderr)")
+    }
+}
