@@ -47,7 +47,7 @@ import Testing
         #expect(problems == [
             "\(spec):3: secnds: unknown key 'secnds' (did you mean 'seconds'?)",
             "\(spec):5: axes[0].values[1]: the scene refuses it: generator.count: must be in 0...100000, got -1",
-            "\(spec):6: axes[1].field: must be seconds, gravity_script or a path in the scene such as generator.seed or crates[0].mass, got \"generator..seed\"",
+            "\(spec):6: axes[1].field: must be seconds, gravity_script, counterfactual or a path in the scene such as generator.seed or crates[0].mass, got \"generator..seed\"",
             "\(spec):7: axes[2].between: between draws at random: use it with \"sample\": {\"kind\": \"random\", ...}, or give values, range or spaced for a grid",
             "\(spec):8: axes[3].values[0]: must be a decimal number of seconds such as 10 or 2.5 (at most 9 decimals, at most 1000000000), got 1.5e3",
         ], "\(problems)")
