@@ -98,9 +98,13 @@ public final class FrameRenderer {
         var mask = image.mask
         image.mask = nil
         if image.width == width, image.height == height, let drawn = image.drawnRegions, drawn.background == background {
-            restoreStaticLayer(in: &image, drawn.rects)
+            Self.copy(drawn.rects, from: staticLayer.pixels, to: &image.pixels, width: width, valuesPerPixel: 3)
             if let staticMask {
-                if mask == nil { mask = staticMask } else { Self.restore(staticMask, in: &mask!, drawn.rects) }
+                if mask == nil {
+                    mask = staticMask
+                } else {
+                    Self.copy(drawn.rects, from: staticMask.ids, to: &mask!.ids, width: width, valuesPerPixel: 1)
+                }
             }
         } else {
             image = staticLayer
@@ -151,31 +155,18 @@ public final class FrameRenderer {
         return mask!.ids.withUnsafeMutableBufferPointer { draw(MaskPen(pixels: $0.baseAddress, id: id)) }
     }
 
-    /// Copies `layer`'s ids over `rects` of `mask`.
-    private static func restore(_ layer: InstanceMask, in mask: inout InstanceMask, _ rects: [PixelRect]) {
-        let width = layer.width
-        layer.ids.withUnsafeBufferPointer { layer in
-            mask.ids.withUnsafeMutableBufferPointer { ids in
+    /// Copies the rows of `rects` from `layer` over `values` (an image's pixels, or a mask's ids,
+    /// `valuesPerPixel` values a pixel, `width` pixels a row): what a recycled frame puts back of
+    /// the static layer.
+    private static func copy<Value>(_ rects: [PixelRect], from layer: [Value], to values: inout [Value], width: Int, valuesPerPixel: Int) {
+        let rowValues = width * valuesPerPixel
+        layer.withUnsafeBufferPointer { layer in
+            values.withUnsafeMutableBufferPointer { values in
                 for rect in rects {
+                    let count = (rect.maxX - rect.minX + 1) * valuesPerPixel
                     for y in rect.minY...rect.maxY {
-                        let at = y * width + rect.minX
-                        (ids.baseAddress! + at).update(from: layer.baseAddress! + at, count: rect.maxX - rect.minX + 1)
-                    }
-                }
-            }
-        }
-    }
-
-    /// Copies the static layer's pixels over `rects` of `image`.
-    private func restoreStaticLayer(in image: inout RGBImage, _ rects: [PixelRect]) {
-        let rowBytes = width * 3
-        staticLayer.pixels.withUnsafeBufferPointer { layer in
-            image.pixels.withUnsafeMutableBufferPointer { pixels in
-                for rect in rects {
-                    let bytes = (rect.maxX - rect.minX + 1) * 3
-                    for y in rect.minY...rect.maxY {
-                        let at = y * rowBytes + rect.minX * 3
-                        (pixels.baseAddress! + at).update(from: layer.baseAddress! + at, count: bytes)
+                        let at = y * rowValues + rect.minX * valuesPerPixel
+                        (values.baseAddress! + at).update(from: layer.baseAddress! + at, count: count)
                     }
                 }
             }

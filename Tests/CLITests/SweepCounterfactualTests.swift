@@ -60,20 +60,14 @@ import Testing
         (#"[3]"#, ":4: axes[0].values[0]", "must be null (the run as it happens) or an object"),
     ])
     func changesASampleCannotMakeAreRefusedAtPlan(values: String, place: String, message: String) throws {
-        let folder = try SweepFramesTests.temporaryFolder("counterfactual-refused")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Self.spec(values: values).write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
-        let plan = try CLI.run(["sweep", "plan", "\(folder)/spec.json"])
+        let plan = try SweepFramesTests.plan(Self.spec(values: values))
         #expect(plan.status == 65 && plan.stderr.contains(place) && plan.stderr.contains(message), "\(plan.stderr)")
     }
 
     @Test(arguments: ["record", "save_state"])
     func outputsThatCannotHoldTheChangeAreRefused(output: String) throws {
-        let folder = try SweepFramesTests.temporaryFolder("counterfactual-outputs")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Self.spec(values: #"[null, { "step": 60, "body": 2, "velocity": [0, 400] }]"#, outputs: "\"\(output)\": true")
-            .write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
-        let plan = try CLI.run(["sweep", "plan", "\(folder)/spec.json"])
+        let plan = try SweepFramesTests.plan(Self.spec(values: #"[null, { "step": 60, "body": 2, "velocity": [0, 400] }]"#,
+                                                       outputs: "\"\(output)\": true"))
         #expect(plan.status == 65 && plan.stderr.contains("outputs.\(output): axes[0] changes bodies"), "\(plan.stderr)")
     }
 }

@@ -109,31 +109,29 @@ import Testing
         (#"{ "masks": 1 }"#, ":7: outputs.frames.masks", "must be"),
     ])
     func framesASampleCannotDrawAreRefusedAtPlan(frames: String, place: String, message: String) throws {
-        let folder = try Self.temporaryFolder("frames-refused")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Self.spec(frames: frames).write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
-        let plan = try CLI.run(["sweep", "plan", "\(folder)/spec.json"])
+        let plan = try Self.plan(Self.spec(frames: frames))
         #expect(plan.status == 65 && plan.stderr.contains(place) && plan.stderr.contains(message), "\(plan.stderr)")
         #expect(plan.stdout.isEmpty)
     }
 
     /// Frame N shows step N × rate / fps, so a length between two frames is refused for the sample.
     @Test func aLengthThatIsNotAWholeNumberOfFramesIsRefused() throws {
-        let folder = try Self.temporaryFolder("frames-length")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Self.spec(frames: #"{ "fps": 12 }"#).replacingOccurrences(of: #""seconds": 1,"#, with: #""seconds": 1.05,"#)
-            .write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
-        let plan = try CLI.run(["sweep", "plan", "\(folder)/spec.json"])
+        let plan = try Self.plan(Self.spec(frames: #"{ "fps": 12 }"#).replacingOccurrences(of: #""seconds": 1,"#, with: #""seconds": 1.05,"#))
         #expect(plan.status == 65 && plan.stderr.contains("sample 0") && plan.stderr.contains("outputs.frames.fps: the sample's 126 steps are not a whole number of frames of 10 steps"),
                 "\(plan.stderr)")
     }
 
     @Test func aStillImageBesideFramesIsRefused() throws {
-        let folder = try Self.temporaryFolder("frames-image")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Self.spec(frames: #"{ "fps": 30 }"#, trace: #""image": true,"#).write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
-        let plan = try CLI.run(["sweep", "plan", "\(folder)/spec.json"])
+        let plan = try Self.plan(Self.spec(frames: #"{ "fps": 30 }"#, trace: #""image": true,"#))
         #expect(plan.status == 65 && plan.stderr.contains("spec.json:6: outputs.image: the frames end with the last frame"), "\(plan.stderr)")
+    }
+
+    /// `cratedrop sweep plan` of `spec`, written as `spec.json` in a folder of its own (removed after).
+    static func plan(_ spec: String) throws -> CLI.Result {
+        let folder = try temporaryFolder("plan")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try spec.write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
+        return try CLI.run(["sweep", "plan", "\(folder)/spec.json"])
     }
 
     static func temporaryFolder(_ name: String) throws -> String {

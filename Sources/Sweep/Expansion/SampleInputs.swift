@@ -84,10 +84,7 @@ extension SweepSpec {
     /// 16-bit id tells apart (a world's ids are 1 ... its bodies, saved states' too).
     func framesProblem(scene: Scene, steps: Int) -> String? {
         guard let frames = outputs.frames else { return nil }
-        if scene.stepRate % frames.fps != 0 {
-            let rates = SampleFrames.frameRates(stepRate: scene.stepRate).map(String.init).joined(separator: ", ")
-            return "outputs.frames.fps: \(frames.fps) does not divide the scene's step rate \(scene.stepRate) (frame N shows the state at step N × \(scene.stepRate) / fps); use one of \(rates)"
-        }
+        if let problem = frames.rateProblem(stepRate: scene.stepRate) { return "outputs.frames.fps: \(problem)" }
         let stepsPerFrame = scene.stepRate / frames.fps
         if steps % stepsPerFrame != 0 {
             return "outputs.frames.fps: the sample's \(steps) steps are not a whole number of frames of \(stepsPerFrame) steps (\(frames.fps) a second at \(scene.stepRate) steps a second): make the length a multiple of 1/\(frames.fps) s"

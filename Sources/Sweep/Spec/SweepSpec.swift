@@ -141,4 +141,11 @@ public struct SampleFrames: Sendable, Equatable {
     public static func frameRates(stepRate: Int) -> [Int] {
         (1...max(1, stepRate)).filter { stepRate % $0 == 0 }
     }
+
+    /// Why `fps` cannot be drawn at `stepRate`, if it cannot: it does not divide it.
+    public func rateProblem(stepRate: Int) -> String? {
+        guard stepRate % fps != 0 else { return nil }
+        let rates = Self.frameRates(stepRate: stepRate).map(String.init).joined(separator: ", ")
+        return "\(fps) does not divide the scene's step rate \(stepRate) (frame N shows the state at step N × \(stepRate) / fps); use one of \(rates)"
+    }
 }

@@ -49,11 +49,9 @@ public enum SweepSpecLoader {
         var outputs = fields.value("outputs").flatMap { readOutputs($0, reader: &reader) } ?? SampleOutputs()
         // A frame rate the base scene's step rate refuses is reported at its line (each sample's
         // own rate, which an axis may change, is checked again by `SweepSpec.inputs(for:)`).
-        if let frames = outputs.frames, let stepRate = base?.scene.stepRate, stepRate % frames.fps != 0,
+        if let stepRate = base?.scene.stepRate, let problem = outputs.frames?.rateProblem(stepRate: stepRate),
            let fps = fields.value("outputs").flatMap(Self.framesFPSValue) {
-            let rates = SampleFrames.frameRates(stepRate: stepRate).map(String.init).joined(separator: ", ")
-            reader.report("outputs.frames.fps", line: fps.line,
-                          "\(frames.fps) does not divide the scene's step rate \(stepRate) (frame N shows the state at step N × \(stepRate) / fps); use one of \(rates)")
+            reader.report("outputs.frames.fps", line: fps.line, problem)
         }
         var scripts: [String: [UInt8]] = [:]
         var axes: [SweepAxis] = []
