@@ -67,12 +67,19 @@ public struct GravityLineParser: Sendable {
         do {
             value = try JSONParser.parse(bytes, firstLine: line)
         } catch {
+            if line == 1, SceneFileMistake.isScene(firstLine: bytes, members: nil) { return .failure(sceneGiven()) }
             return .failure(GravityLineError(source: source, line: line, message: "invalid JSON at column \(error.column): \(error.message)"))
         }
         guard case let .object(members) = value.kind else {
             return .failure(GravityLineError(source: source, line: line, message: "must be a JSON object, got \(value.typeName)"))
         }
+        if line == 1, SceneFileMistake.isScene(firstLine: bytes, members: members) { return .failure(sceneGiven()) }
         return .success(members)
+    }
+
+    private func sceneGiven() -> GravityLineError {
+        GravityLineError(source: source, line: 1, message: "this is a scene file, not an input stream: an input stream is JSON Lines, "
+            + "one object a line such as {\"t\":0.5,\"gravity\":[0,-500]} (Scenes/tilt.jsonl is one)")
     }
 
     private mutating func command(_ members: [(key: String, value: JSONValue)], line: Int) -> Result<InputCommand, GravityLineError> {

@@ -229,12 +229,16 @@ private struct Reader {
     mutating func read(_ bytes: [UInt8], number: Int) throws(RecordError) -> Checkpoint? {
         func fail(_ message: String) -> RecordError { .invalid("\(source):\(number): \(message)") }
         let value: JSONValue
+        let sceneGiven = "this is a scene file, not a run record: replay takes a record made by `cratedrop run SCENE --record FILE`, "
+            + "and a scene runs with `cratedrop run \(source)`"
         do {
             value = try JSONParser.parse(bytes, firstLine: number)
         } catch {
+            if number == 1, SceneFileMistake.isScene(firstLine: bytes, members: nil) { throw fail(sceneGiven) }
             throw fail("invalid JSON at column \(error.column): \(error.message)")
         }
         guard case let .object(members) = value.kind else { throw fail("must be a JSON object, got \(value.typeName)") }
+        if number == 1, header == nil, SceneFileMistake.isScene(firstLine: bytes, members: members) { throw fail(sceneGiven) }
         let field = { (key: String) in members.first { $0.key == key }?.value.kind }
 
         guard let header else {

@@ -76,9 +76,33 @@ package final class LiveServer: Sendable {
         if dropped > 0 { counters.withLock { $0.framesDropped += dropped } }
     }
 
-    /// Binds and serves until `stop()`; `onListening` gets the bound port.
+    /// Binds and serves until `stop()`; `onListening` gets the bound port. A bind that fails
+    /// throws a `ListenError`.
     package func serve(host: String, port: Int, onListening: @Sendable (Int) -> Void) async throws {
-        let channel: NIOAsyncChannel<EventLoopFuture<Upgrade>, Never> = try await ServerBootstrap(group: group)
+        let channel: NIOAsyncChannel<EventLoopFuture<Upgrade>, Never>
+        do {
+            channel = try await bind(host: host, port: port)
+        } catch {
+            throw ListenError(host: host, port: port, cause: error)
+        }
+        let bound = channel.channel.localAddress?.port ?? port
+        policy.withLock { $0 = AccessPolicy(boundHost: host, port: bound, allowedHosts: allowedHosts) }
+        serverChannel.withLock { $0 = channel.channel }
+        if connections.withLock({ $0 == nil }) { channel.channel.close(promise: nil) }
+        onListening(bound)
+        try await withThrowingDiscardingTaskGroup { group in
+            try await channel.executeThenClose { inbound in
+                for try await upgrade in inbound {
+                    group.addTask { await self.handle(upgrade) }
+                }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// The listening channel, each connection's pipeline set up as it arrives.
+    private func bind(host: String, port: Int) async throws -> NIOAsyncChannel<EventLoopFuture<Upgrade>, Never> {
+        try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: host, port: port) { channel in
                 self.track(channel)
@@ -120,19 +144,6 @@ package final class LiveServer: Sendable {
                     return upgrade
                 }
             }
-        let bound = channel.channel.localAddress?.port ?? port
-        policy.withLock { $0 = AccessPolicy(boundHost: host, port: bound, allowedHosts: allowedHosts) }
-        serverChannel.withLock { $0 = channel.channel }
-        if connections.withLock({ $0 == nil }) { channel.channel.close(promise: nil) }
-        onListening(bound)
-        try await withThrowingDiscardingTaskGroup { group in
-            try await channel.executeThenClose { inbound in
-                for try await upgrade in inbound {
-                    group.addTask { await self.handle(upgrade) }
-                }
-            }
-            group.cancelAll()
-        }
     }
 
     /// Keeps `channel` until it closes, so `stop()` can close it.

@@ -123,6 +123,8 @@ import Testing
 
     @Test(arguments: [
         (["replay", "Scenes/tilt.jsonl"], 65, "Scenes/tilt.jsonl:1: not a CrateDrop record"),
+        // A scene where JSON Lines are read is named as such (its line 1, `{`, is no JSON object).
+        (["replay", "Scenes/book.json"], 65, "Scenes/book.json:1: this is a scene file, not a run record"),
         (["replay", "no-such.rec"], 66, "cratedrop: no-such.rec: No such file or directory"),
         (["diff", "no-such.txt", "Scenes/tilt.jsonl"], 66, "cratedrop: no-such.txt: No such file or directory"),
         (["diff", "Scenes/book.json", "Scenes/book.json"], 65, "Scenes/book.json:1: expected a `cratedrop hash --dump` line"),
@@ -133,6 +135,14 @@ import Testing
         #expect(result.status == status)
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
+    }
+
+    /// A scene given as the input stream is named as such; the run's summary still says what ran.
+    @Test func aSceneAsTheInputStreamIsNamed() throws {
+        let result = try CLI.run(["run", "Scenes/book.json", "--gravity", "Scenes/book.json", "--seconds", "0.1"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("Scenes/book.json:1: this is a scene file, not an input stream"), "\(result.stderr)")
+        #expect(!result.stderr.contains("invalid JSON"))
     }
 
     @Test func aRecordRefusesAGravityOptionAndRendersWithOut() throws {

@@ -21,7 +21,17 @@ import Testing
         let port = Int(UInt16(bigEndian: address.sin_port))
         let result = try CLI.run(["serve", "Scenes/book.json", "--port", String(port)])
         #expect(result.status == 69)
-        #expect(result.stderr.contains("cannot serve on 127.0.0.1:\(port)") && result.stderr.contains("Address already in use"))
+        // In words that say what to do, not NIO's system call and errno.
+        #expect(result.stderr.contains("cannot serve: port \(port) on 127.0.0.1 is in use by another program: choose another with --port"))
+        #expect(!result.stderr.contains("errno") && !result.stderr.contains("bind("))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func anAddressNotOfThisMachineIsExit69InWords() throws {
+        // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of a test machine.
+        let result = try CLI.run(["serve", "Scenes/book.json", "--host", "192.0.2.1", "--port", "0"])
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("cannot serve: 192.0.2.1 is not an address of this machine"))
         #expect(result.stdout.isEmpty)
     }
 

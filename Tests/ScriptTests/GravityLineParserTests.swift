@@ -3,6 +3,8 @@ import Script
 import Testing
 
 @Suite struct GravityLineParserTests {
+    static let sceneGiven = #"tilt.jsonl:1: this is a scene file, not an input stream: an input stream is JSON Lines, one object a line such as {"t":0.5,"gravity":[0,-500]} (Scenes/tilt.jsonl is one)"#
+
     static func parser(axes: AxisPreset = .portrait) -> GravityLineParser {
         GravityLineParser(source: "tilt.jsonl", stepRate: 120, gravityMagnitude: 1000, axes: axes)
     }
@@ -34,6 +36,9 @@ import Testing
 
     @Test(arguments: [
         ("oops", "tilt.jsonl:1: invalid JSON at column 1: unexpected 'o', expected a value"),
+        // A scene file: its first line alone (`{`), or the whole scene on one line.
+        ("{", sceneGiven),
+        (#"{"world": [400, 300], "gravity": [0, -500]}"#, sceneGiven),
         ("[1, 2]", "tilt.jsonl:1: must be a JSON object, got an array"),
         (#"{"t": 1}"#, "tilt.jsonl:1: needs \"gravity\": [x, y], \"accel\": [ax, ay, az] or \"body\": ID with what to do to it"),
         (#"{"t": 1, "gravity": "down"}"#, "tilt.jsonl:1: gravity must be an array of two numbers [x, y]"),

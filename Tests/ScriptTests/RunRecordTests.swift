@@ -26,6 +26,8 @@ import Testing
 
     @Test(arguments: [
         ([#"{"step":0,"gravity":[0,0]}"#], "r.rec:1: not a CrateDrop record"),
+        (["{", #"  "world": [400, 300]"#, "}"], "r.rec:1: this is a scene file, not a run record"),
+        ([#"{"world": [400, 300], "gravity": [0, -500]}"#], "r.rec:1: this is a scene file, not a run record"),
         ([header.replacingOccurrences(of: #""version":1"#, with: #""version":2"#)], "r.rec:1: a run record of version 2, which this cratedrop does not read: it reads record format version 1"),
         ([header, #"{"step":1,"hash":"00000000000000ff"}"#], "r.rec:2: expected the {\"scene\":\"…\"} line after the header"),
         ([header, scene, #"{"step":1,"hash":"xyz"}"#], "r.rec:3: expected an input (gravity or a body's), a checkpoint"),

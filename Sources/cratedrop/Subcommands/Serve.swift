@@ -135,6 +135,8 @@ struct Serve: ParsableCommand {
                 try await server.serve(host: host, port: port) { bound in
                     printError("cratedrop: serving \(scene.name) at \(Serve.urls(host: host, port: bound)) (Ctrl-C stops)")
                 }
+            } catch let error as ListenError {
+                failure.withLock { $0 = "cannot serve: \(error)" }
             } catch {
                 failure.withLock { $0 = "cannot serve on \(host):\(port): \(error)" }
             }
