@@ -85,6 +85,37 @@ import Testing
         }
     }
 
+    /// `sweep verify` checks the manifest row people analyse against the done marker it has just
+    /// checked against a new run: an edited row (a hash, a parameter) differs (exit 3), naming the
+    /// line and the key; the untouched row is reported as checked (audit round 4, finding 9).
+    @Test func verifyChecksTheSamplesManifestRow() throws {
+        let folder = try Self.temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let out = "\(folder)/out"
+        #expect(try CLI.run(["sweep", "run", try Self.spec(folder, samples: 3), "--out", out]).status == 0)
+        let unmerged = try CLI.run(["sweep", "verify", out, "--sample", "1"])
+        #expect(unmerged.status == 0 && unmerged.stdout.contains(#""manifest_row":null"#), "\(unmerged.stdout)")
+        #expect(try CLI.run(["sweep", "merge", out]).status == 0)
+        let merged = try CLI.run(["sweep", "verify", out, "--sample", "1"])
+        #expect(merged.status == 0 && merged.stdout.contains(#""manifest_row":2"#), "\(merged.stdout)")
+        let manifest = "\(out)/manifest.jsonl"
+        let original = try String(contentsOfFile: manifest, encoding: .utf8)
+        var rows = original.split(separator: "\n").map(String.init)
+        for (key, pattern, replacement) in [("hash", #""hash":"[0-9a-f]{16}""#, #""hash":"0123456789abcdef""#),
+                                            ("parameters", #""generator.seed":2"#, #""generator.seed":7"#)] {
+            rows = original.split(separator: "\n").map(String.init)
+            let edited = rows[1].replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
+            #expect(edited != rows[1], "\(rows[1])")
+            rows[1] = edited
+            try (rows.joined(separator: "\n") + "\n").write(toFile: manifest, atomically: true, encoding: .utf8)
+            let verify = try CLI.run(["sweep", "verify", out, "--sample", "1"])
+            #expect(verify.status == 3, "\(key): \(verify.stdout) \(verify.stderr)")
+            #expect(verify.stderr.contains("\(manifest):2: sample 1's row differs from its done.json (at \"\(key)\")"), "\(verify.stderr)")
+        }
+        // Another sample's row is not this one's: sample 0 still verifies.
+        #expect(try CLI.run(["sweep", "verify", out, "--sample", "0"]).status == 0)
+    }
+
     /// A sample whose output cannot be written as it runs (here a file-size limit, as a full
     /// disk does) ends `sweep run` with 74, the folder's fault, not 65, which says the sample's
     /// values are bad and makes a scheduler give up (audit round 4, finding 10); and the process

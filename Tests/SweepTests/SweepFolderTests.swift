@@ -132,7 +132,7 @@ import Testing
         _ = try Self.runner(try Self.spec(fixture), out).run(drain: { false }, abandon: { false })
         let folder = SweepFolder(path: out, sampleCount: 16)
         let marker = try #require(folder.doneMarker(6))
-        #expect(try SweepVerify.verify(out, index: 6) == .identical(hash: marker.hash))
+        #expect(try SweepVerify.verify(out, index: 6) == .identical(hash: marker.hash, manifestRow: nil))
         // A changed trail line is found, with where.
         let trailPath = folder.samplePath(6) + "/hashes.txt"
         let trail = try String(contentsOfFile: trailPath, encoding: .utf8)

@@ -73,6 +73,8 @@ public struct DoneMarker: Sendable, Equatable {
     }
 
     public static let fileName = "done.json"
+    /// The largest done marker read.
+    static let maxBytes = 1 << 20
 
     /// One line of JSON; the manifest's rows are these with the folder's path added.
     public func json(path: String? = nil) -> String {

@@ -171,7 +171,7 @@ public struct SweepFolder: Sendable {
     public func doneMarker(_ index: Int) -> DoneMarker? {
         let marker = "\(samplePath(index))/\(DoneMarker.fileName)"
         guard FolderIO.isFolder(samplePath(index)), FolderIO.isRegularFile(marker),
-              let bytes = try? FileBytes.read(path: marker, limit: 1 << 20), let done = DoneMarker(json: bytes), done.sample == index else { return nil }
+              let bytes = try? FileBytes.read(path: marker, limit: DoneMarker.maxBytes), let done = DoneMarker(json: bytes), done.sample == index else { return nil }
         return done
     }
 

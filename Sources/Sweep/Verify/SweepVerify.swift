@@ -9,11 +9,14 @@ import Script
 
 /// `cratedrop sweep verify DIR --sample I`: runs a complete sample again on this machine from
 /// its own folder (its scene, gravity script and the sweep's start state) and compares the
-/// final hash and its hash trail bit for bit. A sample made in another determinism class is
+/// final hash and its hash trail bit for bit, its frames and masks byte for byte, and its row of
+/// `manifest.jsonl` (when merged) with its done marker. A sample made in another determinism class is
 /// reported as such: its hashes are not promised to match here.
 public enum SweepVerify {
     public enum Verdict: Sendable, Equatable {
-        case identical(hash: StateHash)
+        /// The run again matches; `manifestRow` is the line of `manifest.jsonl` checked against
+        /// the done marker (nil when the manifest holds no row of the sample yet).
+        case identical(hash: StateHash, manifestRow: Int?)
         case differs(expected: StateHash, got: StateHash, detail: String)
         case otherClass(madeIn: String, here: String)
         /// Not complete in the folder.
@@ -108,7 +111,13 @@ public enum SweepVerify {
             case nil: break
             }
         }
-        return .identical(hash: result.hash)
+        // The row people analyse must be the marker just checked (merge writes it so).
+        let name = folder.name(index)
+        switch ManifestRowCheck.check(manifest: folder.manifestPath, index: index, expected: marker.json(path: "samples/\(name)")) {
+        case .noRow: return .identical(hash: result.hash, manifestRow: nil)
+        case let .matches(line): return .identical(hash: result.hash, manifestRow: line)
+        case let .differs(detail): return .differs(expected: marker.hash, got: result.hash, detail: detail)
+        }
     }
 
     /// The change a done marker's `counterfactual` parameter asks for (nil without one).

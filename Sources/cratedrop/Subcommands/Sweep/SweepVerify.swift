@@ -55,8 +55,9 @@ struct SweepVerifyCommand: ParsableCommand {
             }
             var fields: [(key: String, value: JSONOutput)] = [("sample", .integer(index))]
             switch verdict {
-            case let .identical(hash):
-                fields += [("result", .string("identical")), ("hash", .string(hash.description))]
+            case let .identical(hash, manifestRow):
+                fields += [("result", .string("identical")), ("hash", .string(hash.description)),
+                           ("manifest_row", manifestRow.map(JSONOutput.integer) ?? .null)]
             case let .differs(expected, got, detail):
                 differs = true
                 fields += [("result", .string("differs")), ("hash", .string(expected.description)),
