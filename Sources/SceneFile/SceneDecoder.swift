@@ -6,12 +6,21 @@ import SceneModel
 /// parts that could be read even where others could not. Bodies placed across walls are warnings.
 struct SceneDecoder {
     private let file: String
-    /// Every problem found, in line order (stable within a line): errors and warnings.
+    /// Every problem found, in line order (stable within a line): errors and warnings, the first
+    /// `maxListed` of them and then a line saying how many more were found.
     var diagnostics: [SceneDiagnostic] {
         let kept = structural.enumerated().filter { !merged.contains($0.offset) }.map(\.element)
-        return (kept + range + warnings).enumerated()
+        let all = (kept + range + warnings).enumerated()
             .sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }.map(\.element)
+        guard all.count > Self.maxListed else { return all }
+        return Array(all.prefix(Self.maxListed))
+            + [SceneDiagnostic(file: file, line: nil, path: "", message: "\(all.count - Self.maxListed) more problems (the first \(Self.maxListed) are listed)")]
     }
+    /// Problems listed at most: a file with a hundred thousand bad crates is fixed from its first ones.
+    static let maxListed = 200
+    /// Unknown keys named at most in one object: three million of them took 48 s to refuse, one
+    /// suggestion and one line each (audit round 4).
+    static let maxUnknownKeysNamed = 20
     /// Problems with the file's shape: syntax, types, missing and unknown keys.
     private var structural: [SceneDiagnostic] = []
     /// Indices in `structural` of "is missing" errors that an unknown key's suggestion replaces.
@@ -45,10 +54,12 @@ struct SceneDecoder {
         if let value = member(fields, "defaults") { surfaceDefaults = defaultsBlock(value, path: "defaults") }
         let bounds = member(fields, "bounds").flatMap { boundsWalls($0, path: "bounds") }
         let walls = array(fields, "walls") { decoder, value, path in decoder.wall(value, path: path) }
-        let crates = array(fields, "crates") { decoder, value, path in decoder.crate(value, path: path) }
+        let crates = array(fields, "crates", limit: (Limits.crateCount.upperBound, "crates in all (inline and generated)")) { decoder, value, path in
+            decoder.crate(value, path: path)
+        }
         let generator = member(fields, "generator").flatMap { pileGenerator($0, path: "generator") }
         let tumbler = member(fields, "tumbler").flatMap { tumblerSpec($0, path: "tumbler") }
-        let joints = array(fields, "joints") { decoder, value, path in decoder.joint(value, path: path) }
+        let joints = array(fields, "joints", limit: (Limits.joints.upperBound, "joints")) { decoder, value, path in decoder.joint(value, path: path) }
         let spatialHash = member(fields, "spatial_hash").flatMap { spatialHashSpec($0, path: "spatial_hash") }
         let sleepTime = number(fields, "sleep_time")
         var (render, sizeGiven) = member(fields, "render").flatMap { renderDefaults($0, path: "render") } ?? (RenderDefaults(), false)
@@ -499,7 +510,14 @@ struct SceneDecoder {
     private mutating func finish(_ fields: Fields) {
         let allowed = known[fields.path] ?? []
         let given = Set(fields.members.map(\.key))
+        var named = 0
         for (key, value) in fields.members where !allowed.contains(key) {
+            named += 1
+            guard named <= Self.maxUnknownKeysNamed else {
+                let more = fields.members.count { !allowed.contains($0.key) } - Self.maxUnknownKeysNamed
+                report(fields.path, line: fields.line, "\(more) more unknown keys (allowed: \(allowed.joined(separator: ", ")))")
+                break
+            }
             guard let suggestion = KeySuggestion.closest(to: key, among: allowed.filter { !given.contains($0) }) else {
                 report(fields.childPath(key), line: value.line, "unknown key (allowed: \(allowed.joined(separator: ", ")))")
                 continue
@@ -693,14 +711,20 @@ struct SceneDecoder {
         return (x, y)
     }
 
-    /// Each element as read (nil where it could not be); nil if the value is not an array.
+    /// Each element as read (nil where it could not be); nil if the value is not an array, or
+    /// holds more than `limit` elements (refused before any is decoded: 200,000 inline crates were
+    /// each read and checked before "at most 100000").
     private mutating func array<Element>(
-        _ fields: Fields, _ key: String, element: (inout SceneDecoder, JSONValue, String) -> Element?
+        _ fields: Fields, _ key: String, limit: (count: Int, what: String)? = nil, element: (inout SceneDecoder, JSONValue, String) -> Element?
     ) -> [Element?]? {
         guard let value = member(fields, key) else { return [] }
         let path = fields.childPath(key)
         guard case let .array(elements) = value.kind else {
             report(path, line: value.line, "must be an array, got \(value.typeName)")
+            return nil
+        }
+        if let limit, elements.count > limit.count {
+            report(path, line: value.line, "\(elements.count) \(limit.what); at most \(limit.count)")
             return nil
         }
         return elements.enumerated().map { i, item in element(&self, item, "\(path)[\(i)]") }

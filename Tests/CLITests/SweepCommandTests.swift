@@ -63,6 +63,30 @@ import Testing
         #expect(plan.stderr.contains("axes[0].values[2]: repeats values[1]: each value makes its own samples"), "\(plan.stderr)")
     }
 
+    /// A long list of scene values costs `plan` its first 1000 values and its smallest and largest
+    /// number, each checked alone at its line as a range's ends are (1.5 M values took 375 s,
+    /// every one building its scene; audit round 4): 200,000 values plan within the time limit,
+    /// and a value out of range past the first 1000, the largest, is still named at its index.
+    @Test(.timeLimit(.minutes(1)))
+    func aLongValueListIsCheckedAtItsFirstValuesAndExtremes() throws {
+        let folder = try Self.temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func plan(_ values: [String]) throws -> CLI.Result {
+            let spec = #"{"scene": ""# + Repository.path("Scenes/pile-100.json") + #"", "seconds": 0.25, "axes": [{"field": "generator.friction", "values": ["#
+                + values.joined(separator: ", ") + "]}]}"
+            try spec.write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
+            return try CLI.run(["sweep", "plan", "\(folder)/spec.json"])
+        }
+        let long = try plan((0..<200_000).map { String(Double($0) / 1e6) })
+        #expect(long.status == 0, "\(long.stderr)")
+        #expect(long.stdout.contains(#""samples":200000"#), "\(long.stdout)")
+        var values = (0..<2000).map { String(Double($0) / 1e4) }
+        values[1500] = "5000"
+        let refused = try plan(values)
+        #expect(refused.status == 65 && refused.stdout.isEmpty)
+        #expect(refused.stderr.contains("axes[0].values[1500]: the scene refuses it: generator.friction"), "\(refused.stderr)")
+    }
+
     /// `sweep verify` reads a sample's done marker as outside input: a step count or hash interval
     /// no spec can ask for is bad data (65) naming the file and key, not a trap (a negative count,
     /// an interval of 0) or a run for ever (10^12 steps) (audit round 4, finding 6).

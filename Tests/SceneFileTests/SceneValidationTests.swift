@@ -119,6 +119,25 @@ import Testing
         #expect(found.first == expected)
     }
 
+    /// Work and output stay bounded by what a person reads (audit round 4): more inline crates
+    /// than a scene may hold are refused before any is decoded; an object's unknown keys are named
+    /// up to 20, then counted; a file's problems are listed up to 200, then counted.
+    @Test func hostileSizesAreRefusedWithoutListingEveryPart() {
+        let empties = Array(repeating: "{}", count: 100_001).joined(separator: ",")
+        #expect(Self.diagnostics(#"{"world": [100, 100], "gravity": [0, -10], "crates": [\#(empties)]}"#)
+                == ["Scenes/x.json:1: crates: 100001 crates in all (inline and generated); at most 100000"])
+        let keys = (0..<25).map { #""k\#($0)": 1"# }.joined(separator: ", ")
+        let unknown = Self.diagnostics(#"{"world": [100, 100], "gravity": [0, -10], "render": {\#(keys)}}"#)
+        #expect(unknown.count == 21)
+        #expect(unknown.first == "Scenes/x.json:1: render.k0: unknown key (allowed: size, background, crate, wall, look, view)")
+        #expect(unknown.last == "Scenes/x.json:1: render: 5 more unknown keys (allowed: size, background, crate, wall, look, view)")
+        let badCrates = Array(repeating: #"{"center": [50, 50], "size": [10, 10], "mass": -1}"#, count: 300).joined(separator: ",\n")
+        let many = Self.diagnostics("{\"world\": [100, 100], \"gravity\": [0, -10], \"crates\": [\n\(badCrates)]}")
+        #expect(many.count == 201)
+        #expect(many.first == "Scenes/x.json:2: crates[0].mass: must be > 0, got -1")
+        #expect(many.last == "Scenes/x.json: 100 more problems (the first 200 are listed)")
+    }
+
     @Test func deepNestingIsRefusedNotOverflowed() {
         let text = String(repeating: "[", count: 100_000)
         #expect(Self.diagnostics(text).first?.contains("nested deeper than 64 levels") == true)
