@@ -87,6 +87,20 @@ import Testing
         #expect(refused.stderr.contains("axes[0].values[1500]: the scene refuses it: generator.friction"), "\(refused.stderr)")
     }
 
+    /// A spec's problems are listed as a scene's are: the first 200, then how many more.
+    @Test func aSpecsProblemsAreListedUpTo200() throws {
+        let folder = try Self.temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let values = (0..<300).map { "-\($0 + 1)" }.joined(separator: ", ")
+        let spec = #"{"scene": ""# + Repository.path("Scenes/pile-100.json") + #"", "seconds": 0.25, "axes": [{"field": "generator.friction", "values": ["#
+            + values + "]}]}"
+        try spec.write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
+        let plan = try CLI.run(["sweep", "plan", "\(folder)/spec.json"])
+        let lines = plan.stderr.split(separator: "\n")
+        #expect(plan.status == 65 && lines.count == 201, "\(lines.count) lines")
+        #expect(lines.last == "cratedrop: \(folder)/spec.json: 100 more problems (the first 200 are listed)")
+    }
+
     /// `sweep verify` reads a sample's done marker as outside input: a step count or hash interval
     /// no spec can ask for is bad data (65) naming the file and key, not a trap (a negative count,
     /// an interval of 0) or a run for ever (10^12 steps) (audit round 4, finding 6).

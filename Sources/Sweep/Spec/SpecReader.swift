@@ -4,7 +4,14 @@ import SceneFile
 /// (as scene files report them) rather than stopping at the first.
 struct SpecReader {
     let file: String
-    private(set) var problems: [SceneDiagnostic] = []
+    /// The problems found: the first `maxListed`, then a line saying how many more.
+    var problems: [SceneDiagnostic] {
+        listed + (unlisted > 0 ? [SceneDiagnostic(file: file, line: nil, path: "", message: "\(unlisted) more problems (the first \(Self.maxListed) are listed)")] : [])
+    }
+    /// As a scene file's: a list of a million refused values is fixed from its first ones.
+    static let maxListed = 200
+    private var listed: [SceneDiagnostic] = []
+    private var unlisted = 0
 
     init(file: String) { self.file = file }
 
@@ -19,7 +26,11 @@ struct SpecReader {
     }
 
     mutating func report(_ path: String, line: Int, _ message: String) {
-        problems.append(SceneDiagnostic(file: file, line: line, path: path, message: message))
+        if listed.count < Self.maxListed {
+            listed.append(SceneDiagnostic(file: file, line: line, path: path, message: message))
+        } else {
+            unlisted += 1
+        }
     }
 
     mutating func object(_ value: JSONValue, path: String) -> Fields? {
