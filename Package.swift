@@ -37,6 +37,10 @@ let package = Package(
             name: "CSpng",
             providers: [.apt(["libspng-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(name: "SceneModel"),
         .target(name: "SceneFile", dependencies: ["SceneModel", "FileIO"]),
         .target(name: "Physics", dependencies: ["CChipmunk", "SceneModel", "FileIO"]),
@@ -60,7 +64,7 @@ let package = Package(
         .target(name: "Raster", dependencies: ["SceneModel", "Queues", "FileIO"]),
         // Where frames go: frame files (PPM, PNG through libspng), the PPM stream, video through ffmpeg.
         .target(name: "CPipe"),
-        .target(name: "Outputs", dependencies: ["Raster", "SceneModel", "SceneFile", "Queues", "FileIO", "CSpng", "CPipe"]),
+        .target(name: "Outputs", dependencies: ["Raster", "SceneModel", "SceneFile", "Queues", "FileIO", "CSpng", "CZlib", "CPipe"]),
         // The benchmark's yardstick: the same scenes stepped by plain C against the same library.
         .target(name: "CBaseline", linkerSettings: [.linkedLibrary("chipmunk")]),
         .target(name: "Bench", dependencies: ["CBaseline", "Physics", "Driver", "Raster", "Outputs", "SceneModel", "FileIO"]),
@@ -120,7 +124,7 @@ let package = Package(
         .testTarget(name: "QueuesTests", dependencies: ["Queues"]),
         .testTarget(name: "ScriptTests", dependencies: ["Script", "SceneModel", "TestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "SceneModel", "TestSupport"]),
-        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Raster", "SceneModel", "TestSupport"]),
+        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Raster", "SceneModel", "TestSupport", "CSpng", "CZlib"]),
         .testTarget(name: "DriverTests", dependencies: ["Driver", "Session", "Physics", "SceneModel", "Script", "TestSupport"]),
         .testTarget(name: "ServeTests", dependencies: ["Serve", "Session", "Physics", "SceneFile", "SceneModel", "TestSupport"]),
         .testTarget(name: "SweepTests", dependencies: ["Sweep", "Session", "SceneFile", "SceneModel", "Physics", "TestSupport"]),

@@ -5,7 +5,7 @@ private import CSpng
 import Raster
 
 /// Encodes frames as PNG with libspng (Debian's libspng-dev): 8-bit RGB, no interlace; instance
-/// masks as 16-bit greyscale.
+/// masks as 16-bit greyscale (`MaskPNG`).
 ///
 /// The frames are runs of flat colour, which deflate compresses best unfiltered: PNG's row filters
 /// turn a flat run into zeros that cost the same, and trying them costs time (measured on a
@@ -34,28 +34,14 @@ public struct PNGEncoder: Sendable, Equatable {
     }
 
     /// The PNG file for `mask`: 16-bit greyscale, each pixel its id, so that every PNG reader gives
-    /// back the ids (`numpy.asarray(PIL.Image.open(path))` is uint16). libspng takes the samples
-    /// in the host's byte order (`SPNG_FMT_PNG`) and stores them big-endian, as PNG does.
-    ///
-    /// A mask is runs of one id, mostly the background's zeros: zlib's run-length strategy
-    /// (`Z_RLE`, matches at distance 1 only) compresses those without searching for matches.
-    /// Measured on Sweeps/dataset.json's kind of masks (scripts/bench-dataset): about 60% of the
-    /// CPU time of the default strategy, for files about twice as large (3.7 kB at 256×256);
-    /// PNG's Sub filter would shrink them more but costs more in libspng than it saves in zlib.
+    /// back the ids (`numpy.asarray(PIL.Image.open(path))` is uint16). Written by `MaskPNG`, whose
+    /// deflate writes each run of one id at once (the level does not apply), not libspng.
     public func encode(_ mask: InstanceMask) throws(FrameWriteError) -> [UInt8] {
-        try mask.ids.withUnsafeBytes { samples in
-            Result { () throws(FrameWriteError) in
-                try encode(samples, width: mask.width, height: mask.height, bitDepth: 16, colorType: SPNG_COLOR_TYPE_GRAYSCALE,
-                           strategy: Self.runLengthStrategy)
-            }
-        }.get()
+        MaskPNG.encode(mask)
     }
 
-    /// zlib's `Z_RLE`.
-    private static let runLengthStrategy: Int32 = 3
-
-    private func encode(_ samples: UnsafeRawBufferPointer, width: Int, height: Int, bitDepth: UInt8, colorType: spng_color_type,
-                        filter: spng_filter_choice = SPNG_FILTER_CHOICE_NONE, strategy: Int32? = nil) throws(FrameWriteError) -> [UInt8] {
+    private func encode(_ samples: UnsafeRawBufferPointer, width: Int, height: Int, bitDepth: UInt8, colorType: spng_color_type)
+        throws(FrameWriteError) -> [UInt8] {
         guard let context = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
             throw FrameWriteError(target: "PNG", reason: "libspng could not allocate an encoder")
         }
@@ -65,8 +51,7 @@ public struct PNGEncoder: Sendable, Equatable {
                                filter_method: 0, interlace_method: 0)
         var status = spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1)
         if status == 0 { status = spng_set_option(context, SPNG_IMG_COMPRESSION_LEVEL, Int32(level)) }
-        if status == 0 { status = spng_set_option(context, SPNG_FILTER_CHOICE, Int32(filter.rawValue)) }
-        if status == 0, let strategy { status = spng_set_option(context, SPNG_IMG_COMPRESSION_STRATEGY, strategy) }
+        if status == 0 { status = spng_set_option(context, SPNG_FILTER_CHOICE, Int32(SPNG_FILTER_CHOICE_NONE.rawValue)) }
         if status == 0 { status = spng_set_ihdr(context, &header) }
         if status == 0 {
             status = spng_encode_image(context, samples.baseAddress, samples.count, Int32(SPNG_FMT_PNG.rawValue),

@@ -1,0 +1,65 @@
+private import CZlib
+import Raster
+
+/// Instance masks as 16-bit greyscale PNG (IHDR, one IDAT, IEND), each row unfiltered (filter
+/// type 0, the ids big-endian), its zlib stream written by `RunDeflater`: a mask is runs of one id
+/// along each row, and each run is written at once. The chunks' CRC-32 is zlib's.
+enum MaskPNG {
+    static func encode(_ mask: InstanceMask) -> [UInt8] {
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        var header: [UInt8] = []
+        header.appendBigEndian(UInt32(mask.width))
+        header.appendBigEndian(UInt32(mask.height))
+        header += [16, 0, 0, 0, 0]  // 16 bits a sample, greyscale, deflate, adaptive filtering, no interlace
+        appendChunk("IHDR", header, to: &png)
+        appendChunk("IDAT", zlibStream(mask), to: &png)
+        appendChunk("IEND", [], to: &png)
+        return png
+    }
+
+    /// The rows (each a filter byte 0, then its ids big-endian) as a zlib stream (RFC 1950):
+    /// deflate with a 32 KiB window, no dictionary, then the Adler-32 of the rows.
+    private static func zlibStream(_ mask: InstanceMask) -> [UInt8] {
+        var deflater = RunDeflater(capacity: 4096)
+        mask.ids.withUnsafeBufferPointer { ids in
+            guard var row = ids.baseAddress else { return }
+            let width = mask.width
+            for _ in 0..<mask.height {
+                deflater.byte(0)
+                var start = 0
+                while start < width {
+                    let id = row[start]
+                    var end = start &+ 1
+                    // Four ids at a time while the run lasts, then one by one.
+                    let four = UInt64(id) &* 0x0001_0001_0001_0001
+                    while end &+ 4 <= width, UnsafeRawPointer(row + end).loadUnaligned(as: UInt64.self) == four { end &+= 4 }
+                    while end < width, row[end] == id { end &+= 1 }
+                    deflater.pairs(high: UInt8(truncatingIfNeeded: id &>> 8), low: UInt8(truncatingIfNeeded: id), count: end &- start)
+                    start = end
+                }
+                row += width
+            }
+        }
+        deflater.finish()
+        var stream: [UInt8] = [0x78, 0x01]  // deflate, 32 KiB window; 0x7801 is a multiple of 31
+        stream += deflater.bytes
+        stream.appendBigEndian(deflater.adler32)
+        return stream
+    }
+
+    /// A chunk: its data's length, its type, the data and the CRC-32 of type and data.
+    private static func appendChunk(_ type: String, _ data: [UInt8], to png: inout [UInt8]) {
+        png.appendBigEndian(UInt32(data.count))
+        let start = png.count
+        png += Array(type.utf8)
+        png += data
+        let crc = png[start...].withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32($0.count)) }
+        png.appendBigEndian(UInt32(crc))
+    }
+}
+
+private extension [UInt8] {
+    mutating func appendBigEndian(_ value: UInt32) {
+        append(contentsOf: [UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)])
+    }
+}
