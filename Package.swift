@@ -1,9 +1,12 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Layers, each depending only on the ones above it:
-//   CChipmunk (C)  ->  Physics  ->  Session (with Driver, Script, Raster -> Outputs)  ->  cratedrop (CLI)
-//   SceneModel (values, no deps) is shared by all; SceneFile parses JSON into it.
+// Layers, each depending only on those before it (docs/architecture.md):
+//   SceneModel (values, no deps), FileIO and Queues (plumbing); SceneFile parses JSON into SceneModel
+//   CChipmunk (C) -> Physics (the world; value snapshots out)
+//   Driver (fixed steps), Script (inputs, records, state files), Raster (drawing) -> Outputs (CPipe, CSpng, CZlib)
+//   Session (one run: the world, the driver, its inputs and outputs) -> Sweep (many runs), Serve (the live page)
+//   CLISupport -> cratedrop (CLI);  CBaseline (C) -> Bench -> cratedrop-bench
 let package = Package(
     name: "CrateDrop",
     products: [
@@ -53,7 +56,7 @@ let package = Package(
         // The live run in a browser: real-time loop, HTTP and WebSocket server, the page.
         .target(
             name: "Serve",
-            dependencies: ["Session", "Physics", "Driver", "Script", "SceneModel", "SceneFile", "FileIO",
+            dependencies: ["Session", "Physics", "Script", "SceneModel", "SceneFile", "FileIO",
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio")],
             resources: [.copy("Page")]

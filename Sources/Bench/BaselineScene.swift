@@ -1,4 +1,4 @@
-import CBaseline
+internal import CBaseline
 import SceneModel
 
 /// A scene as the C baseline takes it (`Sources/CBaseline/include/cbaseline.h`): one config,

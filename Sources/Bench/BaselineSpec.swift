@@ -1,4 +1,4 @@
-import CBaseline
+internal import CBaseline
 import SceneModel
 
 /// A scene as text for the C baseline's cross-architecture harness (`Tests/CrossArch/trail.c`),

@@ -1,4 +1,4 @@
-import CBaseline
+internal import CBaseline
 import SceneModel
 
 /// The same scene built and stepped by plain C (`Sources/CBaseline`) against the same libchipmunk:

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CPipe
+internal import CPipe
 import FileIO
 import Foundation
 import Synchronization
