@@ -1,9 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 private import CZlib
 import Raster
 
-/// Instance masks as 16-bit greyscale PNG (IHDR, one IDAT, IEND), each row unfiltered (filter
-/// type 0, the ids big-endian), its zlib stream written by `RunDeflater`: a mask is runs of one id
-/// along each row, and each run is written at once. The chunks' CRC-32 is zlib's.
+/// Instance masks as 16-bit greyscale PNG (IHDR, one IDAT, IEND), its zlib stream written by
+/// `RunDeflater`: a mask is runs of one id along each row, and each run is written at once. A row
+/// equal to the one above is filtered Up (zeros, one run); any other is unfiltered (filter type 0,
+/// the ids big-endian). The chunks' CRC-32 is zlib's.
 enum MaskPNG {
     static func encode(_ mask: InstanceMask) -> [UInt8] {
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -17,14 +21,22 @@ enum MaskPNG {
         return png
     }
 
-    /// The rows (each a filter byte 0, then its ids big-endian) as a zlib stream (RFC 1950):
+    /// The rows (each a filter byte, then its ids big-endian, or for Up their differences: zeros)
+    /// as a zlib stream (RFC 1950):
     /// deflate with a 32 KiB window, no dictionary, then the Adler-32 of the rows.
     private static func zlibStream(_ mask: InstanceMask) -> [UInt8] {
         var deflater = RunDeflater(capacity: 4096)
         mask.ids.withUnsafeBufferPointer { ids in
             guard var row = ids.baseAddress else { return }
             let width = mask.width
-            for _ in 0..<mask.height {
+            for y in 0..<mask.height {
+                // A row equal to the one above is filter type 2 (Up): all zeros, one run.
+                if y > 0, memcmp(row, row - width, 2 &* width) == 0 {
+                    deflater.byte(2)
+                    deflater.pairs(high: 0, low: 0, count: width)
+                    row += width
+                    continue
+                }
                 deflater.byte(0)
                 var start = 0
                 while start < width {

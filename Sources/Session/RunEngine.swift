@@ -104,11 +104,12 @@ public final class RunEngine {
                          lastStep: plan.end.stepLimit(atRate: scene.stepRate).map { plan.start.outputStep + $0 },
                          shouldStop: shouldStop) { error in onWarning("skipped \(error)") }
         }
-        edits = plan.edits.isEmpty ? nil : WorldEditStage(plan.edits)
         record = recorder.map(RecordStage.init)
         check = plan.checkpoints.map { CheckStage(checkpoints: $0, keyframes: World.canSaveState ? plan.keyframeChecks : []) }
         synctest = plan.synctest.map(SyncTestStage.init)
         stateWriter = StateFileWriter(sceneFile: plan.start.sceneFile, sceneText: plan.start.sceneText)
+        edits = plan.edits.isEmpty ? nil
+            : WorldEditStage(plan.edits, branch: plan.branchStatePath.map { [stateWriter] in ($0, stateWriter) }, onWarning: onWarning)
         if let periodic = plan.periodicStates {
             do {
                 try FileDescriptorIO.makeDirectory(periodic.directory)
@@ -304,7 +305,7 @@ public final class RunEngine {
         outcome.synctest = synctest.map { RunOutcome.SyncTestSummary(statesCompared: $0.statesCompared, failure: $0.failure) }
         outcome.editFailure = edits?.failure
         outcome.statesSaved = periodicStates?.statesSaved ?? 0
-        outcome.saveStateFailure = periodicStates?.failure
+        outcome.saveStateFailure = periodicStates?.failure ?? edits?.branchFailure
         // The state at the end is saved also after a periodic save failed: it may be another disk.
         if let path = plan.saveStatePath, let failure = stateWriter.write(world, to: path), outcome.saveStateFailure == nil {
             outcome.saveStateFailure = failure

@@ -49,6 +49,32 @@ import Testing
         #expect(merge.status == 0 && manifest.contains(#""counterfactual":{"step":60,"body":2,"remove":true}"#), "\(manifest.prefix(400))")
     }
 
+    /// Each changed sample branches from its own saved state: `branch.state`, the world at the
+    /// change's step before the change, holds the state the run as it happens has there (the
+    /// same hash), and the sample goes on from it restored. `verify` continues it with the change
+    /// to the same end; a branch state of another step differs (exit 3). The run as it happens
+    /// has none.
+    @Test func eachChangeBranchesFromItsOwnSavedState() throws {
+        let folder = try SweepFramesTests.temporaryFolder("counterfactual-branch")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.spec(values: #"[null, { "step": 60, "body": 2, "velocity": [0, 400] }]"#, outputs: #""hash_every": 10"#)
+            .write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["sweep", "run", "\(folder)/spec.json", "--out", "\(folder)/out"]).status == 0)
+        let branch = "\(folder)/out/samples/000001/branch.state"
+        #expect(!FileManager.default.fileExists(atPath: "\(folder)/out/samples/000000/branch.state"))
+        let factual = try String(contentsOfFile: "\(folder)/out/samples/000000/hashes.txt", encoding: .utf8).split(separator: "\n")
+        let atBranch = try CLI.run(["hash", branch, "--steps", "0"])
+        #expect(atBranch.status == 0 && atBranch.stdout == "\(factual[5])\n", "\(atBranch.stdout) \(factual[5])")
+        #expect(try String(contentsOfFile: "\(folder)/out/samples/000001/done.json", encoding: .utf8).contains(#""branch.state""#))
+        let verify = try CLI.run(["sweep", "verify", "\(folder)/out", "--sample", "1"])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        // A state of another step in its place.
+        try FileManager.default.removeItem(atPath: branch)
+        #expect(try CLI.run(["hash", "Scenes/book.json", "--steps", "50", "--save-state", branch]).status == 0)
+        let moved = try CLI.run(["sweep", "verify", "\(folder)/out", "--sample", "1"])
+        #expect(moved.status == 3 && moved.stderr.contains("branch.state: saved at step 50, not at the change's step"), "\(moved.stderr)")
+    }
+
     @Test(arguments: [
         (#"[{ "step": 60, "body": 9, "remove": true }]"#, ":4: axes[0].values[0].body", "body 9 is not in the scene (its bodies are 1...5)"),
         (#"[{ "step": 240, "body": 2, "remove": true }]"#, "sample 0", "counterfactual.step: 240 is not a step the sample changes (it runs from step 0 to 240)"),

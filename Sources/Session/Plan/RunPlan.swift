@@ -42,6 +42,10 @@ public struct RunPlan: Sendable {
     /// Changes to bodies at step boundaries that no input line makes (a sweep's counterfactual),
     /// applied after that step's inputs; not recorded.
     public var edits: [WorldEdit] = []
+    /// Where a counterfactual saves the world at its branch step, before its change (a saved-state
+    /// file people can load and branch again); the run then goes on from that file's state,
+    /// restored. A world saved states do not cover goes on without it, with a warning.
+    public var branchStatePath: String?
     /// Frames to draw; nil: headless.
     public var frames: Frames?
     /// Keep the live run's recent past so pages can rewind it (`serve`, clock `.live` only;

@@ -12,20 +12,28 @@ struct StateFileWriter {
 
     /// Saves `world`'s state now to `path`; returns what went wrong, if anything.
     func write(_ world: World, to path: String) -> SaveStateFailure? {
+        switch save(world, to: path) {
+        case .success: nil
+        case let .failure(failure): failure
+        }
+    }
+
+    /// Saves `world`'s state now to `path` and gives back the bytes written.
+    func save(_ world: World, to path: String) -> Result<[UInt8], SaveStateFailure> {
         let state: WorldState
         do {
             state = try world.saveState()
         } catch {
-            return .cannotSave(path: path, error)
+            return .failure(.cannotSave(path: path, error))
         }
         let header = RunRecord.Header.thisProcess(sceneFile: sceneFile)
-        let file = SavedStateFile(determinismClass: header.determinismClass, backend: header.backend, architecture: header.architecture,
-                                  sceneFile: sceneFile, sceneText: sceneText, state: state)
+        let bytes = SavedStateFile(determinismClass: header.determinismClass, backend: header.backend, architecture: header.architecture,
+                                   sceneFile: sceneFile, sceneText: sceneText, state: state).bytes
         do {
-            try FileDescriptorIO.writeWhole([file.bytes], to: path)
+            try FileDescriptorIO.writeWhole([bytes], to: path)
         } catch {
-            return .notWritten(path: path, reason: error.description)
+            return .failure(.notWritten(path: path, reason: error.description))
         }
-        return nil
+        return .success(bytes)
     }
 }

@@ -1,14 +1,23 @@
 import Physics
 import SceneModel
+import Script
 
 /// Applies the plan's world edits (a sweep's counterfactual) at their step boundaries, after that
-/// step's input lines. A change the world refuses ends the run with its reason.
+/// step's input lines. With a branch path, the world is first saved there and restored from what
+/// was written, so the change is made to the saved state itself. A change the world refuses ends
+/// the run with its reason, as does a branch state that cannot be written.
 final class WorldEditStage: StepStage {
     private var pending: ArraySlice<WorldEdit>
+    private let branch: (path: String, writer: StateFileWriter)?
+    private let onWarning: (String) -> Void
     private(set) var failure: String?
+    /// The branch state that could not be written (the folder's fault, not the sample's).
+    private(set) var branchFailure: SaveStateFailure?
 
-    init(_ edits: [WorldEdit]) {
+    init(_ edits: [WorldEdit], branch: (path: String, writer: StateFileWriter)?, onWarning: @escaping (String) -> Void) {
         pending = edits.sorted { $0.step < $1.step }[...]
+        self.branch = branch
+        self.onWarning = onWarning
     }
 
     func beforeStep(_ state: StepState) -> Bool {
@@ -16,6 +25,7 @@ final class WorldEditStage: StepStage {
             pending.removeFirst()
             // An edit before the run's first step (a start past it) does not apply.
             guard next.step == state.world.stepCount else { continue }
+            if let branch, !saveAndRestore(state.world, at: branch) { return false }
             do {
                 try state.world.apply(next)
             } catch {
@@ -26,5 +36,26 @@ final class WorldEditStage: StepStage {
         return true
     }
 
-    var haltsRun: Bool { failure != nil }
+    var haltsRun: Bool { failure != nil || branchFailure != nil }
+
+    /// Writes the branch state and goes on from it; false when it could not be written. A world
+    /// that saved states do not cover (sleeping bodies, the spatial hash) goes on as it is.
+    private func saveAndRestore(_ world: World, at branch: (path: String, writer: StateFileWriter)) -> Bool {
+        switch branch.writer.save(world, to: branch.path) {
+        case let .success(bytes):
+            do {
+                try world.restore(SavedStateFile.parse(bytes).state)
+            } catch {
+                failure = "counterfactual at step \(world.stepCount): the branch state does not restore: \(error)"
+                return false
+            }
+            return true
+        case let .failure(.cannotSave(_, error)):
+            onWarning("counterfactual at step \(world.stepCount): no branch state (\(error)); the change was made to the running world")
+            return true
+        case let .failure(failure):
+            branchFailure = failure
+            return false
+        }
+    }
 }

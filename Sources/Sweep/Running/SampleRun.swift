@@ -14,6 +14,9 @@ import Synchronization
 /// thread: the same engine as `cratedrop hash`, so a sample's hash is the hash that command
 /// prints for the same scene, length and gravity script.
 public enum SampleRun {
+    /// The counterfactual's branch state in a sample's folder.
+    public static let branchStateName = "branch.state"
+
     /// What to run and where its files go.
     public struct Request: Sendable {
         public var scene: Scene
@@ -119,6 +122,8 @@ public enum SampleRun {
         }
         if let gravityPath = request.gravityPath { plan.gravity = RunPlan.GravityInputPlan(.stream(path: gravityPath)) }
         plan.edits = request.edits
+        // A counterfactual's branch: the world saved at its step, before the change, in its folder.
+        if !request.edits.isEmpty, let folder = request.folder, World.canSaveState { plan.branchStatePath = "\(folder)/\(Self.branchStateName)" }
         let warnings = WarningList()
         let outcome: RunOutcome
         switch execute(plan, shouldStop: shouldStop, onWarning: warnings.add) {

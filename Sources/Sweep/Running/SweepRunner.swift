@@ -192,6 +192,7 @@ public final class SweepRunner: Sendable {
             return .failed(failure.description, io: false)
         }
         files += spec.outputs.fileNames
+        if FolderIO.exists("\(temporary)/\(SampleRun.branchStateName)") { files.append(SampleRun.branchStateName) }
         let backend = PhysicsBackend.current
         let marker = DoneMarker(sample: index, parameters: sample.parametersOutput, startStep: result.startStep, steps: result.steps,
                                 hash: result.hash, hashEvery: spec.outputs.hashEvery, determinismClass: DeterminismClass.current.id,

@@ -102,6 +102,14 @@ public enum SweepVerify {
                 return .differs(expected: marker.hash, got: result.hash, detail: "hashes.txt line \(first + 1): written '\(expectedLine)', now '\(gotLine)'")
             }
         }
+        // A counterfactual's branch state, continued with its change, must end where the sample did.
+        if marker.files.contains(SampleRun.branchStateName) {
+            switch continuation(fromBranchIn: sampleFolder, request: request, marker: marker) {
+            case let .differs(detail): return .differs(expected: marker.hash, got: result.hash, detail: detail)
+            case let .unusable(reason): return .unusable(reason)
+            case .same: break
+            }
+        }
         if let scratch, let frames = outputs.frames {
             // A video's bytes depend on the encoder's build; its frames' masks (PNG) do not.
             let folders = (frames.format == .png ? ["frames"] : []) + (frames.masks ? ["masks"] : [])
@@ -117,6 +125,38 @@ public enum SweepVerify {
         case .noRow: return .identical(hash: result.hash, manifestRow: nil)
         case let .matches(line): return .identical(hash: result.hash, manifestRow: line)
         case let .differs(detail): return .differs(expected: marker.hash, got: result.hash, detail: detail)
+        }
+    }
+
+    private enum BranchCheck {
+        case same
+        case differs(String)
+        case unusable(String)
+    }
+
+    /// Runs the sample again from its branch state (`branch.state`, the world saved at the
+    /// change's step, before it) with the change, to the sample's last step, outputs aside.
+    private static func continuation(fromBranchIn sampleFolder: String, request: SampleRun.Request, marker: DoneMarker) -> BranchCheck {
+        let path = "\(sampleFolder)/\(SampleRun.branchStateName)"
+        let branch: SavedStateFile
+        do {
+            branch = try SavedStateFile.parse(try FileBytes.read(path: path, limit: SavedStateFile.maxFileSize))
+        } catch {
+            return .unusable("\(path): \(error)")
+        }
+        let end = marker.startStep + marker.steps
+        guard let edit = request.edits.first, branch.state.step == edit.step, branch.state.step <= end else {
+            return .differs("\(SampleRun.branchStateName): saved at step \(branch.state.step), not at the change's step")
+        }
+        var again = SampleRun.Request(scene: request.scene, sceneText: request.sceneText, state: branch, steps: end - branch.state.step,
+                                      gravityPath: request.gravityPath, outputs: SampleOutputs(), folder: nil)
+        again.edits = request.edits
+        switch SampleRun.run(again, shouldStop: { false }) {
+        case let .success(done):
+            return done.hash == marker.hash ? .same
+                : .differs("\(SampleRun.branchStateName) continued with the change ends at \(done.hash), not \(marker.hash)")
+        case let .failure(failure):
+            return .unusable("\(path): \(failure.description)")
         }
     }
 
