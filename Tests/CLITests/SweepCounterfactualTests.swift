@@ -62,6 +62,12 @@ import Testing
         #expect(try CLI.run(["sweep", "run", "\(folder)/spec.json", "--out", "\(folder)/out"]).status == 0)
         let branch = "\(folder)/out/samples/000001/branch.state"
         #expect(!FileManager.default.fileExists(atPath: "\(folder)/out/samples/000000/branch.state"))
+        guard SavedStateCommandTests.portable else {
+            // Debian's library saves no states: the change is made to the running world.
+            #expect(!FileManager.default.fileExists(atPath: branch))
+            #expect(try CLI.run(["sweep", "verify", "\(folder)/out", "--sample", "1"]).status == 0)
+            return
+        }
         let factual = try String(contentsOfFile: "\(folder)/out/samples/000000/hashes.txt", encoding: .utf8).split(separator: "\n")
         let atBranch = try CLI.run(["hash", branch, "--steps", "0"])
         #expect(atBranch.status == 0 && atBranch.stdout == "\(factual[5])\n", "\(atBranch.stdout) \(factual[5])")
