@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(name: "DriverTests", dependencies: ["Driver", "Session", "Physics", "SceneModel", "Script", "TestSupport"]),
         .testTarget(name: "ServeTests", dependencies: ["Serve", "Session", "Physics", "SceneFile", "SceneModel", "TestSupport"]),
         .testTarget(name: "SweepTests", dependencies: ["Sweep", "Session", "SceneFile", "SceneModel", "Physics", "TestSupport"]),
-        .testTarget(name: "SessionTests", dependencies: ["Session", "Outputs", "Physics", "SceneModel", "TestSupport"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "Outputs", "Physics", "Raster", "SceneModel", "Script", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["cratedrop", "cratedrop-bench", "TestSupport"], exclude: ["Golden"]),
     ]
 )

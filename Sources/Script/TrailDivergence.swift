@@ -8,7 +8,7 @@ import SceneModel
 /// Steps are counted as `cratedrop hash` prints them: checkpoint N is the state after N steps.
 /// A change that acts on step N (counted from 0, as gravity lines count) first shows at
 /// checkpoint N + 1.
-public struct TrailDivergence: Sendable, Equatable, CustomStringConvertible {
+public struct TrailDivergence: Error, Sendable, Equatable, CustomStringConvertible {
     /// The last checkpoint both sides have and agree on, if any.
     public var lastMatchingStep: Int?
     /// The first checkpoint both sides have that differs.
@@ -125,5 +125,12 @@ public struct Checkpoint: Sendable, Equatable {
 
     public init(_ snapshot: WorldSnapshot) {
         self.init(step: snapshot.step, hash: StateHash(snapshot), state: snapshot.bodies.map(BodyValues.init))
+    }
+}
+
+extension TrailDivergence: Encodable {
+    /// As `jsonOutput`, inside a typed report.
+    public func encode(to encoder: any Encoder) throws {
+        try jsonOutput.encode(to: encoder)
     }
 }

@@ -96,4 +96,14 @@ import Testing
         #expect(summary.number("steps") == 240)
         #expect(try summary.object("trace").string("error") == "/dev/full: No space left on device")
     }
+
+    /// Two things go wrong: each is told, and the bad line (65) decides over the full disk (74).
+    @Test func aBadLineAndAFullDiskAreBothToldAndTheBadLineDecides() throws {
+        let input = Data("{\"t\": 0.5, \"gravity\": [-1000, 0]}\n{\"t\": 1, \"gravity\": \"down\"}\n".utf8)
+        let result = try CLI.run(["run", "Scenes/pile-100.json", "--seconds", "2", "--gravity", "-", "--trace", "/dev/full", "--trace-format", "csv"],
+                                 input: input)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("cratedrop: /dev/full: No space left on device"), "\(result.stderr)")
+        #expect(result.stderr.contains("cratedrop: stdin:2:"), "\(result.stderr)")
+    }
 }

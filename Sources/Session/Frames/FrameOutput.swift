@@ -7,8 +7,8 @@ import SceneModel
 
 /// The frame stage: what happens after each frame's steps. Draws frames through the render
 /// pipeline (offline: every `every`-th frame, waiting for room; real time: through the presenter,
-/// on the clock's schedule), traces frames, and tells pages of live frames.
-final class FrameOutput {
+/// on the clock's schedule) and tells pages of live frames.
+final class FrameOutput: StepStage {
     private let pipeline: RenderPipeline?
     private let presentsInRealTime: Bool
     private let fps: Int
@@ -21,13 +21,16 @@ final class FrameOutput {
     private let every: Int
     private let liveFrames: (@Sendable (LiveFrameState) -> Void)?
     private let control: LiveControl?
+    /// Where the frames go, for messages.
+    private let destination: FrameDestination?
 
     /// Sets up where frames go, so a bad `--out` ends the run before any step: creates the frame
     /// directory, or checks the video path and starts ffmpeg.
-    init(plan: RunPlan, world: World, onWarning: (String) -> Void) throws(OutputSetupError) {
+    required init(plan: RunPlan, world: World, onWarning: (String) -> Void) throws(OutputSetupError) {
         liveFrames = plan.liveFrames
         if case let .live(_, control) = plan.clock { self.control = control } else { control = nil }
         every = plan.frames?.every ?? 1
+        destination = plan.frames?.destination
         let scene = plan.start.scene
         let fps = plan.clock.fps ?? scene.stepRate
         self.fps = fps
@@ -106,16 +109,16 @@ final class FrameOutput {
     }
 
     /// Whether the loop should keep the snapshots either side of each frame's last step.
-    var needsSnapshots: Bool { pipeline != nil || liveFrames != nil }
+    var needsFrameSnapshots: Bool { pipeline != nil || liveFrames != nil }
 
-    /// The render stage's first write error, which ends the run.
-    var failure: FrameWriteError? { pipeline?.failure }
+    /// The render stage's first write error ends the run.
+    var endsRunAtFrame: Bool { pipeline?.failure != nil }
 
     /// Frames written so far (or frames done, when none are drawn).
     func framesDone(_ report: FrameReport) -> Int { pipeline?.framesWritten ?? report.frame }
 
     /// After a frame's steps.
-    func frame(_ report: FrameReport, driver: FixedStepDriver) {
+    func atFrame(_ report: FrameReport, driver: FixedStepDriver) {
         if drawsLastFrameOnly {
             lastJob = FrameJob(previous: driver.previous, current: driver.current, alpha: report.alpha)
         } else if let presenter {
@@ -132,15 +135,59 @@ final class FrameOutput {
         }
     }
 
-    /// Stops presenting and waits for every accepted frame to be written.
-    /// - Parameter completed: the run reached its end (not stopped, halted or failed): a real-time
-    ///   run then presents its remaining slots, so it writes as many frames as an offline run of
-    ///   the same length; a still image is drawn from the last frame whatever ended the run.
-    func finish(completed: Bool) -> (render: RenderStats?, presented: LatencyHistogram?) {
+    /// Stops presenting and waits for every accepted frame to be written; its part
+    /// (`RunOutcome.render`) and the write error that ended it, if one did.
+    /// `ending.completed`: the run reached its end (not stopped, halted or failed): a real-time
+    /// run then presents its remaining slots, so it writes as many frames as an offline run of
+    /// the same length; a still image is drawn from the last frame whatever ended the run.
+    func finish(_ ending: RunEnding, into reports: inout StageReports) {
         if let lastJob, let pipeline { pipeline.submit(lastJob, waitIfFull: true) }
-        let presented = presenter?.stop(completed: completed)
-        return (pipeline?.finish(), presented?.intervals)
+        let presented = presenter?.stop(completed: ending.completed)
+        let render = pipeline?.finish()
+        reports[RunOutcome.Frames.self] = RunOutcome.Frames(render: render, presentedIntervals: presented?.intervals)
+        if let render, let failure = render.failure { reports.add(problem(failure, framesWritten: render.framesWritten)) }
     }
+
+    /// A write error as users read it: how far the frames got, and what to do when the viewer failed.
+    private func problem(_ failure: FrameWriteError, framesWritten: Int) -> RunProblem {
+        if failure.programFailed {
+            return RunProblem(.unavailable, failure,
+                              advice: "to see the run without a window, write a video (--out out/run.mp4) or watch it in a browser (cratedrop serve SCENE)")
+        }
+        if failure.stopsRun { return RunProblem(.notice, failure, message: "\(failure.reason) after \(framesWritten) frames; the run stopped there") }
+        if case .video = destination {
+            return RunProblem(.inputOutput, failure, message: "\(failure); no video was made (\(framesWritten) frames had gone to ffmpeg)")
+        }
+        return RunProblem(.inputOutput, failure, message: "\(failure); \(framesWritten) complete frames were written before it")
+    }
+}
+
+extension FrameOutput: PlannedStage {
+    static var position: StepPipeline.Position { .frames }
+
+    /// A run that draws no frames and tells no page of them has no frame stage.
+    static func make(_ setup: StageSetup) throws(RunSetupError) -> Self? {
+        guard setup.plan.frames != nil || setup.plan.liveFrames != nil else { return nil }
+        do {
+            return try Self(plan: setup.plan, world: setup.world, onWarning: setup.onWarning)
+        } catch {
+            throw .output(error)
+        }
+    }
+}
+
+extension RunOutcome {
+    /// What the frame stage did.
+    public struct Frames: Sendable {
+        public var render: RenderStats?
+        /// Real time: intervals between frames sent to the render stage on the frame schedule.
+        public var presentedIntervals: LatencyHistogram?
+    }
+
+    /// What the render stage did, when frames were drawn.
+    public var render: RenderStats? { stages[Frames.self]?.render }
+    /// Real time: intervals between frames sent to the render stage on the frame schedule.
+    public var presentedIntervals: LatencyHistogram? { stages[Frames.self]?.presentedIntervals }
 }
 
 /// One frame of a live run, as pages get it.
@@ -167,3 +214,11 @@ public struct LiveFrameState: Sendable {
         self.rewind = rewind
     }
 }
+
+/// A stage that knows how many frames are done, for a progress line.
+protocol FrameProgress {
+    /// Frames written so far (or frames done, when none are drawn).
+    func framesDone(_ report: FrameReport) -> Int
+}
+
+extension FrameOutput: FrameProgress {}

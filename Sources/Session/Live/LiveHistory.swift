@@ -1,3 +1,4 @@
+import Driver
 import Physics
 import SceneModel
 import Script
@@ -68,13 +69,16 @@ public final class LiveHistory: StepStage {
     /// Rewinds done so far.
     public private(set) var rewinds = 0
     private let onWarning: (String) -> Void
+    /// Ends a rewind's steps early: the run is ending.
+    private let shouldStop: () -> Bool
 
     /// Keeps the world's state now as the history's first.
     /// - Throws: `StateError` when the world cannot be saved (Debian's library, sleeping bodies).
     public init(world: World, control: LiveControl, recorder: RunRecorder?, stepRate: Int, settings: Settings,
-                onWarning: @escaping (String) -> Void = { _ in }) throws(StateError) {
+                shouldStop: @escaping () -> Bool = { false }, onWarning: @escaping (String) -> Void = { _ in }) throws(StateError) {
         self.world = world
         self.control = control
+        self.shouldStop = shouldStop
         self.recorder = recorder
         self.settings = settings
         self.onWarning = onWarning
@@ -131,6 +135,19 @@ public final class LiveHistory: StepStage {
         control.updateHistory { pending in
             forget(keepingAtOrBefore: pending ?? Int.max)
             return rewindState
+        }
+    }
+
+    /// At a frame boundary: the rewind a page asked for, so the frame shows the world it went back
+    /// to (paused or not). A failed rewind is told as a warning; the run goes on.
+    public func atFrame(_ report: FrameReport, driver: FixedStepDriver) {
+        guard let target = control.takeRewind() else { return }
+        do {
+            // Steps back to the target check for a stop request too: Ctrl-C ends a long rewind.
+            try rewind(to: target, shouldStop: shouldStop)
+            driver.restartInterpolation()
+        } catch {
+            onWarning("rewind to step \(target): \(error)")
         }
     }
 
@@ -205,5 +222,34 @@ public final class LiveHistory: StepStage {
 
     private func publish() {
         control.publish(rewindState)
+    }
+}
+
+extension LiveHistory: PlannedStage {
+    /// At the head of the pipeline: a rewound run that steps again branches before a tilt is recorded.
+    static var position: StepPipeline.Position { .rewind }
+
+    /// Only a live run keeps a history, of a world that can be saved.
+    static func prepare(_ setup: StageSetup) throws(RunSetupError) {
+        guard setup.plan.rewind != nil else { return }
+        guard case .live = setup.plan.clock else { throw .unsupported("only a live run keeps a history to rewind") }
+        guard World.canSaveState else { throw .state(.unsupportedBackend) }
+        do {
+            _ = try setup.world.saveState()
+        } catch {
+            throw .state(error)
+        }
+    }
+
+    static func make(_ setup: StageSetup) throws(RunSetupError) -> LiveHistory? {
+        guard let settings = setup.plan.rewind, case let .live(_, control) = setup.plan.clock else { return nil }
+        let history: LiveHistory
+        do {
+            history = try LiveHistory(world: setup.world, control: control, recorder: setup.recorder, stepRate: setup.scene.stepRate,
+                                      settings: settings, shouldStop: setup.shouldStop, onWarning: setup.onWarning)
+        } catch {
+            throw .state(error)
+        }
+        return history
     }
 }

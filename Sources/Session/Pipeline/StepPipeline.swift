@@ -3,21 +3,21 @@ import Physics
 import SceneModel
 
 /// The one ordered step pipeline every run goes through, as the driver's `Simulation`:
-/// inputs applied at the step boundary → synctest (a look-ahead from a saved state, restored) →
-/// step → record → check → watch (bodies leaving the world) → data rows → hash trail → saved
-/// states. (Frames
-/// are drawn per frame, after the frame's steps, by `FrameOutput`.) Which stages are present is
-/// the plan's business; their order is this type's.
+/// a live history's branch and inputs applied at the step boundary → synctest (a look-ahead from
+/// a saved state, restored) → step → record → check → watch (bodies leaving the world) → data
+/// rows → hash trail → saved states; after each frame's steps, the frame drawn. Which stages are
+/// present is the plan's business; their order is this type's.
 public final class StepPipeline: Simulation {
     /// The stage kinds, in the order they run.
     public enum Position: Int, Comparable, Sendable {
-        case input, synctest, record, check, watch, data, hashTrail, savedStates
+        case rewind, input, synctest, record, check, watch, data, hashTrail, savedStates, frames
         public static func < (a: Position, b: Position) -> Bool { a.rawValue < b.rawValue }
     }
 
     public let world: World
     private let state: StepState
-    private let stages: [StepStage]
+    /// The stages present, in the order they run.
+    let stages: [StepStage]
 
     /// - Parameters:
     ///   - world: the world each step advances.

@@ -35,6 +35,8 @@ public struct RunPlan: Sendable {
     public var checkpoints: [Checkpoint]?
     /// ... and the world's saved state against these keyframes' digests, at their steps.
     public var keyframeChecks: [KeyframeDigest] = []
+    /// What parts from the record when a check fails, in the message (`the run`, `FILE: the replay`).
+    public var checkedRun = "the run"
     /// Trajectories and per-step statistics to write.
     public var data = DataOutputSettings()
     /// State hashes every K steps (`cratedrop hash`).

@@ -1,3 +1,4 @@
+import Physics
 import SceneModel
 import Script
 
@@ -15,13 +16,17 @@ public final class CheckStage: StepStage {
     public private(set) var verified = 0
     /// Where the run parted from the record, once it has.
     public private(set) var divergence: TrailDivergence?
+    /// What parts from the record, in the message (`the run`, `FILE: the replay`).
+    private let subject: String
 
     /// - Parameters:
     ///   - checkpoints: the record's checkpoints, in step order.
     ///   - keyframes: its keyframes' digests, in step order (none on a library without saved states).
-    public init(checkpoints: [Checkpoint], keyframes: [KeyframeDigest] = []) {
+    ///   - subject: what parts from the record, in the message.
+    public init(checkpoints: [Checkpoint], keyframes: [KeyframeDigest] = [], subject: String = "the run") {
         self.checkpoints = checkpoints
         self.keyframes = keyframes
+        self.subject = subject
     }
 
     public var haltsRun: Bool { divergence != nil }
@@ -49,4 +54,34 @@ public final class CheckStage: StepStage {
         verified += 1
         lastMatch = step
     }
+}
+
+extension CheckStage: PlannedStage {
+    static var position: StepPipeline.Position { .check }
+
+    static func make(_ setup: StageSetup) -> CheckStage? {
+        let plan = setup.plan
+        return plan.checkpoints.map {
+            CheckStage(checkpoints: $0, keyframes: World.canSaveState ? plan.keyframeChecks : [], subject: plan.checkedRun)
+        }
+    }
+
+    /// Its part (`RunOutcome.check`); a divergence is told as parting from the record.
+    public func finish(_ ending: RunEnding, into reports: inout StageReports) {
+        reports[RunOutcome.CheckSummary.self] = RunOutcome.CheckSummary(verified: verified, divergence: divergence)
+        if let divergence { reports.add(RunProblem(.diverged, divergence, message: "\(subject) parts from the record: \(divergence)")) }
+    }
+}
+
+extension RunOutcome {
+    /// How a check against a record ended.
+    public struct CheckSummary: Sendable {
+        /// Checkpoints that matched.
+        public var verified: Int
+        /// Where the run parted from the record, if it did.
+        public var divergence: TrailDivergence?
+    }
+
+    /// What the check against a record found, when the run had one.
+    public var check: CheckSummary? { stages[CheckSummary.self] }
 }

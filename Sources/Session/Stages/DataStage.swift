@@ -107,19 +107,57 @@ public final class DataStage: StepStage {
 
     /// Traces the state at a frame's last step (once per frame, when tracing frames; a frame
     /// that took no step adds no rows).
-    public func traceFrame(_ snapshot: WorldSnapshot) {
+    public func atFrame(_ report: FrameReport, driver: FixedStepDriver) {
+        let snapshot = driver.current
         guard let trace, tracesFrames, snapshot.step != lastTracedStep else { return }
         lastTracedStep = snapshot.step
         stepsTraced += 1
         trace.write(snapshot, frame: stepsTraced)
     }
 
-    /// Closes the files; returns the write errors (a full disk), each naming its file.
-    public func finish() -> [FrameWriteError] {
+    public var needsFrameSnapshots: Bool { tracesFrames }
+
+    /// Closes the files; its part (`RunOutcome.stepsTraced`, `dataFailures`) and each write
+    /// error (a full disk), naming its file, as an output failure.
+    public func finish(_ ending: RunEnding, into reports: inout StageReports) {
         var failures: [FrameWriteError] = []
         do { try trace?.finish() } catch { failures.append(error) }
         do { try stats?.finish() } catch { failures.append(error) }
         do { try events?.finish() } catch { failures.append(error) }
-        return failures
+        reports[RunOutcome.DataFiles.self] = RunOutcome.DataFiles(stepsTraced: stepsTraced, stepsMeasured: stepsMeasured, failures: failures)
+        for failure in failures { reports.add(RunProblem(.inputOutput, failure)) }
     }
+}
+
+extension DataStage: PlannedStage {
+    static var position: StepPipeline.Position { .data }
+
+    static func make(_ setup: StageSetup) throws(RunSetupError) -> DataStage? {
+        guard !setup.plan.data.isEmpty else { return nil }
+        let stage: DataStage
+        do {
+            stage = try DataStage(scene: setup.scene, settings: setup.plan.data, tracesFrames: setup.plan.clock.fps != nil)
+        } catch {
+            throw .output(error)
+        }
+        if stage.needsContactEvents { setup.world.recordsContactEvents = true }
+        return stage
+    }
+}
+
+extension RunOutcome {
+    /// What the trace, stats and events files did.
+    public struct DataFiles: Sendable {
+        public var stepsTraced: Int
+        public var stepsMeasured: Int
+        /// What they could not write (a full disk), each naming its file.
+        public var failures: [FrameWriteError]
+    }
+
+    /// States traced, when `--trace` was given.
+    public var stepsTraced: Int { stages[DataFiles.self]?.stepsTraced ?? 0 }
+    /// Steps measured, when `--stats` was given.
+    public var stepsMeasured: Int { stages[DataFiles.self]?.stepsMeasured ?? 0 }
+    /// What the trace, stats and events files could not write, each naming its file.
+    public var dataFailures: [FrameWriteError] { stages[DataFiles.self]?.failures ?? [] }
 }

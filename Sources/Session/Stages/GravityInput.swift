@@ -30,7 +30,8 @@ public final class GravityInput: StepStage {
     private let events: GravityEvents
     private let waitsForInput: Bool
     private let policy: BadLinePolicy
-    private let recorder: RunRecorder?
+    /// The run's record, read when a change applies: it is created after the input is opened.
+    private var recorder: () -> RunRecorder?
     /// Timed lines before this step were applied by the run that made the saved state continued.
     private let startStep: Int
     /// The step the run ends at, when known: a force may not be held past it.
@@ -66,7 +67,7 @@ public final class GravityInput: StepStage {
         self.events = events
         self.waitsForInput = waitsForInput
         self.policy = policy
-        self.recorder = recorder
+        self.recorder = { recorder }
         self.shouldStop = shouldStop
         self.onSkip = onSkip
     }
@@ -143,7 +144,7 @@ public final class GravityInput: StepStage {
             return
         }
         changesApplied += 1
-        recorder?.record(step: step, action: command.action)
+        recorder()?.record(step: step, action: command.action)
     }
 
     /// A line that cannot apply: skipped (policy `skip`) or the run's failure, before the step.
@@ -153,4 +154,66 @@ public final class GravityInput: StepStage {
 
     /// The input's name as used in messages.
     public var source: String { events.source }
+}
+
+extension GravityInput: PlannedStage {
+    static var position: StepPipeline.Position { .input }
+
+    /// Opens the plan's gravity input, reading, before any output is created; a record replayed
+    /// is its own gravity input.
+    static func prepare(_ setup: StageSetup) throws(RunSetupError) {
+        let plan = setup.plan
+        switch plan.gravity?.source ?? plan.start.record.map({ .stream(path: $0.path) }) {
+        case nil:
+            return
+        case let .live(control):
+            setup.gravityEvents = control
+        case let .stream(path, axes):
+            let input: GravityStream.Source
+            do {
+                input = try GravityStream.open(path: path)
+            } catch {
+                throw .gravityUnreadable(error)
+            }
+            if path != "-", let warning = RunRecord.header(atPath: path)?.crossClassWarning { setup.onWarning("\(path): \(warning)") }
+            let parser = GravityLineParser(source: path == "-" ? "stdin" : path, stepRate: setup.scene.stepRate,
+                                           gravityMagnitude: setup.scene.gravity.length, axes: axes)
+            setup.gravityEvents = GravityStream(source: input, parser: parser)
+        }
+    }
+
+    static func make(_ setup: StageSetup) -> GravityInput? {
+        guard let events = setup.gravityEvents else { return nil }
+        let onWarning = setup.onWarning
+        let input = GravityInput(events: events, waitsForInput: !setup.plan.clock.isRealTime, policy: setup.plan.gravity?.badLines ?? .stop,
+                                 recorder: nil, startStep: setup.plan.start.step, lastStep: setup.lastStep,
+                                 shouldStop: setup.shouldStop) { error in onWarning("skipped \(error)") }
+        input.recorder = { setup.recorder }
+        return input
+    }
+
+    /// Its part (`RunOutcome.gravity`); a refused line is bad values, a stream not read to its end an input failure.
+    public func finish(_ ending: RunEnding, into reports: inout StageReports) {
+        reports[RunOutcome.GravitySummary.self] = RunOutcome.GravitySummary(source: source, changesApplied: changesApplied,
+                                                                           linesSkipped: linesSkipped, failure: failure, readError: readError)
+        if let failure { reports.add(RunProblem(.badValues, failure)) }
+        if let readError { reports.add(RunProblem(.inputOutput, readError, message: "\(source): \(readError)")) }
+    }
+}
+
+extension RunOutcome {
+    /// How the gravity input ended.
+    public struct GravitySummary: Sendable, Equatable {
+        /// The input's name: its path, `stdin` or `pages`.
+        public var source: String
+        public var changesApplied: Int
+        public var linesSkipped: Int
+        /// The malformed line that stopped the run (policy `stop`).
+        public var failure: GravityLineError?
+        /// The stream could not be read to its end.
+        public var readError: FileFailure?
+    }
+
+    /// What the gravity input did, when the run had one.
+    public var gravity: GravitySummary? { stages[GravitySummary.self] }
 }

@@ -20,8 +20,16 @@ final class HashTrailStage: StepStage {
         if !trail.emit(state.snapshot) { failed = true }
     }
 
-    /// Tells the final state, unless the trail's output has failed.
-    func finish(_ final: WorldSnapshot) {
-        if !failed { _ = trail.emit(final) }
+    /// Tells the final state, unless the trail's output has failed (its emitter reports that).
+    func finish(_ ending: RunEnding, into reports: inout StageReports) {
+        if !failed { _ = trail.emit(ending.final) }
+    }
+}
+
+extension HashTrailStage: PlannedStage {
+    static var position: StepPipeline.Position { .hashTrail }
+
+    static func make(_ setup: StageSetup) -> HashTrailStage? {
+        setup.plan.hashTrail.map { HashTrailStage($0, lastStep: setup.lastStep) }
     }
 }

@@ -63,3 +63,13 @@ public final class LeftWorldStage: StepStage {
         String(Double(step) / Double(stepRate))
     }
 }
+
+extension LeftWorldStage: PlannedStage {
+    static var position: StepPipeline.Position { .watch }
+
+    static func make(_ setup: StageSetup) -> LeftWorldStage? {
+        guard setup.plan.watchesBodiesLeaving else { return nil }
+        return LeftWorldStage(worldSize: setup.scene.worldSize, stepRate: setup.scene.stepRate, bodyShapes: setup.world.bodyShapes,
+                              onWarning: setup.onWarning)
+    }
+}

@@ -1,3 +1,4 @@
+import FileIO
 import SceneModel
 
 /// Saves the world's state every `every` steps (`--save-every STEPS DIR`) into
@@ -27,4 +28,40 @@ final class PeriodicStateStage: StepStage {
             statesSaved += 1
         }
     }
+}
+
+extension PeriodicStateStage: PlannedStage {
+    static var position: StepPipeline.Position { .savedStates }
+
+    static func prepare(_ setup: StageSetup) throws(RunSetupError) {
+        if setup.plan.periodicStates != nil { try setup.requireSavedStates(for: "--save-every") }
+    }
+
+    /// Makes the states' folder.
+    static func make(_ setup: StageSetup) throws(RunSetupError) -> PeriodicStateStage? {
+        guard let periodic = setup.plan.periodicStates else { return nil }
+        do {
+            try FileDescriptorIO.makeDirectory(periodic.directory)
+        } catch {
+            throw .statesFolder(path: periodic.directory, error)
+        }
+        return PeriodicStateStage(periodic, writer: setup.stateWriter)
+    }
+
+    /// Its part (`RunOutcome.statesSaved`) and a state not saved.
+    func finish(_ ending: RunEnding, into reports: inout StageReports) {
+        reports[RunOutcome.PeriodicStates.self] = RunOutcome.PeriodicStates(saved: statesSaved)
+        if let failure { reports.add(failure.problem) }
+    }
+}
+
+extension RunOutcome {
+    /// What `--save-every` did.
+    public struct PeriodicStates: Sendable {
+        /// States written.
+        public var saved: Int
+    }
+
+    /// States written by `--save-every`.
+    public var statesSaved: Int { stages[PeriodicStates.self]?.saved ?? 0 }
 }

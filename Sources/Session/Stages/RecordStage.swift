@@ -1,3 +1,4 @@
+import Driver
 import FileIO
 import Physics
 import SceneModel
@@ -11,14 +12,25 @@ public final class RecordStage: StepStage {
     public let recorder: RunRecorder
     /// A keyframe that could not be saved: the run ends there, and `finish` reports it.
     private var keyframeFailure: (step: Int, error: StateError)?
+    /// A live run's record is flushed every frame, so a write failure shows at once.
+    private let flushesEachFrame: Bool
 
     /// - Parameter recorder: the open record; `finish(_:)` writes its end line and closes it. When
     ///   its header names keyframes (`keyframeEvery`), the world is saved into the record after
     ///   every multiple of that many steps; the caller has checked that this world can be saved.
-    public init(recorder: RunRecorder) {
+    /// - Parameter flushesEachFrame: flush after every frame (a live run), and end the run at
+    ///   the first frame whose flush failed rather than go on with a record already lost.
+    public init(recorder: RunRecorder, flushesEachFrame: Bool = false) {
         precondition(recorder.header.keyframeEvery.map { $0 >= 1 } ?? true, "keyframes are at least 1 step apart")
         self.recorder = recorder
+        self.flushesEachFrame = flushesEachFrame
     }
+
+    public func atFrame(_ report: FrameReport, driver: FixedStepDriver) {
+        if flushesEachFrame { recorder.flush() }
+    }
+
+    public var endsRunAtFrame: Bool { flushesEachFrame && recorder.hasFailed }
 
     public var haltsRun: Bool { keyframeFailure != nil }
 
@@ -38,10 +50,22 @@ public final class RecordStage: StepStage {
         recorder.checkpoint(state.snapshot, keyframe: keyframe)
     }
 
+    /// Writes the end line and closes the record; its part (`RunOutcome.recordFailure`) and a
+    /// record not written whole as an output failure.
+    public func finish(_ ending: RunEnding, into reports: inout StageReports) {
+        do {
+            try finish(ending.final)
+            reports[RunOutcome.RecordResult.self] = RunOutcome.RecordResult(failure: nil)
+        } catch {
+            reports[RunOutcome.RecordResult.self] = RunOutcome.RecordResult(failure: error)
+            reports.add(RunProblem(.inputOutput, error, message: "\(error); the record was not kept whole"))
+        }
+    }
+
     /// Writes the end line (steps taken, final hash) and closes the record.
     /// - Throws: `RecordWriteError` when the record could not be written whole, or a keyframe
     ///   could not be saved (the run stopped there).
-    public func finish(_ final: WorldSnapshot) throws(RecordWriteError) {
+    func finish(_ final: WorldSnapshot) throws(RecordWriteError) {
         recorder.finish(steps: final.step, hash: StateHash(final))
         do {
             try recorder.close()
@@ -52,6 +76,52 @@ public final class RecordStage: StepStage {
             throw RecordWriteError(path: recorder.path, cause: .keyframeNotSaved(step: step, error))
         }
     }
+}
+
+extension RecordStage: PlannedStage {
+    static var position: StepPipeline.Position { .record }
+
+    /// A record names its steps from 0, so it starts from a scene; keyframes go into a record,
+    /// at least 1 step apart, from a world that can be saved (69 on Debian's library).
+    static func prepare(_ setup: StageSetup) throws(RunSetupError) {
+        let plan = setup.plan
+        if let every = plan.keyframeEvery {
+            guard every >= 1 else { throw .unsupported("keyframes are at least 1 step apart, got \(every)") }
+            guard plan.recordPath != nil else { throw .unsupported("keyframes go into a run record: give --record FILE") }
+            try setup.requireSavedStates(for: "keyframes")
+        }
+        if plan.recordPath != nil, plan.start.state != nil {
+            throw .unsupported("a run record starts from a scene: record the run that made the state, or save states with --save-state")
+        }
+    }
+
+    static func make(_ setup: StageSetup) throws(RunSetupError) -> RecordStage? {
+        guard let path = setup.plan.recordPath else { return nil }
+        var header = RunRecord.Header.thisProcess(sceneFile: setup.plan.start.sceneFile)
+        header.keyframeEvery = setup.plan.keyframeEvery
+        let recorder: RunRecorder
+        do {
+            recorder = try RunRecorder(path: path, header: header, sceneText: setup.plan.start.sceneText,
+                                       schedule: TrailSchedule(bodies: setup.world.crates.count, stepRate: setup.scene.stepRate))
+        } catch {
+            throw .recordNotCreated(error)
+        }
+        setup.recorder = recorder
+        var flushesEachFrame = false
+        if case .live = setup.plan.clock { flushesEachFrame = true }
+        return RecordStage(recorder: recorder, flushesEachFrame: flushesEachFrame)
+    }
+}
+
+extension RunOutcome {
+    /// How the record ended.
+    public struct RecordResult: Sendable {
+        /// Why the record is not whole, if it is not.
+        public var failure: RecordWriteError?
+    }
+
+    /// The record could not be written whole.
+    public var recordFailure: RecordWriteError? { stages[RecordResult.self]?.failure }
 }
 
 /// A run record that could not be written whole; `description` is `PATH: reason`.

@@ -32,8 +32,20 @@ struct StateFileWriter {
         do {
             try FileDescriptorIO.writeWhole([bytes], to: path)
         } catch {
-            return .failure(.notWritten(path: path, reason: error.description))
+            return .failure(.notWritten(path: path, error))
         }
         return .success(bytes)
+    }
+}
+
+extension SaveStateFailure {
+    /// As a run's problem: a file not written is the disk's fault; a world that cannot be saved,
+    /// the library's (no saved states) or the request's (a world the format does not cover).
+    var problem: RunProblem {
+        switch self {
+        case .notWritten: RunProblem(.inputOutput, self)
+        case .cannotSave(_, .unsupportedBackend): RunProblem(.unavailable, self)
+        case .cannotSave: RunProblem(.unsupported, self)
+        }
     }
 }

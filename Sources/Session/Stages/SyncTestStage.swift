@@ -88,7 +88,17 @@ public final class SyncTestStage: StepStage {
     }
 }
 
-extension SyncTestStage {
+extension SyncTestStage: PlannedStage {
+    static var position: StepPipeline.Position { .synctest }
+
+    static func prepare(_ setup: StageSetup) throws(RunSetupError) {
+        if setup.plan.synctest != nil { try setup.requireSavedStates(for: "--synctest") }
+    }
+
+    static func make(_ setup: StageSetup) -> Self? {
+        setup.plan.synctest.map { Self(depth: $0) }
+    }
+
     /// Whether two states are equal bit for bit (every hashed value of every body, and the moving
     /// walls): the check of every step, without the per-body arrays `StateDivergence` builds to
     /// say where two states differ.
@@ -123,4 +133,30 @@ public enum SyncTestFailure: Error, Sendable, Equatable, CustomStringConvertible
         case let .cannotRestore(step, error): "synctest: cannot restore the state saved at step \(step): \(error)"
         }
     }
+}
+
+extension SyncTestStage {
+    /// Its part (`RunOutcome.synctest`); a restore that is not exact is a divergence.
+    public func finish(_ ending: RunEnding, into reports: inout StageReports) {
+        reports[RunOutcome.SyncTestSummary.self] = RunOutcome.SyncTestSummary(statesCompared: statesCompared, failure: failure)
+        switch failure {
+        case nil: break
+        case .differs: reports.add(RunProblem(.diverged, failure!))
+        case .cannotSave(_, .unsupportedBackend), .cannotRestore(_, .unsupportedBackend): reports.add(RunProblem(.unavailable, failure!))
+        case .cannotSave, .cannotRestore: reports.add(RunProblem(.unsupported, failure!))
+        }
+    }
+}
+
+extension RunOutcome {
+    /// How a synctest ended.
+    public struct SyncTestSummary: Sendable {
+        /// States compared with a look-ahead's.
+        public var statesCompared: Int
+        /// Where a restore was not exact, if it was not.
+        public var failure: SyncTestFailure?
+    }
+
+    /// What the synctest found, when the run had one.
+    public var synctest: SyncTestSummary? { stages[SyncTestSummary.self] }
 }

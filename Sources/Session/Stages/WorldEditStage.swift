@@ -10,7 +10,7 @@ final class WorldEditStage: StepStage {
     private var pending: ArraySlice<WorldEdit>
     private let branch: (path: String, writer: StateFileWriter)?
     private let onWarning: (String) -> Void
-    private(set) var failure: String?
+    private(set) var failure: CounterfactualFailure?
     /// The branch state that could not be written (the folder's fault, not the sample's).
     private(set) var branchFailure: SaveStateFailure?
 
@@ -29,7 +29,7 @@ final class WorldEditStage: StepStage {
             do {
                 try state.world.apply(next)
             } catch {
-                failure = "counterfactual at step \(next.step): \(error)"
+                failure = .refused(step: next.step, error)
                 return false
             }
         }
@@ -43,10 +43,17 @@ final class WorldEditStage: StepStage {
     private func saveAndRestore(_ world: World, at branch: (path: String, writer: StateFileWriter)) -> Bool {
         switch branch.writer.save(world, to: branch.path) {
         case let .success(bytes):
+            let saved: SavedStateFile
             do {
-                try world.restore(SavedStateFile.parse(bytes).state)
+                saved = try SavedStateFile.parse(bytes)
             } catch {
-                failure = "counterfactual at step \(world.stepCount): the branch state does not restore: \(error)"
+                failure = .branchUnreadable(step: world.stepCount, error)
+                return false
+            }
+            do {
+                try world.restore(saved.state)
+            } catch {
+                failure = .branchDoesNotRestore(step: world.stepCount, error)
                 return false
             }
             return true
@@ -56,6 +63,40 @@ final class WorldEditStage: StepStage {
         case let .failure(failure):
             branchFailure = failure
             return false
+        }
+    }
+}
+
+extension WorldEditStage: PlannedStage {
+    static var position: StepPipeline.Position { .input }
+
+    static func make(_ setup: StageSetup) -> WorldEditStage? {
+        let plan = setup.plan
+        guard !plan.edits.isEmpty else { return nil }
+        return WorldEditStage(plan.edits, branch: plan.branchStatePath.map { ($0, setup.stateWriter) }, onWarning: setup.onWarning)
+    }
+
+    /// A change refused is bad values; a branch state not written, the folder's fault.
+    func finish(_ ending: RunEnding, into reports: inout StageReports) {
+        if let failure { reports.add(RunProblem(.badValues, failure)) }
+        if let branchFailure { reports.add(branchFailure.problem) }
+    }
+}
+
+/// Why a counterfactual ended its run.
+public enum CounterfactualFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The world refused the change at `step`.
+    case refused(step: Int, PhysicsError)
+    /// The branch state written at `step` did not read back.
+    case branchUnreadable(step: Int, SavedStateFile.FormatError)
+    /// The branch state written at `step` did not restore.
+    case branchDoesNotRestore(step: Int, StateError)
+
+    public var description: String {
+        switch self {
+        case let .refused(step, error): "counterfactual at step \(step): \(error)"
+        case let .branchUnreadable(step, error): "counterfactual at step \(step): the branch state does not read back: \(error)"
+        case let .branchDoesNotRestore(step, error): "counterfactual at step \(step): the branch state does not restore: \(error)"
         }
     }
 }

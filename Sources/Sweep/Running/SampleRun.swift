@@ -66,18 +66,24 @@ public enum SampleRun {
     /// Why a run gave no result.
     public enum Failure: Error, Sendable, CustomStringConvertible {
         /// The run could not be set up (a world the engine refuses, an output it cannot create).
-        case setup(String)
+        case setup(RunSetupError)
         /// The run went wrong as it ran (a gravity line refused, a state it cannot save).
-        case run(String)
+        case run(RunProblem)
         /// An output could not be written as it ran (a full disk, a file-size limit): the
         /// folder's fault, not the sample's values, as `cratedrop run` says with 74.
-        case output(String)
+        case output(RunProblem)
         /// `shouldStop` ended it before its last step.
         case stopped
 
+        /// The run's problem as a sample's failure: an input or output failure is the folder's.
+        init(_ problem: RunProblem) {
+            self = problem.kind == .inputOutput ? .output(problem) : .run(problem)
+        }
+
         public var description: String {
             switch self {
-            case let .setup(reason), let .run(reason), let .output(reason): reason
+            case let .setup(error): error.description
+            case let .run(problem), let .output(problem): problem.description
             case .stopped: "stopped before its last step"
             }
         }
@@ -131,7 +137,7 @@ public enum SampleRun {
         case let .failure(failure): return .failure(failure)
         }
         if outcome.result.stoppedEarly || outcome.stop != nil { return .failure(.stopped) }
-        if let failure = problem(in: outcome) { return .failure(failure) }
+        if let problem = outcome.failure { return .failure(Failure(problem)) }
         let seconds = Double(stopwatch.nanoseconds() - started) / 1e9
         let drawn = request.outputs.frames == nil ? nil : plan.frames
         return .success(Result(hash: outcome.result.stateHash, startStep: plan.start.step, steps: outcome.result.counters.stepsTaken,
@@ -161,7 +167,7 @@ public enum SampleRun {
         do {
             engine = try RunEngine(plan: plan, shouldStop: shouldStop, onWarning: onWarning)
         } catch {
-            return .failure(.setup(error.description))
+            return .failure(.setup(error))
         }
         return .success(engine.run(shouldStop: shouldStop))
     }
@@ -171,26 +177,6 @@ public enum SampleRun {
         var time = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
-    /// The first thing that went wrong in a run that reached its end, if any, told apart as
-    /// `cratedrop run` tells them (RunExecution.finish): bad values, or outputs not written.
-    private static func problem(in outcome: RunOutcome) -> Failure? {
-        if let gravity = outcome.gravity {
-            if let failure = gravity.failure { return .run(failure.description) }
-            if let readError = gravity.readError { return .output("\(gravity.source): \(readError)") }
-        }
-        if let failure = outcome.editFailure { return .run(failure) }
-        if let failure = outcome.recordFailure { return .output(failure.description) }
-        if let failure = outcome.saveStateFailure {
-            switch failure {
-            case .notWritten: return .output(failure.description)
-            case .cannotSave: return .run(failure.description)
-            }
-        }
-        if let failure = outcome.dataFailures.first { return .output(failure.description) }
-        if let failure = outcome.render?.failure { return .output(failure.description) }
-        return nil
     }
 }
 

@@ -37,8 +37,9 @@ public final class SweepRunner: Sendable {
         }
     }
 
-    /// What one run of a shard did.
-    public struct Report: Sendable {
+    /// What one run of a shard did; `cratedrop sweep run` prints it (`json`), keys in the order
+    /// docs/sweeps.md gives them.
+    public struct Report: Encodable, Sendable {
         public var shard: Shard
         /// Samples in the shard.
         public var samples = 0
@@ -54,13 +55,26 @@ public final class SweepRunner: Sendable {
         public var notRun = 0
         public var wallSeconds = 0.0
 
+        enum CodingKeys: String, CodingKey {
+            case shard, samples, ran, skipped, failed, notRun = "not_run", wallSeconds = "wall_seconds"
+        }
+
+        /// The line's fields: the failures as a count (their reasons are in `failed/`).
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(shard.description, forKey: .shard)
+            try container.encode(samples, forKey: .samples)
+            try container.encode(ran, forKey: .ran)
+            try container.encode(skipped, forKey: .skipped)
+            try container.encode(failed.count, forKey: .failed)
+            try container.encode(notRun, forKey: .notRun)
+            try container.encode(wallSeconds, forKey: .wallSeconds)
+        }
+
         /// The JSON line `cratedrop sweep run` prints.
         public var json: String {
-            let report: JSONOutput = [
-                "shard": .string(shard.description), "samples": .integer(samples), "ran": .integer(ran), "skipped": .integer(skipped),
-                "failed": .integer(failed.count), "not_run": .integer(notRun), "wall_seconds": .number(wallSeconds),
-            ]
-            return report.spacedText
+            // Encoding plain values into OrderedJSONEncoder cannot fail.
+            (try? OrderedJSONEncoder().output(self).spacedText) ?? "{}"
         }
     }
 

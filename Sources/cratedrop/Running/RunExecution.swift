@@ -15,18 +15,35 @@ enum RunExecution {
             }
         } catch {
             printError("cratedrop: \(error)")
-            switch error {
-            case .world: throw ExitCodes.dataError
-            case .gravityUnreadable: throw ExitCodes.noInput
-            case .recordNotCreated: throw ExitCodes.cannotCreate
-            case .output(.programMissing), .output(.noDisplay): throw ExitCodes.unavailable
-            case .output(.unsuitable): throw ExitCodes.usage
-            case .output(.exists), .output(.notEmpty), .output(.cannotCreate): throw ExitCodes.cannotCreate
-            case .state(.unsupportedBackend): throw ExitCodes.unavailable
-            case .state: throw ExitCodes.dataError
-            case .unsupported: throw ExitCodes.usage
-            case .statesFolder: throw ExitCodes.cannotCreate
-            }
+            throw exitCode(for: error)
+        }
+    }
+
+    /// The exit code of a run that could not be set up.
+    static func exitCode(for error: RunSetupError) -> ExitCode {
+        switch error {
+        case .world: ExitCodes.dataError
+        case .gravityUnreadable: ExitCodes.noInput
+        case .recordNotCreated: ExitCodes.cannotCreate
+        case .output(.programMissing), .output(.noDisplay): ExitCodes.unavailable
+        case .output(.unsuitable): ExitCodes.usage
+        case .output(.exists), .output(.notEmpty), .output(.cannotCreate): ExitCodes.cannotCreate
+        case .state(.unsupportedBackend): ExitCodes.unavailable
+        case .state: ExitCodes.dataError
+        case .unsupported: ExitCodes.usage
+        case .statesFolder: ExitCodes.cannotCreate
+        }
+    }
+
+    /// The exit code of a run's problem, by its kind (a notice: none).
+    static func exitCode(for kind: RunProblem.Kind) -> ExitCode? {
+        switch kind {
+        case .badValues: ExitCodes.dataError
+        case .inputOutput: ExitCodes.ioError
+        case .diverged: ExitCodes.diverged
+        case .unavailable: ExitCodes.unavailable
+        case .unsupported: ExitCodes.usage
+        case .notice: nil
         }
     }
 
@@ -47,66 +64,18 @@ enum RunExecution {
         progress.finish(done: outcome.render?.framesWritten ?? outcome.result.counters.frames)
         let summary = RunReport(plan: plan, outcome: outcome, interrupted: StopSignals.received.map(StopSignals.name))
         try SummaryOutput.emit(summary.json(), to: output)
-        try finish(outcome, plan: plan)
+        try finish(outcome)
     }
 
-    /// Ends the command as the run ended, after its results were printed: each failure's message
-    /// on stderr and its exit code, in order of precedence (a bad gravity line 65, an input or
-    /// record that could not be read or written 74, a data file 74, a check that parted 3, the
-    /// frame output 74), else the stop signal's 128 + N, else success.
-    /// - Parameter checked: what parts from the record, in the message (`the run`, `FILE: the replay`).
-    static func finish(_ outcome: RunOutcome, plan: RunPlan, checked: String = "the run") throws {
-        if let gravity = outcome.gravity, let failure = gravity.failure {
-            printError("cratedrop: \(failure)")
-            throw ExitCodes.dataError
+    /// Ends the command as the run ended, after its results were printed: every problem's
+    /// message on stderr, in order of precedence (`RunProblem.Kind`), and the exit code of the
+    /// first that is not a notice; else the stop signal's 128 + N; else success.
+    static func finish(_ outcome: RunOutcome) throws {
+        for problem in outcome.problems {
+            printError("cratedrop: \(problem)")
+            if let advice = problem.advice { printError("cratedrop: \(advice)") }
         }
-        if let gravity = outcome.gravity, let readError = gravity.readError {
-            printError("cratedrop: \(gravity.source): \(readError)")
-            throw ExitCodes.ioError
-        }
-        if let recordFailure = outcome.recordFailure {
-            printError("cratedrop: \(recordFailure)")
-            throw ExitCodes.ioError
-        }
-        if let saveStateFailure = outcome.saveStateFailure {
-            printError("cratedrop: \(saveStateFailure)")
-            switch saveStateFailure {
-            case .cannotSave(_, .unsupportedBackend): throw ExitCodes.unavailable
-            case .cannotSave: throw ExitCodes.usage
-            case .notWritten: throw ExitCodes.ioError
-            }
-        }
-        for failure in outcome.dataFailures { printError("cratedrop: \(failure)") }
-        if !outcome.dataFailures.isEmpty { throw ExitCodes.ioError }
-        if let divergence = outcome.check?.divergence {
-            printError("cratedrop: \(checked) parts from the record: \(divergence)")
-            throw ExitCodes.diverged
-        }
-        if let failure = outcome.synctest?.failure {
-            printError("cratedrop: \(failure)")
-            switch failure {
-            case .differs: throw ExitCodes.diverged
-            case .cannotSave(_, .unsupportedBackend), .cannotRestore(_, .unsupportedBackend): throw ExitCodes.unavailable
-            case .cannotSave, .cannotRestore: throw ExitCodes.usage
-            }
-        }
-        if let render = outcome.render, let failure = render.failure {
-            if failure.programFailed {
-                printError("cratedrop: \(failure)")
-                printError("cratedrop: to see the run without a window, write a video (--out out/run.mp4) or watch it in a browser (cratedrop serve SCENE)")
-                throw ExitCodes.unavailable
-            }
-            if failure.stopsRun {
-                printError("cratedrop: \(failure.reason) after \(render.framesWritten) frames; the run stopped there")
-            } else {
-                if case .video = plan.frames?.destination {
-                    printError("cratedrop: \(failure); no video was made (\(render.framesWritten) frames had gone to ffmpeg)")
-                } else {
-                    printError("cratedrop: \(failure); \(render.framesWritten) complete frames were written before it")
-                }
-                throw ExitCodes.ioError
-            }
-        }
+        if let failure = outcome.failure, let code = exitCode(for: failure.kind) { throw code }
         if let signal = StopSignals.received, outcome.stop == .requested {
             printError("cratedrop: stopped by \(StopSignals.name(signal)) after \(outcome.result.counters.stepsTaken) steps")
             throw ExitCode(128 + signal)

@@ -77,6 +77,6 @@ struct Hash: ParsableCommand {
         gravityInput.apply(to: &plan)
         let outcome = RunExecution.run(try RunExecution.engine(plan))
         if let failure = trail.failure { throw StandardOutput.exitCode(for: failure) }
-        try RunExecution.finish(outcome, plan: plan)
+        try RunExecution.finish(outcome)
     }
 }

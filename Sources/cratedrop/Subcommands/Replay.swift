@@ -66,29 +66,16 @@ struct Replay: ParsableCommand {
         if verify {
             plan.checkpoints = start.recordedCheckpoints
             plan.keyframeChecks = start.recordedKeyframes
+            plan.checkedRun = "\(record): the replay"
         }
         let trail = HashTrailOutput(dump: false)
         if let hashEvery { plan.hashTrail = RunPlan.HashTrail(every: hashEvery, emit: trail.emit) }
         let outcome = RunExecution.run(try RunExecution.engine(plan))
         if let failure = trail.failure { throw StandardOutput.exitCode(for: failure) }
-        let final = outcome.result
-        let check = outcome.check
-        let interrupted: String? = StopSignals.received.map(StopSignals.name)
-        let report: JSONOutput = [
-            "record": .string(record), "scene": .string(start.scene.name),
-            "steps": .integer(final.counters.stepsTaken), "state_hash": .string(final.stateHash.description),
-            "from": .integer(start.outputStep), "keyframe": start.state.map { .integer($0.step) } ?? .null,
-            "recorded_class": .string(recorded.header.determinismClass),
-            "complete": .bool(recorded.end != nil),
-            "determinism_class": .string(DeterminismClass.current.id),
-            "verified": check.map { .bool($0.divergence == nil) } ?? .null,
-            "checkpoints_verified": check.map { .integer($0.verified) } ?? .null,
-            "divergence": check?.divergence?.jsonOutput ?? .null,
-            "interrupted": .string(interrupted),
-        ]
+        let report = ReplayReport(record: record, start: start, outcome: outcome, interrupted: StopSignals.received.map(StopSignals.name)).json()
         // With --hash-every, stdout is the trail's (`diff` reads it); the JSON line goes to stderr.
-        if hashEvery != nil { printError(report.text) } else { try StandardOutput.print(report.text) }
-        try RunExecution.finish(outcome, plan: plan, checked: "\(record): the replay")
+        if hashEvery != nil { printError(report) } else { try StandardOutput.print(report) }
+        try RunExecution.finish(outcome)
     }
 
     /// `--out` or `--view`: the record rendered as `run RECORD` renders it, with these output options.

@@ -162,7 +162,7 @@ struct Serve: ParsableCommand {
                 printError("cratedrop: \(error)")
             }
             stopServer()
-            throw ExitCodes.cannotCreate
+            throw RunExecution.exitCode(for: error)
         }
         stopServer()
         if let message = failure.withLock({ $0 }) {
@@ -170,30 +170,8 @@ struct Serve: ParsableCommand {
             throw ExitCodes.unavailable
         }
         let counters = server.counters.withLock { $0 }
-        let summary: JSONOutput = [
-            "scene": .string(scene.name),
-            "steps": .integer(outcome.result.counters.stepsTaken),
-            // The world's step at the end, which the hash is of: fewer than the steps taken after a rewind.
-            "step": .integer(outcome.result.finalSnapshot.step),
-            "state_hash": .string(outcome.result.stateHash.description),
-            "dropped_seconds": .number(outcome.result.droppedSeconds),
-            "pages": .integer(counters.pages),
-            "frames_sent": .integer(counters.framesSent),
-            "frames_dropped": .integer(counters.framesDropped),
-            "bad_messages": .integer(counters.badMessages),
-            "refused_requests": .integer(counters.refusedRequests),
-            "rewinds": .integer(counters.rewinds),
-            "rewinds_refused": .integer(counters.rewindsRefused),
-            "record": outcome.recordFailure == nil ? .string(record) : .null,
-        ]
-        try StandardOutput.print(summary.text)
-        if let recordFailure = outcome.recordFailure {
-            printError("cratedrop: \(recordFailure); the record was not kept whole")
-            throw ExitCodes.ioError
-        }
-        if let signal = StopSignals.received {
-            printError("cratedrop: stopped by \(StopSignals.name(signal)) after \(outcome.result.counters.stepsTaken) steps")
-            throw ExitCode(128 + signal)
-        }
+        let summary = ServeReport(scene: scene.name, outcome: outcome, counters: counters, record: record).json()
+        try StandardOutput.print(summary)
+        try RunExecution.finish(outcome)
     }
 }
