@@ -130,7 +130,7 @@ let package = Package(
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Raster", "SceneModel", "TestSupport", "CSpng", "CZlib"]),
         .testTarget(name: "DriverTests", dependencies: ["Driver", "Session", "Physics", "SceneModel", "Script", "TestSupport"]),
         .testTarget(name: "ServeTests", dependencies: ["Serve", "Session", "Physics", "SceneFile", "SceneModel", "TestSupport"]),
-        .testTarget(name: "SweepTests", dependencies: ["Sweep", "Session", "SceneFile", "SceneModel", "Physics", "TestSupport"]),
+        .testTarget(name: "SweepTests", dependencies: ["Sweep", "Session", "SceneFile", "SceneModel", "Script", "Physics", "FileIO", "TestSupport"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "Outputs", "Physics", "Raster", "SceneModel", "Script", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["cratedrop", "cratedrop-bench", "TestSupport"], exclude: ["Golden"]),
     ]

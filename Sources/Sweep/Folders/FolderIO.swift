@@ -5,11 +5,38 @@ import FileIO
 
 /// The few POSIX calls a sweep folder needs, each failure turned into a message naming the path.
 enum FolderIO {
-    struct Failure: Error, Sendable, CustomStringConvertible {
-        var description: String
-        init(_ path: String, _ what: String) { description = "\(path): \(what): \(errnoText())" }
-        init(_ path: String, _ what: String, _ failure: FileFailure) { description = "\(path): \(what): \(failure)" }
-        init(description: String) { self.description = description }
+    /// What could not be done to which path, and the system's reason.
+    struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// What was being done; nil: writing the file's bytes.
+        enum Action: String, Sendable {
+            case createFolder = "cannot create the folder"
+            case notAFolder = "exists and is not a folder"
+            case create = "cannot create"
+            case flush = "cannot flush to disk"
+            case close = "cannot close"
+            case openToFlush = "cannot open to flush"
+            case createSampleFolder = "cannot create the sample's folder"
+            case renameSample = "cannot rename the completed sample into place"
+        }
+
+        var path: String
+        var action: Action?
+        var cause: FileFailure
+
+        /// The failure of the system call just made (its `errno`).
+        init(_ path: String, _ action: Action) {
+            self.init(path, action, .fromErrno())
+        }
+
+        init(_ path: String, _ action: Action?, _ cause: FileFailure) {
+            self.path = path
+            self.action = action
+            self.cause = cause
+        }
+
+        var description: String {
+            if let action { "\(path): \(action.rawValue): \(cause)" } else { "\(path): \(cause)" }
+        }
     }
 
     /// Creates the folder `path` (its parent must exist); an existing folder is fine.
@@ -19,7 +46,7 @@ enum FolderIO {
         var info = stat()
         if code == EEXIST, lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return }
         errno = code
-        throw Failure(path, code == EEXIST ? "exists and is not a folder" : "cannot create the folder")
+        throw Failure(path, code == EEXIST ? .notAFolder : .createFolder)
     }
 
     /// Writes `bytes` as the new file `path` (created exclusively), flushed to the disk when `sync`.
@@ -28,16 +55,16 @@ enum FolderIO {
         do {
             fd = try FileDescriptorIO.createExclusive(path, mode: 0o644)
         } catch {
-            throw Failure(path, "cannot create", error)
+            throw Failure(path, .create, error)
         }
         var failure: Failure?
         do {
             try FileDescriptorIO.writeAll(fd, bytes)
         } catch {
-            failure = Failure(description: "\(path): \(error)")
+            failure = Failure(path, nil, .system(error.errno))
         }
-        if failure == nil, sync, fsync(fd) != 0 { failure = Failure(path, "cannot flush to disk") }
-        if close(fd) != 0, failure == nil { failure = Failure(path, "cannot close") }
+        if failure == nil, sync, fsync(fd) != 0 { failure = Failure(path, .flush) }
+        if close(fd) != 0, failure == nil { failure = Failure(path, .close) }
         if let failure {
             unlink(path)
             throw failure
@@ -50,10 +77,10 @@ enum FolderIO {
         do {
             fd = try FileBytes.openStream(path: path)
         } catch {
-            throw Failure(path, "cannot open to flush", error)
+            throw Failure(path, .openToFlush, error)
         }
         defer { close(fd) }
-        if fsync(fd) != 0 { throw Failure(path, "cannot flush to disk") }
+        if fsync(fd) != 0 { throw Failure(path, .flush) }
     }
 
     /// The names in the folder `path` (without `.` and `..`); empty when it cannot be read.

@@ -128,7 +128,7 @@ public struct SweepFolder: Sendable {
         unlink(temporary)
         try FolderIO.writeNew(temporary, bytes, sync: true)
         defer { unlink(temporary) }
-        if link(temporary, target) != 0, errno != EEXIST { throw FolderIO.Failure(target, "cannot create") }
+        if link(temporary, target) != 0, errno != EEXIST { throw FolderIO.Failure(target, .create) }
     }
 
     /// The identity of the sweep folder at `path`.
@@ -184,7 +184,7 @@ public struct SweepFolder: Sendable {
         if mkdir(temporary, 0o755) == 0 { return temporary }
         FolderIO.removeFolder(temporary)
         guard mkdir(temporary, 0o755) == 0 else {
-            throw .cannotCreate(FolderIO.Failure(temporary, "cannot create the sample's folder").description)
+            throw .cannotCreate(FolderIO.Failure(temporary, .createSampleFolder).description)
         }
         return temporary
     }
@@ -208,7 +208,7 @@ public struct SweepFolder: Sendable {
                     FolderIO.removeFolder(temporary)
                     return .alreadyDone
                 }
-                throw FolderIO.Failure(samplePath(index), "cannot rename the completed sample into place")
+                throw FolderIO.Failure(samplePath(index), .renameSample)
             }
             if sync { try FolderIO.sync(samplesPath) }
         } catch {
