@@ -38,8 +38,19 @@ package func loadSceneOrExit(_ path: String) throws -> Scene {
 
 /// Loads a scene and the file's bytes (for a run record), or ends the command as `loadSceneOrExit`.
 package func loadSceneWithTextOrExit(_ path: String) throws -> (scene: Scene, text: [UInt8]) {
+    try sceneOrExit { () throws(SceneLoadError) in try SceneLoader.loadWithText(path: path) }
+}
+
+/// Parses `bytes`, read from the scene file `path`, or ends the command as `loadSceneWithTextOrExit` does.
+package func parseSceneOrExit(_ bytes: [UInt8], file path: String) throws -> Scene {
+    try sceneOrExit { () throws(SceneLoadError) in try SceneLoader.parse(bytes, file: path) }
+}
+
+/// Loads a scene with `load`, or ends the command: 66 if it cannot be read, 65 if it is invalid,
+/// every problem on stderr.
+private func sceneOrExit<Value>(_ load: () throws(SceneLoadError) -> Value) throws -> Value {
     do {
-        return try SceneLoader.loadWithText(path: path)
+        return try load()
     } catch {
         // One prefix for every message: each problem line of the file gets it.
         for line in error.description.split(separator: "\n") { printError("cratedrop: \(line)") }

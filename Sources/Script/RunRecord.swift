@@ -382,8 +382,13 @@ extension RunRecord {
     /// version (`{"record":"cratedrop",…}`), so that one this CrateDrop cannot read is refused as
     /// a record rather than read as a scene.
     public static func isRecord(atPath path: String) -> Bool {
-        guard let bytes = try? FileBytes.readPrefix(path: path, limit: 1 << 16),
-              let value = try? JSONParser.parse(firstLine(bytes), firstLine: 1), case let .object(members) = value.kind else { return false }
+        guard let bytes = try? FileBytes.readPrefix(path: path, limit: 1 << 16) else { return false }
+        return startsAsRecord(bytes)
+    }
+
+    /// Whether `bytes` (a file's first bytes: its first line at least) begin with a record's header line.
+    public static func startsAsRecord(_ bytes: [UInt8]) -> Bool {
+        guard let value = try? JSONParser.parse(firstLine(bytes), firstLine: 1), case let .object(members) = value.kind else { return false }
         return members.contains { $0.key == "record" && $0.value.kind == .string("cratedrop") }
     }
 

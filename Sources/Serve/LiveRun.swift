@@ -63,14 +63,17 @@ package final class LiveRun: Sendable {
     /// - Parameter history: how much past to keep for rewinds; nil: the default (30 s). Used only
     ///   where saved states work (the portable backend, a scene they cover) and the record is a
     ///   file that can be cut back; `rewind` says which.
-    package init(scene: Scene, sceneText: [UInt8], sceneFile: String, recordPath: String, history: LiveHistory.Settings? = nil) {
+    /// - Parameter world: the scene's world, built and not yet stepped, to check rewinds on (the
+    ///   one the first run then steps, `run(fps:firstWorld:...)`); nil: one is built to check.
+    package init(scene: Scene, sceneText: [UInt8], sceneFile: String, recordPath: String, history: LiveHistory.Settings? = nil,
+                 world: World? = nil) {
         self.scene = scene
         self.sceneText = sceneText
         self.sceneFile = sceneFile
         self.recordPath = recordPath
         masses = scene.allCrates().map { $0.bodyType == .dynamic ? $0.mass : nil }
         var settings = history ?? LiveHistory.Settings()
-        rewind = Self.rewindAvailability(scene: scene, recordPath: recordPath, seconds: settings.seconds)
+        rewind = Self.rewindAvailability(scene: scene, world: world, recordPath: recordPath, seconds: settings.seconds)
         if case .available = rewind {
             settings.onBranch = { [recordEpoch] in recordEpoch.advance() }
             self.history = settings
@@ -80,13 +83,13 @@ package final class LiveRun: Sendable {
     }
 
     /// Whether this scene's world can be saved here, and its record cut back.
-    private static func rewindAvailability(scene: Scene, recordPath: String, seconds: Int) -> Rewind {
+    private static func rewindAvailability(scene: Scene, world: World?, recordPath: String, seconds: Int) -> Rewind {
         switch FileDescriptorIO.kind(of: recordPath) {
         case .regular, .missing: break
         default: return .unavailable("the record (\(recordPath)) is not a regular file, and a branch cuts the record back")
         }
         do {
-            _ = try World(scene: scene).saveState()
+            _ = try (world ?? World(scene: scene)).saveState()
         } catch let error as StateError {
             return .unavailable("rewind keeps saved states, and \(error)")
         } catch {
@@ -166,14 +169,21 @@ package final class LiveRun: Sendable {
     /// - Parameter onWarning: told of a body leaving the world (once a world) and a rewind that failed.
     /// - Returns: the last run's outcome (its record finished).
     /// - Throws: `RunSetupError` when the world or the record cannot be set up.
-    package func run(fps: Int, shouldStop: @escaping @Sendable () -> Bool, onWarning: @escaping @Sendable (String) -> Void = { _ in },
-                    onFrame: @escaping @Sendable (LiveFrame) -> Void) throws(RunSetupError) -> RunOutcome {
+    /// - Parameter firstWorld: the scene's world, built and not yet stepped, for the first run (the
+    ///   one the scene message pages get was drawn from); nil: the run builds its own.
+    package func run(fps: Int, firstWorld: World? = nil, shouldStop: @escaping @Sendable () -> Bool,
+                     onWarning: @escaping @Sendable (String) -> Void = { _ in },
+                     onFrame: @escaping @Sendable (LiveFrame) -> Void) throws(RunSetupError) -> RunOutcome {
         var generation = 0
         while true {
             // A new record replaces the file: a download of the last one must not read into it.
             if generation > 0 { recordEpoch.advance() }
-            let engine = try RunEngine(plan: plan(fps: fps, generation: generation, onFrame: onFrame), shouldStop: shouldStop,
-                                   onWarning: onWarning)
+            let plan = plan(fps: fps, generation: generation, onFrame: onFrame)
+            let engine = if generation == 0, let firstWorld {
+                try RunEngine(plan: plan, freshWorld: firstWorld, shouldStop: shouldStop, onWarning: onWarning)
+            } else {
+                try RunEngine(plan: plan, shouldStop: shouldStop, onWarning: onWarning)
+            }
             control.beginRun()
             let outcome = engine.run(shouldStop: shouldStop)
             guard outcome.stop == .restart, outcome.recordFailure == nil else { return outcome }

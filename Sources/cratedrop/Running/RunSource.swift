@@ -12,10 +12,12 @@ import Session
 /// which brings its own scene, gravity changes, length and checkpoints. Files that cannot be
 /// read or parsed end the command here (66, 65), before any run is set up.
 enum RunSource {
-    /// Opens `path` as a record when its first line is a record header, else as a scene file.
+    /// Opens `path` as a record when its first line is a record header, else as a saved state or
+    /// a scene file: the file is read once (`RunInput`).
     /// - Parameter gravity: `--gravity`, which a record refuses (it carries its own).
     static func open(_ path: String, gravity: String?) throws -> RunStart {
-        guard RunRecord.isRecord(atPath: path) else { return try sceneOrState(path) }
+        let input = RunInput.read(path)
+        guard case .record? = input else { return try sceneOrState(path, input) }
         if gravity != nil {
             printError("cratedrop: \(path) is a run record, which carries its own gravity changes: drop --gravity")
             throw ExitCodes.usage
@@ -23,15 +25,22 @@ enum RunSource {
         return try record(path)
     }
 
-    /// Opens `path` as a saved state when it begins as one, else as a scene file. A malformed
-    /// state or embedded scene ends the command (65).
-    static func sceneOrState(_ path: String) throws -> RunStart {
-        guard let read = SavedStateInput.read(path) else {
+    /// Opens `path`, read as `input`, as a saved state when it begins as one, else as a scene
+    /// file. A malformed state or embedded scene ends the command (65).
+    static func sceneOrState(_ path: String, _ input: RunInput?) throws -> RunStart {
+        let bytes: [UInt8]
+        switch input {
+        case nil, .record?:
+            // Unreadable (or a record where a scene is wanted): the loader says why in its words.
             let (scene, text) = try loadSceneWithTextOrExit(path)
             return .scene(scene, file: path, text: text)
+        case let .scene(text)?:
+            return .scene(try parseSceneOrExit(text, file: path), file: path, text: text)
+        case let .state(read)?:
+            bytes = read
         }
         do {
-            let file = try read.get()
+            let file = try SavedStateFile.parse(bytes)
             let scene = try SavedStateInput.scene(of: file, at: path)
             if let warning = SavedStateInput.otherClassWarning(file, at: path) { printError("cratedrop: warning: \(warning)") }
             return .state(file, scene: scene)

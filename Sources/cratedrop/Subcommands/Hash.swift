@@ -61,12 +61,13 @@ struct Hash: ParsableCommand {
 
     func run() throws {
         StopSignals.install()
-        if RunRecord.isRecord(atPath: scene) {
+        let input = RunInput.read(scene)
+        if case .record? = input {
             printError("cratedrop: \(TerminalText.escaped(scene)) is a run record: `cratedrop replay \(TerminalText.escaped(scene)) --hash-every K` "
                 + "prints its hash trail (and --verify checks it)")
             throw ExitCodes.usage
         }
-        let start = try RunSource.sceneOrState(self.scene)
+        let start = try RunSource.sceneOrState(self.scene, input)
         let total = steps ?? DecimalSeconds(seconds ?? "10")!.steps(atRate: start.scene.stepRate)
         var plan = RunPlan(start: start, length: .steps(total), clock: .everyStep)
         try states.apply(to: &plan)

@@ -119,8 +119,10 @@ struct Serve: ParsableCommand {
         }
         defer { privateRecord?.remove() }
         let recordPath = record ?? privateRecord!.path
-        let live = LiveRun(scene: scene, sceneText: sceneText, sceneFile: self.scene, recordPath: recordPath)
-        let sceneMessage = LiveMessages.scene(scene, world: try makeWorld(scene), rewind: live.rewind)
+        // One world: the scene message is drawn from it, rewinds are checked on it, and the first run steps it.
+        let world = try makeWorld(scene)
+        let live = LiveRun(scene: scene, sceneText: sceneText, sceneFile: self.scene, recordPath: recordPath, world: world)
+        let sceneMessage = LiveMessages.scene(scene, world: world, rewind: live.rewind)
         // On a wildcard address the URLs printed name this machine: requests naming it are answered.
         let machineNames = ["0.0.0.0", "::", "[::]"].contains(host) ? Self.reachableNames(host: host) : []
         let server = LiveServer(run: live, sceneMessage: sceneMessage, allowedHosts: allowHosts + machineNames)
@@ -151,7 +153,7 @@ struct Serve: ParsableCommand {
         }
         let outcome: RunOutcome
         do {
-            outcome = try live.run(fps: fps, shouldStop: { StopSignals.received != nil || failure.withLock { $0 } != nil },
+            outcome = try live.run(fps: fps, firstWorld: world, shouldStop: { StopSignals.received != nil || failure.withLock { $0 } != nil },
                                    onWarning: { printError("cratedrop: warning: \($0)") }) { frame in
                 server.broadcast(LiveMessages.frame(frame))
             }
