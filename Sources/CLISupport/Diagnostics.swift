@@ -41,9 +41,16 @@ package func loadSceneWithTextOrExit(_ path: String) throws -> (scene: Scene, te
     try sceneOrExit { () throws(SceneLoadError) in try SceneLoader.loadWithText(path: path) }
 }
 
-/// Parses `bytes`, read from the scene file `path`, or ends the command as `loadSceneWithTextOrExit` does.
-package func parseSceneOrExit(_ bytes: [UInt8], file path: String) throws -> Scene {
-    try sceneOrExit { () throws(SceneLoadError) in try SceneLoader.parse(bytes, file: path) }
+/// The checked scene at `path` (a world is built from it without checking again) and its bytes,
+/// or ends the command as `loadSceneWithTextOrExit` does.
+package func loadCheckedSceneOrExit(_ path: String) throws -> (scene: CheckedScene, text: [UInt8]) {
+    try sceneOrExit { () throws(SceneLoadError) in try SceneLoader.loadChecked(path: path) }
+}
+
+/// Parses and checks `bytes`, read from the scene file `path`, or ends the command as
+/// `loadSceneWithTextOrExit` does.
+package func parseCheckedSceneOrExit(_ bytes: [UInt8], file path: String) throws -> CheckedScene {
+    try sceneOrExit { () throws(SceneLoadError) in try SceneLoader.parseChecked(bytes, file: path) }
 }
 
 /// Loads a scene with `load`, or ends the command: 66 if it cannot be read, 65 if it is invalid,
@@ -65,6 +72,16 @@ private func sceneOrExit<Value>(_ load: () throws(SceneLoadError) -> Value) thro
 package func makeWorld(_ scene: Scene) throws -> World {
     do {
         return try World(scene: scene)
+    } catch {
+        printError("cratedrop: \(error)")
+        throw ExitCodes.dataError
+    }
+}
+
+/// Builds the world for a checked scene, not checking it again.
+package func makeWorld(_ scene: CheckedScene) throws -> World {
+    do {
+        return try World(checked: scene)
     } catch {
         printError("cratedrop: \(error)")
         throw ExitCodes.dataError

@@ -26,9 +26,14 @@ public final class Crate {
 
     /// Creates a crate from `spec`, validated first so no bad value reaches Chipmunk.
     /// - Throws: `PhysicsError.invalidValue` naming every bad field.
-    public init(_ spec: CrateSpec) throws(PhysicsError) {
+    public convenience init(_ spec: CrateSpec) throws(PhysicsError) {
         let problems = spec.problems()
         guard problems.isEmpty else { throw .invalidValue(what: "crate", problems: problems) }
+        self.init(checkedSpec: spec)
+    }
+
+    /// A crate of a checked scene's (`CheckedScene`), whose values are not checked again.
+    init(checkedSpec spec: CrateSpec) {
         shape = spec.shape
         mass = spec.mass
         friction = spec.friction

@@ -41,6 +41,18 @@ public enum SceneLoader {
         return try check(bytes, file: path)
     }
 
+    /// Reads and checks the scene file at `path`: the checked scene (a world is built from it
+    /// without checking again) and the file's bytes.
+    public static func loadChecked(path: String) throws(SceneLoadError) -> (scene: CheckedScene, text: [UInt8]) {
+        let (scene, text) = try loadWithText(path: path)
+        return (CheckedScene(decoded: scene), text)
+    }
+
+    /// Parses and checks `bytes` as the scene file `file`: the checked scene.
+    public static func parseChecked(_ bytes: [UInt8], file: String) throws(SceneLoadError) -> CheckedScene {
+        CheckedScene(decoded: try parse(bytes, file: file))
+    }
+
     /// Parses `bytes` as the scene file `file` (the name is used in messages and as the default scene name).
     public static func parse(_ bytes: [UInt8], file: String) throws(SceneLoadError) -> Scene {
         try check(bytes, file: file).scene

@@ -59,7 +59,9 @@ public struct RunRecord: Sendable {
     }
 
     public var header: Header
-    public var scene: Scene
+    /// The embedded scene, checked as it was read.
+    public let checkedScene: CheckedScene
+    public var scene: Scene { checkedScene.scene }
     /// The scene file's text, as embedded.
     public var sceneText: [UInt8]
     /// The changes applied, in order; each `.step(n)`.
@@ -206,7 +208,7 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
 private struct Reader {
     let source: String
     var header: RunRecord.Header?
-    var scene: Scene?
+    var scene: CheckedScene?
     var sceneText: [UInt8] = []
     var gravityParser: GravityLineParser?
     var gravityChanges: [InputCommand] = []
@@ -270,8 +272,9 @@ private struct Reader {
             sceneText = Array(text.utf8)
             do {
                 // The name goes into messages: shown escaped (it is file text).
-                let parsed = try SceneLoader.parse(sceneText, file: TerminalText.escaped(header.sceneFile))
-                self.scene = parsed
+                let checked = try SceneLoader.parseChecked(sceneText, file: TerminalText.escaped(header.sceneFile))
+                self.scene = checked
+                let parsed = checked.scene
                 bodyCount = parsed.crates.count + (parsed.generator?.count ?? 0)
                 gravityParser = GravityLineParser(source: source, stepRate: parsed.stepRate,
                                                   gravityMagnitude: parsed.gravity.length, axes: .portrait)
@@ -351,7 +354,7 @@ private struct Reader {
 
     func finish(checkpoints: [Checkpoint]) throws(RecordError) -> RunRecord {
         guard let header, let scene else { throw .invalid("\(source): incomplete record: no header and scene lines") }
-        return RunRecord(header: header, scene: scene, sceneText: sceneText, gravityChanges: gravityChanges,
+        return RunRecord(header: header, checkedScene: scene, sceneText: sceneText, gravityChanges: gravityChanges,
                          checkpoints: checkpoints, end: end, keyframeDigests: keyframeDigests,
                          keyframe: keyframe)
     }

@@ -37,7 +37,9 @@ package struct LiveFrame: Sendable {
 /// (`LiveHistory`) and pages may rewind it; the record then follows the branch the run is on.
 /// `run` blocks its thread; `post` may be called from any thread.
 package final class LiveRun: Sendable {
-    package let scene: Scene
+    /// The scene, checked once when it was read: every world of the run is built without checking it again.
+    private let checkedScene: CheckedScene
+    package var scene: Scene { checkedScene.scene }
     private let sceneText: [UInt8]
     private let sceneFile: String
     /// Where the record of the current world is written.
@@ -65,15 +67,16 @@ package final class LiveRun: Sendable {
     ///   file that can be cut back; `rewind` says which.
     /// - Parameter world: the scene's world, built and not yet stepped, to check rewinds on (the
     ///   one the first run then steps, `run(fps:firstWorld:...)`); nil: one is built to check.
-    package init(scene: Scene, sceneText: [UInt8], sceneFile: String, recordPath: String, history: LiveHistory.Settings? = nil,
+    package init(checked: CheckedScene, sceneText: [UInt8], sceneFile: String, recordPath: String, history: LiveHistory.Settings? = nil,
                  world: World? = nil) {
-        self.scene = scene
+        let scene = checked.scene
+        checkedScene = checked
         self.sceneText = sceneText
         self.sceneFile = sceneFile
         self.recordPath = recordPath
         masses = scene.allCrates().map { $0.bodyType == .dynamic ? $0.mass : nil }
         var settings = history ?? LiveHistory.Settings()
-        rewind = Self.rewindAvailability(scene: scene, world: world, recordPath: recordPath, seconds: settings.seconds)
+        rewind = Self.rewindAvailability(scene: checked, world: world, recordPath: recordPath, seconds: settings.seconds)
         if case .available = rewind {
             settings.onBranch = { [recordEpoch] in recordEpoch.advance() }
             self.history = settings
@@ -83,13 +86,19 @@ package final class LiveRun: Sendable {
     }
 
     /// Whether this scene's world can be saved here, and its record cut back.
-    private static func rewindAvailability(scene: Scene, world: World?, recordPath: String, seconds: Int) -> Rewind {
+    /// A run of `scene`, checked here.
+    package convenience init(scene: Scene, sceneText: [UInt8], sceneFile: String, recordPath: String,
+                             history: LiveHistory.Settings? = nil) throws(SceneProblems) {
+        self.init(checked: try CheckedScene(scene), sceneText: sceneText, sceneFile: sceneFile, recordPath: recordPath, history: history)
+    }
+
+    private static func rewindAvailability(scene: CheckedScene, world: World?, recordPath: String, seconds: Int) -> Rewind {
         switch FileDescriptorIO.kind(of: recordPath) {
         case .regular, .missing: break
         default: return .unavailable("the record (\(recordPath)) is not a regular file, and a branch cuts the record back")
         }
         do {
-            _ = try (world ?? World(scene: scene)).saveState()
+            _ = try (world ?? World(checked: scene)).saveState()
         } catch let error as StateError {
             return .unavailable("rewind keeps saved states, and \(error)")
         } catch {
@@ -154,7 +163,7 @@ package final class LiveRun: Sendable {
 
     /// The plan of one world's run.
     private func plan(fps: Int, generation: Int, onFrame: @escaping @Sendable (LiveFrame) -> Void) -> RunPlan {
-        var plan = RunPlan(start: .scene(scene, file: sceneFile, text: sceneText), length: .never, clock: .live(fps: fps, control: control))
+        var plan = RunPlan(start: .scene(checkedScene, file: sceneFile, text: sceneText), length: .never, clock: .live(fps: fps, control: control))
         // A page's drag that the world no longer has (a move after a restart or a rewind took the
         // grab away) is skipped with a warning, not the end of the run.
         plan.gravity = RunPlan.GravityInputPlan(.live(control), badLines: .skip)

@@ -40,7 +40,8 @@ public final class RunEngine {
                             onWarning: @escaping (String) -> Void = { _ in }) throws(RunSetupError) {
         let world: World
         do {
-            world = try World(scene: plan.start.scene)
+            // A scene checked when it was read is not checked again.
+            if let checked = plan.start.checkedScene { world = try World(checked: checked) } else { world = try World(scene: plan.start.scene) }
         } catch {
             throw .world(error)
         }

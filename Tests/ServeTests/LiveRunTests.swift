@@ -21,7 +21,7 @@ import Testing
 
     static func live(record: String) throws -> LiveRun {
         let text = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Repository.path("Scenes/book.json"))))
-        return LiveRun(scene: try Repository.scene("book"), sceneText: text, sceneFile: "Scenes/book.json", recordPath: record)
+        return try LiveRun(scene: try Repository.scene("book"), sceneText: text, sceneFile: "Scenes/book.json", recordPath: record)
     }
 
     @Test func rewindIsOfferedOnlyWhereStatesCanBeSavedAndOtherwiseRefusedWithTheReason() throws {
@@ -49,7 +49,7 @@ import Testing
         let text = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Repository.path("Scenes/book.json"))))
         let record = Self.temporary("first.rec")
         defer { try? FileManager.default.removeItem(atPath: record) }
-        let live = LiveRun(scene: scene, sceneText: text, sceneFile: "Scenes/book.json", recordPath: record, world: world)
+        let live = LiveRun(checked: try CheckedScene(scene), sceneText: text, sceneFile: "Scenes/book.json", recordPath: record, world: world)
         let frames = Atomic<Int>(0)
         let outcome = try live.run(fps: 240, firstWorld: world, shouldStop: { frames.load(ordering: .relaxed) >= 5 }) { _ in
             frames.add(1, ordering: .relaxed)
@@ -74,7 +74,7 @@ import Testing
         text.insert(contentsOf: Array(#""sleep_time": 0.5, "#.utf8), at: text.firstIndex(of: UInt8(ascii: "{"))! + 1)
         let scene = try SceneLoader.parse(text, file: "sleepy.json")
         let record = Self.temporary("sleepy.rec")
-        let live = LiveRun(scene: scene, sceneText: text, sceneFile: "sleepy.json", recordPath: record)
+        let live = try LiveRun(scene: scene, sceneText: text, sceneFile: "sleepy.json", recordPath: record)
         guard case let .unavailable(reason) = live.rewind else {
             Issue.record("rewind offered for sleeping bodies")
             return

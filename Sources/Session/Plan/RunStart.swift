@@ -5,7 +5,26 @@ import Script
 /// Where a run starts: a scene, or a run record (which brings its scene, its gravity changes, its
 /// length and its checkpoints).
 public struct RunStart: Sendable {
-    public var scene: Scene
+    /// The scene, checked or not yet.
+    private enum SceneValue: Sendable {
+        case checked(CheckedScene)
+        case unchecked(Scene)
+    }
+
+    private let sceneValue: SceneValue
+    public var scene: Scene {
+        switch sceneValue {
+        case let .checked(checked): checked.scene
+        case let .unchecked(scene): scene
+        }
+    }
+
+    /// The scene as checked once when it was read: the world is built from it without checking
+    /// again. nil: a scene given as a value, checked when the world is built.
+    public var checkedScene: CheckedScene? {
+        if case let .checked(checked) = sceneValue { checked } else { nil }
+    }
+
     /// The scene's path, as the record's header names it.
     public var sceneFile: String
     /// The scene file's bytes, embedded in a record the run writes.
@@ -23,14 +42,32 @@ public struct RunStart: Sendable {
     /// nil: at `step`.
     public var catchUpTo: Int?
 
-    /// A run of `scene`, read from `sceneFile` whose bytes are `sceneText`.
-    public static func scene(_ scene: Scene, file sceneFile: String, text sceneText: [UInt8]) -> RunStart {
-        RunStart(scene: scene, sceneFile: sceneFile, sceneText: sceneText, record: nil, state: nil)
+    private init(_ scene: SceneValue, sceneFile: String, sceneText: [UInt8], record: (run: RunRecord, path: String)?, state: WorldState?) {
+        sceneValue = scene
+        self.sceneFile = sceneFile
+        self.sceneText = sceneText
+        self.record = record
+        self.state = state
     }
 
-    /// A continuation of a saved state whose scene (read from the state's own text) is `scene`.
+    /// A run of the checked `scene`, read from `sceneFile` whose bytes are `sceneText`.
+    public static func scene(_ scene: CheckedScene, file sceneFile: String, text sceneText: [UInt8]) -> RunStart {
+        RunStart(.checked(scene), sceneFile: sceneFile, sceneText: sceneText, record: nil, state: nil)
+    }
+
+    /// A run of `scene`, checked when its world is built.
+    public static func scene(_ scene: Scene, file sceneFile: String, text sceneText: [UInt8]) -> RunStart {
+        RunStart(.unchecked(scene), sceneFile: sceneFile, sceneText: sceneText, record: nil, state: nil)
+    }
+
+    /// A continuation of a saved state whose checked scene (read from the state's own text) is `scene`.
+    public static func state(_ file: SavedStateFile, scene: CheckedScene) -> RunStart {
+        RunStart(.checked(scene), sceneFile: file.sceneFile, sceneText: file.sceneText, record: nil, state: file.state)
+    }
+
+    /// A continuation of a saved state whose scene is `scene`, checked when its world is built.
     public static func state(_ file: SavedStateFile, scene: Scene) -> RunStart {
-        RunStart(scene: scene, sceneFile: file.sceneFile, sceneText: file.sceneText, record: nil, state: file.state)
+        RunStart(.unchecked(scene), sceneFile: file.sceneFile, sceneText: file.sceneText, record: nil, state: file.state)
     }
 
     /// The step the world starts at: 0, or a saved state's step.
@@ -41,7 +78,7 @@ public struct RunStart: Sendable {
 
     /// A run of the record at `path`: its scene, driven by its own gravity changes.
     public static func record(_ record: RunRecord, path: String) -> RunStart {
-        RunStart(scene: record.scene, sceneFile: record.header.sceneFile, sceneText: record.sceneText, record: (record, path), state: nil)
+        RunStart(.checked(record.checkedScene), sceneFile: record.header.sceneFile, sceneText: record.sceneText, record: (record, path), state: nil)
     }
 
     /// The stretch of the record at `path` from step `from` on (`replay --from`): the world

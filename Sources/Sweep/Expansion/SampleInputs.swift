@@ -11,7 +11,9 @@ public struct SampleInputs: Sendable {
     public var sample: Sample
     /// The scene file the sample runs, as written into its folder (`scene.json`).
     public var sceneText: [UInt8]
-    public var scene: Scene
+    /// The sample's scene, checked once as it was made: its world is built without checking again.
+    public var checkedScene: CheckedScene
+    public var scene: Scene { checkedScene.scene }
     /// Steps to run (after the saved state's step, when branching).
     public var steps: Int
     /// The gravity script (`gravity.jsonl`), if any.
@@ -50,24 +52,27 @@ extension SweepSpec {
         }
         switch base {
         case let .scene(_, _, document, _):
-            let made: (text: [UInt8], scene: Scene)
+            let made: (text: [UInt8], checked: CheckedScene)
             do {
-                made = try SampleScene.make(setting: sceneValues, in: document)
+                let (text, checked) = try SampleScene.make(setting: sceneValues, in: document)
+                made = (text, checked)
             } catch {
                 throw SampleError(index: sample.index, reason: "\(sample.parametersJSON): \(error)")
             }
-            let length = steps(seconds, stepRate: made.scene.stepRate)
-            if let problem = framesProblem(scene: made.scene, steps: length) ?? editsProblem(edits, scene: made.scene, startStep: 0, steps: length) {
+            let scene = made.checked.scene
+            let length = steps(seconds, stepRate: scene.stepRate)
+            if let problem = framesProblem(scene: scene, steps: length) ?? editsProblem(edits, scene: scene, startStep: 0, steps: length) {
                 throw SampleError(index: sample.index, reason: "\(sample.parametersJSON): \(problem)")
             }
-            return SampleInputs(sample: sample, sceneText: made.text, scene: made.scene, steps: length, gravityScript: script, state: nil,
+            return SampleInputs(sample: sample, sceneText: made.text, checkedScene: made.checked, steps: length, gravityScript: script, state: nil,
                                 edits: edits)
-        case let .state(_, file, _, scene):
+        case let .state(_, file, _, checked):
+            let scene = checked.scene
             let length = steps(seconds, stepRate: scene.stepRate)
             if let problem = framesProblem(scene: scene, steps: length) ?? editsProblem(edits, scene: scene, startStep: file.state.step, steps: length) {
                 throw SampleError(index: sample.index, reason: "\(sample.parametersJSON): \(problem)")
             }
-            return SampleInputs(sample: sample, sceneText: file.sceneText, scene: scene, steps: length, gravityScript: script, state: file,
+            return SampleInputs(sample: sample, sceneText: file.sceneText, checkedScene: checked, steps: length, gravityScript: script, state: file,
                                 edits: edits)
         }
     }

@@ -8,7 +8,7 @@ enum SampleScene {
     /// - Throws: the first reason it is not a valid scene: a path that cannot be set, or the
     ///   scene decoder's messages (`generator.count: must be ...`), joined by `; `.
     static func make(setting values: [(SceneFieldPath, JSONValue)], in document: JSONValue,
-                     file: String = "scene.json") throws(Problem) -> (text: [UInt8], scene: Scene) {
+                     file: String = "scene.json") throws(Problem) -> (text: [UInt8], scene: CheckedScene) {
         var changed = document
         for (path, value) in values {
             do {
@@ -19,7 +19,7 @@ enum SampleScene {
         }
         let text = Array((JSONOutput(changed).documentText + "\n").utf8)
         do {
-            return (text, try SceneLoader.parse(text, file: file))
+            return (text, try SceneLoader.parseChecked(text, file: file))
         } catch {
             switch error {
             case let .invalid(problems):

@@ -20,6 +20,9 @@ public enum SampleRun {
     /// What to run and where its files go.
     public struct Request: Sendable {
         public var scene: Scene
+        /// `scene` as checked when it was read or made: its world is built without checking it
+        /// again. nil: checked when the world is built.
+        public var checkedScene: CheckedScene?
         /// The scene's text, as a record embeds it.
         public var sceneText: [UInt8]
         /// The saved state to continue, when branching.
@@ -42,6 +45,14 @@ public enum SampleRun {
             self.gravityPath = gravityPath
             self.outputs = outputs
             self.folder = folder
+        }
+
+        /// A request for a checked scene.
+        public init(checked: CheckedScene, sceneText: [UInt8], state: SavedStateFile?, steps: Int, gravityPath: String?,
+                    outputs: SampleOutputs, folder: String?) {
+            self.init(scene: checked.scene, sceneText: sceneText, state: state, steps: steps, gravityPath: gravityPath, outputs: outputs,
+                      folder: folder)
+            checkedScene = checked
         }
     }
 
@@ -93,8 +104,13 @@ public enum SampleRun {
     public static func run(_ request: Request, shouldStop: @escaping @Sendable () -> Bool) -> Swift.Result<Result, Failure> {
         let stopwatch = MonotonicStopwatch()
         let started = stopwatch.nanoseconds(), cpuStarted = threadCPUSeconds()
-        let start: RunStart = request.state.map { .state($0, scene: request.scene) }
-            ?? .scene(request.scene, file: "scene.json", text: request.sceneText)
+        let start: RunStart
+        switch (request.state, request.checkedScene) {
+        case let (state?, checked?): start = .state(state, scene: checked)
+        case let (state?, nil): start = .state(state, scene: request.scene)
+        case let (nil, checked?): start = .scene(checked, file: "scene.json", text: request.sceneText)
+        case (nil, nil): start = .scene(request.scene, file: "scene.json", text: request.sceneText)
+        }
         let frameRate = request.outputs.frames?.fps ?? (request.outputs.image ? 60 : nil)
         var plan = RunPlan(start: start, length: .steps(request.steps), clock: frameRate.map { .virtual(fps: $0) } ?? .everyStep)
         let trail = Mutex<[String]>([])

@@ -188,7 +188,7 @@ public final class SweepRunner: Sendable {
             folder.abandonSample(temporary: temporary)
             return .failed("\(error)", io: true)
         }
-        var request = SampleRun.Request(scene: inputs.scene, sceneText: inputs.sceneText, state: inputs.state, steps: inputs.steps,
+        var request = SampleRun.Request(checked: inputs.checkedScene, sceneText: inputs.sceneText, state: inputs.state, steps: inputs.steps,
                                         gravityPath: inputs.gravityScript == nil ? nil : "\(temporary)/gravity.jsonl",
                                         outputs: spec.outputs, folder: temporary)
         request.edits = inputs.edits

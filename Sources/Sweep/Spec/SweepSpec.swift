@@ -33,7 +33,7 @@ public struct SweepSpec: Sendable {
         /// A scene file: its path, its bytes and the parsed document the axes change.
         case scene(path: String, text: [UInt8], document: JSONValue, scene: Scene)
         /// A saved state (branching): every sample continues it; only run axes vary.
-        case state(path: String, file: SavedStateFile, bytes: [UInt8], scene: Scene)
+        case state(path: String, file: SavedStateFile, bytes: [UInt8], scene: CheckedScene)
     }
 
     /// A sample's length.

@@ -215,7 +215,8 @@ extension SweepSpec.Base {
     /// The scene every sample starts from (a saved state's own scene when branching).
     public var scene: Scene {
         switch self {
-        case let .scene(_, _, _, scene), let .state(_, _, _, scene): scene
+        case let .scene(_, _, _, scene): scene
+        case let .state(_, _, _, checked): checked.scene
         }
     }
 }

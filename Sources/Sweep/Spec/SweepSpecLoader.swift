@@ -150,9 +150,9 @@ public enum SweepSpecLoader {
                 reader.report("start_state", line: state.line, "\(path): \(error)")
                 return nil
             }
-            let scene: Scene
+            let scene: CheckedScene
             do {
-                scene = try SceneLoader.parse(saved.sceneText, file: "\(path): embedded scene \(saved.sceneFile)")
+                scene = try SceneLoader.parseChecked(saved.sceneText, file: "\(path): embedded scene \(saved.sceneFile)")
             } catch {
                 reader.report("start_state", line: state.line, "\(error)")
                 return nil

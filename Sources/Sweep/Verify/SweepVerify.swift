@@ -37,11 +37,11 @@ public enum SweepVerify {
         if let problem = marker.outOfBounds { return .badMarker("\(sampleFolder)/done.json: \(problem)") }
         guard marker.determinismClass == here else { return .otherClass(madeIn: marker.determinismClass, here: here) }
         let sceneText: [UInt8]
-        let scene: Scene
+        let checked: CheckedScene
         var state: SavedStateFile?
         do {
             sceneText = try FileBytes.read(path: "\(sampleFolder)/scene.json", limit: SceneLoader.maxFileSize)
-            scene = try SceneLoader.parse(sceneText, file: "\(sampleFolder)/scene.json")
+            checked = try SceneLoader.parseChecked(sceneText, file: "\(sampleFolder)/scene.json")
             if identity.branches {
                 state = try SavedStateFile.parse(try FileBytes.read(path: folder.startStatePath, limit: SavedStateFile.maxFileSize))
             }
@@ -68,7 +68,7 @@ public enum SweepVerify {
             } catch {
                 return .unusable("\(metaPath): \(error)")
             }
-            switch SampleMeta.frames(fromJSON: bytes, stepRate: scene.stepRate) {
+            switch SampleMeta.frames(fromJSON: bytes, stepRate: checked.scene.stepRate) {
             case let .success(frames): outputs.frames = frames
             case let .failure(problem): return .badMarker("\(metaPath): \(problem.description)")
             }
@@ -78,7 +78,7 @@ public enum SweepVerify {
                 return .unusable("cannot make a folder to draw the frames again in \(temporaryRoot): \(error)")
             }
         }
-        var request = SampleRun.Request(scene: scene, sceneText: sceneText, state: state, steps: marker.steps, gravityPath: gravity,
+        var request = SampleRun.Request(checked: checked, sceneText: sceneText, state: state, steps: marker.steps, gravityPath: gravity,
                                         outputs: outputs, folder: scratch)
         // A counterfactual sample is run again with its change, read from its parameters.
         switch counterfactual(in: marker) {
@@ -150,6 +150,7 @@ public enum SweepVerify {
         }
         var again = SampleRun.Request(scene: request.scene, sceneText: request.sceneText, state: branch, steps: end - branch.state.step,
                                       gravityPath: request.gravityPath, outputs: SampleOutputs(), folder: nil)
+        again.checkedScene = request.checkedScene
         again.edits = request.edits
         switch SampleRun.run(again, shouldStop: { false }) {
         case let .success(done):

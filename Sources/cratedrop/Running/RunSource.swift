@@ -32,16 +32,16 @@ enum RunSource {
         switch input {
         case nil, .record?:
             // Unreadable (or a record where a scene is wanted): the loader says why in its words.
-            let (scene, text) = try loadSceneWithTextOrExit(path)
+            let (scene, text) = try loadCheckedSceneOrExit(path)
             return .scene(scene, file: path, text: text)
         case let .scene(text)?:
-            return .scene(try parseSceneOrExit(text, file: path), file: path, text: text)
+            return .scene(try parseCheckedSceneOrExit(text, file: path), file: path, text: text)
         case let .state(read)?:
             bytes = read
         }
         do {
             let file = try SavedStateFile.parse(bytes)
-            let scene = try SavedStateInput.scene(of: file, at: path)
+            let scene = try SavedStateInput.checkedScene(of: file, at: path)
             if let warning = SavedStateInput.otherClassWarning(file, at: path) { printError("cratedrop: warning: \(warning)") }
             return .state(file, scene: scene)
         } catch let error as SavedStateFile.FormatError {

@@ -22,6 +22,11 @@ enum SavedStateInput {
         try SceneLoader.parse(file.sceneText, file: "\(path): embedded scene \(file.sceneFile)")
     }
 
+    /// The scene `file` carries, checked (a world is built from it without checking again).
+    static func checkedScene(of file: SavedStateFile, at path: String) throws(SceneLoadError) -> CheckedScene {
+        try SceneLoader.parseChecked(file.sceneText, file: "\(path): embedded scene \(file.sceneFile)")
+    }
+
     /// The warning for a state saved in another determinism class than this machine's, its text
     /// from the file escaped; nil for this class.
     static func otherClassWarning(_ file: SavedStateFile, at path: String) -> String? {

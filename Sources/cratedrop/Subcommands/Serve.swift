@@ -105,7 +105,8 @@ struct Serve: ParsableCommand {
 
     func run() throws {
         StopSignals.install()
-        let (scene, sceneText) = try loadSceneWithTextOrExit(self.scene)
+        let (checked, sceneText) = try loadCheckedSceneOrExit(self.scene)
+        let scene = checked.scene
         // The default record lives in a private directory, removed on every way out of this
         // function (a later start removes those of killed runs).
         var privateRecord: PrivateRecord?
@@ -120,8 +121,8 @@ struct Serve: ParsableCommand {
         defer { privateRecord?.remove() }
         let recordPath = record ?? privateRecord!.path
         // One world: the scene message is drawn from it, rewinds are checked on it, and the first run steps it.
-        let world = try makeWorld(scene)
-        let live = LiveRun(scene: scene, sceneText: sceneText, sceneFile: self.scene, recordPath: recordPath, world: world)
+        let world = try makeWorld(checked)
+        let live = LiveRun(checked: checked, sceneText: sceneText, sceneFile: self.scene, recordPath: recordPath, world: world)
         let sceneMessage = LiveMessages.scene(scene, world: world, rewind: live.rewind)
         // On a wildcard address the URLs printed name this machine: requests naming it are answered.
         let machineNames = ["0.0.0.0", "::", "[::]"].contains(host) ? Self.reachableNames(host: host) : []
