@@ -70,18 +70,18 @@ private func sceneOrExit<Value>(_ load: () throws(SceneLoadError) -> Value) thro
 
 /// Builds the world for a validated scene. A failure here is a bug: the loader checks the same rules.
 package func makeWorld(_ scene: Scene) throws -> World {
-    do {
-        return try World(scene: scene)
-    } catch {
-        printError("cratedrop: \(error)")
-        throw ExitCodes.dataError
-    }
+    try worldOrExit { () throws(PhysicsError) in try World(scene: scene) }
 }
 
 /// Builds the world for a checked scene, not checking it again.
 package func makeWorld(_ scene: CheckedScene) throws -> World {
+    try worldOrExit { () throws(PhysicsError) in try World(checked: scene) }
+}
+
+/// The world `build` makes, or ends the command with 65 and the reason.
+private func worldOrExit(_ build: () throws(PhysicsError) -> World) throws -> World {
     do {
-        return try World(checked: scene)
+        return try build()
     } catch {
         printError("cratedrop: \(error)")
         throw ExitCodes.dataError
