@@ -41,22 +41,6 @@ import Testing
         #expect(live.post(.pause) == nil)
     }
 
-    /// Serve builds one world: the scene message is drawn from it, rewinds are checked on it, and
-    /// the first run steps that very world.
-    @Test(.timeLimit(.minutes(1))) func theFirstRunStepsTheWorldItWasGiven() throws {
-        let scene = try Repository.scene("book")
-        let world = try World(scene: scene)
-        let text = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Repository.path("Scenes/book.json"))))
-        let record = Self.temporary("first.rec")
-        defer { try? FileManager.default.removeItem(atPath: record) }
-        let live = LiveRun(checked: try CheckedScene(scene), sceneText: text, sceneFile: "Scenes/book.json", recordPath: record, world: world)
-        let frames = Atomic<Int>(0)
-        let outcome = try live.run(fps: 240, firstWorld: world, shouldStop: { frames.load(ordering: .relaxed) >= 5 }) { _ in
-            frames.add(1, ordering: .relaxed)
-        }
-        #expect(world.stepCount > 0 && world.stepCount == outcome.result.finalSnapshot.step)
-    }
-
     /// A world saved states do not cover (sleeping bodies) keeps no history: rewind is off with
     /// the reason, and a plan asking for one anyway is refused before its record is made.
     @Test func aPushOrGrabNamingNoBodyOrAKinematicOneIsRefused() throws {
