@@ -234,11 +234,7 @@ extension LiveHistory: PlannedStage {
         guard setup.plan.rewind != nil else { return }
         guard case .live = setup.plan.clock else { throw .unsupported("only a live run keeps a history to rewind") }
         guard World.canSaveState else { throw .state(.unsupportedBackend) }
-        do {
-            _ = try setup.world.saveState()
-        } catch {
-            throw .state(error)
-        }
+        if case let .failure(error) = setup.trialSave { throw .state(error) }
     }
 
     static func make(_ setup: StageSetup) throws(RunSetupError) -> LiveHistory? {

@@ -46,14 +46,14 @@ final class StageSetup {
     /// The step the run ends at, when its length is fixed.
     var lastStep: Int? { plan.end.stepLimit(atRate: scene.stepRate).map { plan.start.outputStep + $0 } }
 
+    /// Whether the world can be saved now, tried once for every stage that asks (a save of a
+    /// large world costs).
+    lazy var trialSave: Result<Void, StateError> = Result { () throws(StateError) in _ = try world.saveState() }
+
     /// Refuses `option` on a library without saved states (69), or for a world saved states do
     /// not cover (64, e.g. sleeping bodies): now, with a trial save, not at a long run's end.
     func requireSavedStates(for option: String) throws(RunSetupError) {
         guard World.canSaveState else { throw .state(.unsupportedBackend) }
-        do {
-            _ = try world.saveState()
-        } catch {
-            throw .unsupported("\(option): \(error)")
-        }
+        if case let .failure(error) = trialSave { throw .unsupported("\(option): \(error)") }
     }
 }
