@@ -81,6 +81,29 @@ import Testing
         #expect(moved.status == 3 && moved.stderr.contains("branch.state: saved at step 50, not at the change's step"), "\(moved.stderr)")
     }
 
+    /// The branch state holds the world before the inputs of the change's step, as every saved
+    /// state does: a continuation applies that step's lines once (an impulse at the change's step
+    /// is not given twice), so `verify` finds the sample identical.
+    @Test func aLineAtTheChangesStepIsAppliedOnceByTheContinuation() throws {
+        let folder = try SweepFramesTests.temporaryFolder("counterfactual-line")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+        {
+          "scene": "\(Repository.path("Scenes/book.json"))",
+          "seconds": 2,
+          "axes": [
+            { "field": "gravity_script", "values": [[{ "step": 60, "body": 3, "impulse": [0, 4000], "at": [90, 60] }]] },
+            { "field": "counterfactual", "values": [{ "step": 60, "body": 2, "velocity": [0, 400] }] }
+          ],
+          "outputs": { "hash_every": 10 }
+        }
+        """.write(toFile: "\(folder)/spec.json", atomically: true, encoding: .utf8)
+        let run = try CLI.run(["sweep", "run", "\(folder)/spec.json", "--out", "\(folder)/out"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let verify = try CLI.run(["sweep", "verify", "\(folder)/out", "--sample", "0"])
+        #expect(verify.status == 0 && verify.stdout.contains(#""result":"identical""#), "\(verify.stdout)\(verify.stderr)")
+    }
+
     @Test(arguments: [
         (#"[{ "step": 60, "body": 9, "remove": true }]"#, ":4: axes[0].values[0].body", "body 9 is not in the scene (its bodies are 1...5)"),
         (#"[{ "step": 240, "body": 2, "remove": true }]"#, "sample 0", "counterfactual.step: 240 is not a step the sample changes (it runs from step 0 to 240)"),

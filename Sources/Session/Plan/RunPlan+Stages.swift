@@ -12,6 +12,7 @@ extension RunPlan {
             CheckStage.self,
             SyncTestStage.self,
             WorldEditStage.self,
+            BranchStateStage.self,
             PeriodicStateStage.self,
             EndStateStage.self,
             HashTrailStage.self,

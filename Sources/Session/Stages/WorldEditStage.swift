@@ -3,21 +3,14 @@ import SceneModel
 import Script
 
 /// Applies the plan's world edits (a sweep's counterfactual) at their step boundaries, after that
-/// step's input lines. With a branch path, the world is first saved there and restored from what
-/// was written, so the change is made to the saved state itself. A change the world refuses ends
-/// the run with its reason, as does a branch state that cannot be written.
+/// step's input lines (`BranchStateStage` saved the world before them). A change the world
+/// refuses ends the run with its reason.
 final class WorldEditStage: StepStage {
     private var pending: ArraySlice<WorldEdit>
-    private let branch: (path: String, writer: StateFileWriter)?
-    private let onWarning: (String) -> Void
     private(set) var failure: CounterfactualFailure?
-    /// The branch state that could not be written (the folder's fault, not the sample's).
-    private(set) var branchFailure: SaveStateFailure?
 
-    init(_ edits: [WorldEdit], branch: (path: String, writer: StateFileWriter)?, onWarning: @escaping (String) -> Void) {
+    init(_ edits: [WorldEdit]) {
         pending = edits.sorted { $0.step < $1.step }[...]
-        self.branch = branch
-        self.onWarning = onWarning
     }
 
     func beforeStep(_ state: StepState) -> Bool {
@@ -25,7 +18,6 @@ final class WorldEditStage: StepStage {
             pending.removeFirst()
             // An edit before the run's first step (a start past it) does not apply.
             guard next.step == state.world.stepCount else { continue }
-            if let branch, !saveAndRestore(state.world, at: branch) { return false }
             do {
                 try state.world.apply(next)
             } catch {
@@ -36,35 +28,7 @@ final class WorldEditStage: StepStage {
         return true
     }
 
-    var haltsRun: Bool { failure != nil || branchFailure != nil }
-
-    /// Writes the branch state and goes on from it; false when it could not be written. A world
-    /// that saved states do not cover (sleeping bodies, the spatial hash) goes on as it is.
-    private func saveAndRestore(_ world: World, at branch: (path: String, writer: StateFileWriter)) -> Bool {
-        switch branch.writer.save(world, to: branch.path) {
-        case let .success(bytes):
-            let saved: SavedStateFile
-            do {
-                saved = try SavedStateFile.parse(bytes)
-            } catch {
-                failure = .branchUnreadable(step: world.stepCount, error)
-                return false
-            }
-            do {
-                try world.restore(saved.state)
-            } catch {
-                failure = .branchDoesNotRestore(step: world.stepCount, error)
-                return false
-            }
-            return true
-        case let .failure(.cannotSave(_, error)):
-            onWarning("counterfactual at step \(world.stepCount): no branch state (\(error)); the change was made to the running world")
-            return true
-        case let .failure(failure):
-            branchFailure = failure
-            return false
-        }
-    }
+    var haltsRun: Bool { failure != nil }
 }
 
 extension WorldEditStage: PlannedStage {
@@ -73,13 +37,12 @@ extension WorldEditStage: PlannedStage {
     static func make(_ setup: StageSetup) -> WorldEditStage? {
         let plan = setup.plan
         guard !plan.edits.isEmpty else { return nil }
-        return WorldEditStage(plan.edits, branch: plan.branchStatePath.map { ($0, setup.stateWriter) }, onWarning: setup.onWarning)
+        return WorldEditStage(plan.edits)
     }
 
-    /// A change refused is bad values; a branch state not written, the folder's fault.
+    /// A change refused is bad values.
     func finish(_ ending: RunEnding, into reports: inout StageReports) {
         if let failure { reports.add(RunProblem(.badValues, failure)) }
-        if let branchFailure { reports.add(branchFailure.problem) }
     }
 }
 
