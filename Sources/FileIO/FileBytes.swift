@@ -10,6 +10,10 @@ package enum FileBytes {
     package static func read(path: String, limit: Int) throws(FileFailure) -> [UInt8] {
         let fd = try openRegular(path: path)
         defer { close(fd) }
+        // A file already larger than the limit is refused before a byte is read (a sparse 1 GiB
+        // file would otherwise be read whole first); one that grows while read is caught below.
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_size > limit { throw .tooLarge(limit: limit) }
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

@@ -34,4 +34,20 @@ import Testing
         }
         #expect(try Self.opens(of: state, ["hash", state, "--steps", "1"]) == 1)
     }
+
+    /// A saved state longer than the first read that then cannot be read whole is told as a
+    /// state that cannot be read (66), not handed to the scene loader as if it were a scene.
+    /// A sparse file past the states' 1 GiB limit, refused before a byte of it is read.
+    @Test(.timeLimit(.minutes(1)), arguments: [["hash", "STATE", "--steps", "1"], ["run", "STATE", "--seconds", "0.1"]])
+    func aStateTooLargeToReadIsToldAsAState(arguments: [String]) throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("large-\(UUID().uuidString).state").path
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        #expect(FileManager.default.createFile(atPath: state, contents: Data("CDSTATE\n".utf8)))
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: state))
+        try file.truncate(atOffset: (1 << 30) + 1)
+        try file.close()
+        let result = try CLI.run(arguments.map { $0 == "STATE" ? state : $0 })
+        #expect(result.status == 66 && result.stderr.contains("cannot read the saved state: larger than 1024 MiB"), "\(result.status) \(result.stderr)")
+        #expect(!result.stderr.contains("scene"), "\(result.stderr)")
+    }
 }

@@ -79,6 +79,12 @@ import Testing
         #expect(try CLI.run(["hash", "Scenes/book.json", "--steps", "50", "--save-state", branch]).status == 0)
         let moved = try CLI.run(["sweep", "verify", "\(folder)/out", "--sample", "1"])
         #expect(moved.status == 3 && moved.stderr.contains("branch.state: saved at step 50, not at the change's step"), "\(moved.stderr)")
+        // Other bits: one byte changed, so its checksum no longer holds (was exit 66, as a file not read).
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: branch)))
+        bytes[bytes.count / 2] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: branch))
+        let damaged = try CLI.run(["sweep", "verify", "\(folder)/out", "--sample", "1"])
+        #expect(damaged.status == 3 && damaged.stderr.contains("branch.state: not the state the run saved"), "\(damaged.status) \(damaged.stderr)")
     }
 
     /// The branch state holds the world before the inputs of the change's step, as every saved

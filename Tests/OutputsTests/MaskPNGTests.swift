@@ -81,18 +81,15 @@ import Testing
     static func decodedByLibspng(_ png: [UInt8]) -> [UInt16]? {
         guard let context = spng_ctx_new(0) else { return nil }
         defer { spng_ctx_free(context) }
-        var size = 0
-        let ok = png.withUnsafeBytes { bytes -> Bool in
+        // libspng keeps the buffer's address: set and decode within one access to the bytes.
+        return png.withUnsafeBytes { bytes -> [UInt16]? in
+            var size = 0
             guard spng_set_png_buffer(context, bytes.baseAddress, bytes.count) == 0,
-                  spng_decoded_image_size(context, Int32(SPNG_FMT_PNG.rawValue), &size) == 0 else { return false }
-            return true
+                  spng_decoded_image_size(context, Int32(SPNG_FMT_PNG.rawValue), &size) == 0 else { return nil }
+            var ids = [UInt16](repeating: 0, count: size / 2)
+            let status = ids.withUnsafeMutableBytes { spng_decode_image(context, $0.baseAddress, size, Int32(SPNG_FMT_PNG.rawValue), 0) }
+            return status == 0 ? ids : nil
         }
-        guard ok else { return nil }
-        var ids = [UInt16](repeating: 0, count: size / 2)
-        let status = png.withUnsafeBytes { _ in
-            ids.withUnsafeMutableBytes { spng_decode_image(context, $0.baseAddress, size, Int32(SPNG_FMT_PNG.rawValue), 0) }
-        }
-        return status == 0 ? ids : nil
     }
 
     @Test(arguments: [(1, 1, 1), (3, 5, 2), (256, 4, 700), (1000, 3, 700), (2049, 2, 300), (256, 256, 40), (7, 9, 1)])

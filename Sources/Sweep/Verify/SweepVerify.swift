@@ -138,11 +138,18 @@ public enum SweepVerify {
     /// change's step, before it) with the change, to the sample's last step, outputs aside.
     private static func continuation(fromBranchIn sampleFolder: String, request: SampleRun.Request, marker: DoneMarker) -> BranchCheck {
         let path = "\(sampleFolder)/\(SampleRun.branchStateName)"
-        let branch: SavedStateFile
+        let bytes: [UInt8]
         do {
-            branch = try SavedStateFile.parse(try FileBytes.read(path: path, limit: SavedStateFile.maxFileSize))
+            bytes = try FileBytes.read(path: path, limit: SavedStateFile.maxFileSize)
         } catch {
             return .unusable("\(path): \(error)")
+        }
+        // Read but not a state the run wrote (other bits, a broken checksum): the sample differs.
+        let branch: SavedStateFile
+        do {
+            branch = try SavedStateFile.parse(bytes)
+        } catch {
+            return .differs("\(SampleRun.branchStateName): not the state the run saved: \(error)")
         }
         let end = marker.startStep + marker.steps
         guard let edit = request.edits.first, branch.state.step == edit.step, branch.state.step <= end else {

@@ -9,6 +9,8 @@ import Script
 enum RunInput {
     case record
     case state([UInt8])
+    /// A file that begins as a saved state but cannot be read whole (too large, a read error).
+    case unreadableState(FileFailure)
     case scene([UInt8])
 
     /// Bytes read to tell the kind: more than any record's header line or a typical scene.
@@ -21,7 +23,11 @@ enum RunInput {
         let whole = prefix.count <= sniffLimit
         if SavedStateFile.startsWithMagic(prefix) {
             if whole { return .state(prefix) }
-            return (try? FileBytes.read(path: path, limit: SavedStateFile.maxFileSize)).map(RunInput.state)
+            do {
+                return .state(try FileBytes.read(path: path, limit: SavedStateFile.maxFileSize))
+            } catch {
+                return .unreadableState(error)
+            }
         }
         if whole { return .scene(prefix) }
         return (try? FileBytes.read(path: path, limit: SceneLoader.maxFileSize)).map(RunInput.scene)

@@ -38,6 +38,10 @@ enum RunSource {
             return .scene(try parseCheckedSceneOrExit(text, file: path), file: path, text: text)
         case let .state(read)?:
             bytes = read
+        case let .unreadableState(failure)?:
+            // Told as what it is, not handed to the scene loader as if it were a scene.
+            printError("cratedrop: \(TerminalText.escaped(path)): cannot read the saved state: \(failure)")
+            throw ExitCodes.noInput
         }
         do {
             let file = try SavedStateFile.parse(bytes)
