@@ -66,7 +66,7 @@ package final class LiveRun: Sendable {
     ///   where saved states work (the portable backend, a scene they cover) and the record is a
     ///   file that can be cut back; `rewind` says which.
     /// - Parameter world: the scene's world, built and not yet stepped, to check rewinds on (the
-    ///   one the scene message is drawn from); nil: one is built to check.
+    ///   one the first run then steps, `run(fps:firstWorld:...)`); nil: one is built to check.
     package init(checked: CheckedScene, sceneText: [UInt8], sceneFile: String, recordPath: String, history: LiveHistory.Settings? = nil,
                  world: World? = nil) {
         let scene = checked.scene
@@ -178,7 +178,9 @@ package final class LiveRun: Sendable {
     /// - Parameter onWarning: told of a body leaving the world (once a world) and a rewind that failed.
     /// - Returns: the last run's outcome (its record finished).
     /// - Throws: `RunSetupError` when the world or the record cannot be set up.
-    package func run(fps: Int, shouldStop: @escaping @Sendable () -> Bool,
+    /// - Parameter firstWorld: the scene's world, built and not yet stepped, for the first run (the
+    ///   one the scene message pages get was drawn from); nil: the run builds its own.
+    package func run(fps: Int, firstWorld: World? = nil, shouldStop: @escaping @Sendable () -> Bool,
                      onWarning: @escaping @Sendable (String) -> Void = { _ in },
                      onFrame: @escaping @Sendable (LiveFrame) -> Void) throws(RunSetupError) -> RunOutcome {
         var generation = 0
@@ -186,7 +188,11 @@ package final class LiveRun: Sendable {
             // A new record replaces the file: a download of the last one must not read into it.
             if generation > 0 { recordEpoch.advance() }
             let plan = plan(fps: fps, generation: generation, onFrame: onFrame)
-            let engine = try RunEngine(plan: plan, shouldStop: shouldStop, onWarning: onWarning)
+            let engine = if generation == 0, let firstWorld {
+                try RunEngine(plan: plan, freshWorld: firstWorld, shouldStop: shouldStop, onWarning: onWarning)
+            } else {
+                try RunEngine(plan: plan, shouldStop: shouldStop, onWarning: onWarning)
+            }
             control.beginRun()
             let outcome = engine.run(shouldStop: shouldStop)
             guard outcome.stop == .restart, outcome.recordFailure == nil else { return outcome }

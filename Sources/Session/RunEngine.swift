@@ -36,15 +36,25 @@ public final class RunEngine {
     ///     live rewind that failed, and (once, from the stepping thread) the first body that
     ///     leaves the world.
     /// - Throws: `RunSetupError` naming what could not be set up.
-    public init(plan: RunPlan, shouldStop: @escaping () -> Bool = { false },
-                onWarning: @escaping (String) -> Void = { _ in }) throws(RunSetupError) {
-        self.plan = plan
+    public convenience init(plan: RunPlan, shouldStop: @escaping () -> Bool = { false },
+                            onWarning: @escaping (String) -> Void = { _ in }) throws(RunSetupError) {
+        let world: World
         do {
             // A scene checked when it was read is not checked again.
             if let checked = plan.start.checkedScene { world = try World(checked: checked) } else { world = try World(scene: plan.start.scene) }
         } catch {
             throw .world(error)
         }
+        try self.init(plan: plan, freshWorld: world, shouldStop: shouldStop, onWarning: onWarning)
+    }
+
+    /// Sets the run up on `freshWorld`, a world built from the plan's scene and not yet stepped
+    /// or changed (`serve` shows it to pages before its first run), so it is not built twice.
+    package init(plan: RunPlan, freshWorld: World, shouldStop: @escaping () -> Bool = { false },
+                 onWarning: @escaping (String) -> Void = { _ in }) throws(RunSetupError) {
+        guard freshWorld.stepCount == 0 else { throw .unsupported("a run starts from a world not yet stepped") }
+        self.plan = plan
+        world = freshWorld
         let setup = StageSetup(plan: plan, world: world, shouldStop: shouldStop, onWarning: onWarning)
         for kind in RunPlan.stageKinds { try kind.prepare(setup) }
         if let state = plan.start.state { try Self.restore(state, of: plan.start, into: world) }

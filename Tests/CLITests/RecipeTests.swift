@@ -248,7 +248,7 @@ import Testing
         let enumerator = FileManager.default.enumerator(atPath: directory)
         while let path = enumerator?.nextObject() as? String {
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: "\(directory)/\(path)", isDirectory: &isFolder)
+            _ = FileManager.default.fileExists(atPath: "\(directory)/\(path)", isDirectory: &isFolder)
             found.insert(isFolder.boolValue ? path + "/" : path)
         }
         return found

@@ -41,8 +41,22 @@ import Testing
         #expect(live.post(.pause) == nil)
     }
 
-    /// A world saved states do not cover (sleeping bodies) keeps no history: rewind is off with
-    /// the reason, and a plan asking for one anyway is refused before its record is made.
+    /// Serve builds one world: the scene message is drawn from it, rewinds are checked on it, and
+    /// the first run steps that very world.
+    @Test(.timeLimit(.minutes(1))) func theFirstRunStepsTheWorldItWasGiven() throws {
+        let scene = try Repository.scene("book")
+        let world = try World(scene: scene)
+        let text = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Repository.path("Scenes/book.json"))))
+        let record = Self.temporary("first.rec")
+        defer { try? FileManager.default.removeItem(atPath: record) }
+        let live = LiveRun(checked: try CheckedScene(scene), sceneText: text, sceneFile: "Scenes/book.json", recordPath: record, world: world)
+        let frames = Atomic<Int>(0)
+        let outcome = try live.run(fps: 240, firstWorld: world, shouldStop: { frames.load(ordering: .relaxed) >= 5 }) { _ in
+            frames.add(1, ordering: .relaxed)
+        }
+        #expect(world.stepCount > 0 && world.stepCount == outcome.result.finalSnapshot.step)
+    }
+
     @Test func aPushOrGrabNamingNoBodyOrAKinematicOneIsRefused() throws {
         let live = try Self.live(record: Self.temporary("push.rec"))
         #expect(live.post(.push(body: BodyID(99), velocity: Vec2(0, 1), at: .zero)) == "cannot push: body 99 is not in the scene (its bodies are 1...5)")
@@ -53,6 +67,8 @@ import Testing
         #expect(live.post(.grab(body: BodyID(2), at: .zero)) == "cannot grab: 16 inputs are waiting")
     }
 
+    /// A world saved states do not cover (sleeping bodies) keeps no history: rewind is off with
+    /// the reason, and a plan asking for one anyway is refused before its record is made.
     @Test func aSceneWithSleepingBodiesTurnsRewindOff() throws {
         var text = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Repository.path("Scenes/book.json"))))
         text.insert(contentsOf: Array(#""sleep_time": 0.5, "#.utf8), at: text.firstIndex(of: UInt8(ascii: "{"))! + 1)
