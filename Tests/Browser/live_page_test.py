@@ -75,6 +75,26 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_by_process():
+    """Every process's CPU seconds so far, by pid: (command, seconds)."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                text = open(f"/proc/{entry}/stat").read()
+            except OSError:
+                continue  # gone since the listing
+            command, fields = text[text.index("(") + 1:text.rindex(")")], text.rsplit(")", 1)[1].split()
+            found[int(entry)] = (command, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+    return found
+
+
+def busiest(before, after, seconds, count=5):
+    """The processes that used the most CPU between two `cpu_by_process` readings, as text."""
+    used = sorted(((cpu - before.get(pid, ("", 0))[1], pid, command) for pid, (command, cpu) in after.items()), reverse=True)
+    return ", ".join(f"{command} ({pid}) {100 * cpu / seconds:.0f}%" for cpu, pid, command in used[:count])
+
+
 system_library = "system library" in subprocess.run([cratedrop, "platform"], capture_output=True, text=True).stdout
 work = tempfile.mkdtemp(prefix="cratedrop-browser-")
 record = os.path.join(work, "live.rec")
@@ -435,16 +455,20 @@ try:
     driver.get(url)
     wait_for(lambda: driver.execute_script("return window.cratedrop && window.cratedrop.received") > 60, 30, "pile-1000 frames")
     start_drawn = driver.execute_script("return window.cratedrop.drawn.length")
-    busy_start = cpu_seconds(server.pid); busy_clock = time.monotonic()
+    busy_start = cpu_seconds(server.pid); busy_clock = time.monotonic(); machine_start = cpu_by_process()
     wait_for(lambda: driver.execute_script("return window.cratedrop.drawn.length") > start_drawn + 300, 30, "300 drawn frames")
     busy = (cpu_seconds(server.pid) - busy_start) / (time.monotonic() - busy_clock)
+    # Who used the machine meanwhile: a median of two frames has so far always been other work
+    # on these 2 cores (one busy core is enough), so a failure says who was busy.
+    machine = busiest(machine_start, cpu_by_process(), time.monotonic() - busy_clock)
     drawn = driver.execute_script("return window.cratedrop.drawn")[start_drawn:]
     intervals = sorted(b - a for a, b in zip(drawn, drawn[1:]))
     median, p99 = intervals[len(intervals) // 2], intervals[int(len(intervals) * 0.99)]
 finally:
     driver.quit()
 status, summary = stop(server)
-check(status == 130 and median <= 1.5 * 1000 / 60, f"pile-1000: the page draws at the display's rate: median interval {median:.1f} ms")
+check(status == 130 and median <= 1.5 * 1000 / 60, f"pile-1000: the page draws at the display's rate: median interval {median:.1f} ms"
+      + ("" if median <= 1.5 * 1000 / 60 else f" (the busiest processes meanwhile, CPU of one core: {machine}; load {os.getloadavg()[0]:.1f})"))
 print(f"measured pile-1000: p99 interval {p99:.1f} ms against 1.5 x {median:.1f} ms: {'met' if p99 <= 1.5 * median else 'not met'}; "
       f"{summary['dropped_seconds']} s dropped against 0.5 s: {'met' if summary['dropped_seconds'] < 0.5 else 'not met'}", file=sys.stderr)
 print(json.dumps({"pile1000_draw_interval_median_ms": median, "pile1000_draw_interval_p99_ms": p99,
