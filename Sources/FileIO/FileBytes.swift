@@ -8,12 +8,10 @@ package enum FileBytes {
     /// Only regular files are read: a named pipe or a device is refused at once (opening without
     /// blocking), so a pipe with no writer never hangs the command.
     package static func read(path: String, limit: Int) throws(FileFailure) -> [UInt8] {
-        let fd = try openRegular(path: path)
-        defer { close(fd) }
         // A file already larger than the limit is refused before a byte is read (a sparse 1 GiB
         // file would otherwise be read whole first); one that grows while read is caught below.
-        var info = stat()
-        if fstat(fd, &info) == 0, info.st_size > limit { throw .tooLarge(limit: limit) }
+        let fd = try openRegular(path: path, sizeLimit: limit)
+        defer { close(fd) }
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -32,8 +30,9 @@ package enum FileBytes {
     /// Opens `path` for reading if it is a regular file, as `read` does: a named pipe or a device
     /// is refused at once (opened without blocking), so a pipe with no writer never hangs.
     /// - Parameter followingLinks: false: a symbolic link is refused (ELOOP).
+    /// - Parameter sizeLimit: a file larger than this many bytes is refused (`tooLarge`); nil: any size.
     /// - Returns: the descriptor, which the caller closes.
-    package static func openRegular(path: String, followingLinks: Bool = true) throws(FileFailure) -> Int32 {
+    package static func openRegular(path: String, followingLinks: Bool = true, sizeLimit: Int? = nil) throws(FileFailure) -> Int32 {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else { throw .fromErrno() }
         var info = stat()
@@ -41,7 +40,7 @@ package enum FileBytes {
             .fromErrno()
         } else {
             switch FileKind(mode: info.st_mode) {
-            case .regular: nil
+            case .regular: if let sizeLimit, info.st_size > sizeLimit { .tooLarge(limit: sizeLimit) } else { nil }
             case let kind: .notRegularFile(kind)
             }
         }

@@ -21,10 +21,11 @@ enum StateValidation {
         guard let read = SavedStateInput.read(path) else { return nil }
         let name = TerminalText.escaped(path)
         let file: SavedStateFile
-        do {
-            file = try read.get()
-        } catch {
-            return Result(line: "\(name): \(error)", exitCode: ExitCodes.dataError)
+        switch read {
+        case let .success(parsed): file = parsed
+        case let .failure(failure):
+            let code = if case .unreadable = failure { ExitCodes.noInput } else { ExitCodes.dataError }
+            return Result(line: "\(name): \(failure)", exitCode: code)
         }
         let scene: Scene
         do {

@@ -50,4 +50,17 @@ import Testing
         #expect(result.status == 66 && result.stderr.contains("cannot read the saved state: larger than 1024 MiB"), "\(result.status) \(result.stderr)")
         #expect(!result.stderr.contains("scene"), "\(result.stderr)")
     }
+
+    /// `validate` tells it the same way, on its line of stdout.
+    @Test(.timeLimit(.minutes(1)))
+    func validateTellsAStateTooLargeToReadAsAState() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("large-\(UUID().uuidString).state").path
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        #expect(FileManager.default.createFile(atPath: state, contents: Data("CDSTATE\n".utf8)))
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: state))
+        try file.truncate(atOffset: (1 << 30) + 1)
+        try file.close()
+        let result = try CLI.run(["validate", state])
+        #expect(result.status == 66 && result.stdout == "\(state): cannot read the saved state: larger than 1024 MiB\n", "\(result.status) \(result.stdout)")
+    }
 }

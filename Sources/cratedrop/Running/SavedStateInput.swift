@@ -8,13 +8,36 @@ import Script
 /// A saved state as the commands read one (`hash STATE`, `run STATE`, `validate STATE`): told from
 /// a scene by its first bytes, parsed, its embedded scene read, a state of another class noticed.
 enum SavedStateInput {
-    /// The state at `path`: nil when the file is not one (or cannot be read whole: the scene loader
-    /// then says why, in its words), else the parsed file or why it is malformed.
-    static func read(_ path: String) -> Result<SavedStateFile, SavedStateFile.FormatError>? {
-        guard let bytes = try? FileBytes.read(path: path, limit: SavedStateFile.maxFileSize), SavedStateFile.startsWithMagic(bytes) else {
-            return nil
+    /// Why a file that begins as a saved state is not one this command can take.
+    enum Failure: Error, CustomStringConvertible {
+        /// It cannot be read whole (too large, a read error).
+        case unreadable(FileFailure)
+        case malformed(SavedStateFile.FormatError)
+
+        var description: String {
+            switch self {
+            case let .unreadable(failure): "cannot read the saved state: \(failure)"
+            case let .malformed(error): error.description
+            }
         }
-        return Result { () throws(SavedStateFile.FormatError) in try SavedStateFile.parse(bytes) }
+    }
+
+    /// The state at `path`: nil when the file does not begin as one (its first bytes are read,
+    /// not the whole file), else the parsed file or why it cannot be taken.
+    static func read(_ path: String) -> Result<SavedStateFile, Failure>? {
+        guard let prefix = try? FileBytes.readPrefix(path: path, limit: SavedStateFile.magic.count),
+              SavedStateFile.startsWithMagic(prefix) else { return nil }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path: path, limit: SavedStateFile.maxFileSize)
+        } catch {
+            return .failure(.unreadable(error))
+        }
+        do {
+            return .success(try SavedStateFile.parse(bytes))
+        } catch {
+            return .failure(.malformed(error))
+        }
     }
 
     /// The scene `file` carries, named in messages as `PATH: embedded scene FILE`.
