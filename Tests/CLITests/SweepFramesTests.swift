@@ -67,8 +67,8 @@ import Testing
         #expect(firstFrames[0] != firstFrames[1], "gravity to the side moves the crates")
     }
 
-    /// `sweep verify` draws a sample's frames and masks again and compares their bytes; a
-    /// `meta.json` asking for what no spec can is bad data, not run.
+    /// `sweep verify` draws a sample's frames and masks again and compares their bytes; its
+    /// `meta.json` and `done.json` are written again from the spec and compared, not read back.
     @Test func verifyComparesTheFramesAndMasksBytes() throws {
         let folder = try Self.temporaryFolder("frames-verify")
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -82,19 +82,20 @@ import Testing
             let kept = try Data(contentsOf: URL(fileURLWithPath: "\(sample)/\(file)"))
             try Data(contentsOf: URL(fileURLWithPath: "\(sample)/\(other)")).write(to: URL(fileURLWithPath: "\(sample)/\(file)"))
             let tampered = try CLI.run(["sweep", "verify", "\(folder)/out", "--sample", "1"])
-            #expect(tampered.status == 3 && tampered.stdout.contains("\(file): its bytes differ"), "\(tampered.stdout)")
+            #expect(tampered.status == 3 && tampered.stdout.contains("\(file): byte "), "\(tampered.stdout)")
             try kept.write(to: URL(fileURLWithPath: "\(sample)/\(file)"))
         }
         let meta = try String(contentsOfFile: "\(sample)/meta.json", encoding: .utf8)
         try meta.replacingOccurrences(of: #""fps":10"#, with: #""fps":7"#).write(toFile: "\(sample)/meta.json", atomically: true, encoding: .utf8)
+        // meta.json is written again and compared, not read back: an edited rate differs.
         let bad = try CLI.run(["sweep", "verify", "\(folder)/out", "--sample", "1"])
-        #expect(bad.status == 65 && bad.stderr.contains("000001/meta.json: fps: must divide the scene's step rate 120"), "\(bad.stderr)")
-        // A done.json that no longer lists meta.json would leave the frames unchecked: bad data too.
+        #expect(bad.status == 3 && bad.stderr.contains("meta.json: at \"fps\": written 7, now 10"), "\(bad.stderr)")
+        // A done.json that no longer lists meta.json: its files are the spec's, so it differs.
         try meta.write(toFile: "\(sample)/meta.json", atomically: true, encoding: .utf8)
         let done = try String(contentsOfFile: "\(sample)/done.json", encoding: .utf8)
         try done.replacingOccurrences(of: #","meta.json""#, with: "").write(toFile: "\(sample)/done.json", atomically: true, encoding: .utf8)
         let unlisted = try CLI.run(["sweep", "verify", "\(folder)/out", "--sample", "1"])
-        #expect(unlisted.status == 65 && unlisted.stderr.contains("files: lists no meta.json, yet the sample holds frames"), "\(unlisted.stderr)")
+        #expect(unlisted.status == 3 && unlisted.stderr.contains("done.json: at \"files["), "\(unlisted.stderr)")
     }
 
     /// What a sample cannot draw is refused by `plan` before anything runs, naming the file, the

@@ -129,22 +129,23 @@ import Testing
         let fixture = try SweepFixture()
         defer { fixture.remove() }
         let out = "\(fixture.folder)/out"
-        _ = try Self.runner(try Self.spec(fixture), out).run(drain: { false }, abandon: { false })
+        let spec = try Self.spec(fixture)
+        _ = try Self.runner(spec, out).run(drain: { false }, abandon: { false })
         let folder = SweepFolder(path: out, sampleCount: 16)
         let marker = try #require(folder.doneMarker(6))
-        #expect(try SweepVerify.verify(out, index: 6) == .identical(hash: marker.hash, manifestRow: nil))
+        #expect(try SweepVerify.verify(out, index: 6, spec: spec) == .identical(hash: marker.hash, manifestRow: nil))
         // A changed trail line is found, with where.
         let trailPath = folder.samplePath(6) + "/hashes.txt"
         let trail = try String(contentsOfFile: trailPath, encoding: .utf8)
         try trail.replacingOccurrences(of: "20 ", with: "20 0").write(toFile: trailPath, atomically: true, encoding: .utf8)
-        guard case let .differs(_, _, detail) = try SweepVerify.verify(out, index: 6) else { Issue.record("not found"); return }
+        guard case let .differs(_, _, detail) = try SweepVerify.verify(out, index: 6, spec: spec) else { Issue.record("not found"); return }
         #expect(detail.hasPrefix("hashes.txt line 2"))
         // A sample of another class is reported as such.
         let donePath = folder.samplePath(7) + "/done.json"
         let done = try String(contentsOfFile: donePath, encoding: .utf8)
         try done.replacingOccurrences(of: DeterminismClass.current.id, with: "0123456789ab").write(toFile: donePath, atomically: true, encoding: .utf8)
-        #expect(try SweepVerify.verify(out, index: 7) == .otherClass(madeIn: "0123456789ab", here: DeterminismClass.current.id))
-        #expect(try SweepVerify.verify(out, index: 99) == .notComplete)
+        #expect(try SweepVerify.verify(out, index: 7, spec: spec) == .otherClass(madeIn: "0123456789ab", here: DeterminismClass.current.id))
+        #expect(try SweepVerify.verify(out, index: 99, spec: spec) == .notComplete)
         #expect(try SweepVerify.randomSamples(out, count: 3, seed: 1).count == 3)
     }
 

@@ -177,58 +177,22 @@ public final class SweepRunner: Sendable {
         } catch {
             return .failed(error.description, io: true)
         }
-        var files = ["scene.json"]
-        do {
-            try FolderIO.writeNew("\(temporary)/scene.json", inputs.sceneText, sync: false)
-            if let script = inputs.gravityScript {
-                try FolderIO.writeNew("\(temporary)/gravity.jsonl", script, sync: false)
-                files.append("gravity.jsonl")
-            }
-        } catch {
-            folder.abandonSample(temporary: temporary)
-            return .failed("\(error)", io: true)
-        }
-        var request = SampleRun.Request(checked: inputs.checkedScene, sceneText: inputs.sceneText, state: inputs.state, steps: inputs.steps,
-                                        gravityPath: inputs.gravityScript == nil ? nil : "\(temporary)/gravity.jsonl",
-                                        outputs: spec.outputs, folder: temporary)
-        request.edits = inputs.edits
-        let result: SampleRun.Result
-        switch SampleRun.run(request, shouldStop: abandon) {
-        case let .success(done):
-            result = done
-        case .failure(.stopped):
+        switch SampleWriter.write(inputs, index: index, of: spec, into: temporary, version: configuration.version, abandon: abandon) {
+        case .written:
+            break
+        case .stopped:
             folder.abandonSample(temporary: temporary)
             return .stopped
-        case let .failure(failure):
+        case let .runFailed(failure):
             folder.abandonSample(temporary: temporary)
             folder.recordFailure(index, parameters: sample.parametersOutput, reason: failure.description)
             if case .output = failure { return .failed(failure.description, io: true) }
             return .failed(failure.description, io: false)
+        case let .writeFailed(reason):
+            folder.abandonSample(temporary: temporary)
+            return .failed(reason, io: true)
         }
-        files += spec.outputs.fileNames
-        if FolderIO.exists("\(temporary)/\(SampleRun.branchStateName)") { files.append(SampleRun.branchStateName) }
-        let backend = PhysicsBackend.current
-        let marker = DoneMarker(sample: index, parameters: sample.parametersOutput, startStep: result.startStep, steps: result.steps,
-                                hash: result.hash, hashEvery: spec.outputs.hashEvery, determinismClass: DeterminismClass.current.id,
-                                backend: backend.kind.rawValue, architecture: backend.architecture, version: configuration.version,
-                                sweep: spec.fingerprint, files: files, wallSeconds: result.wallSeconds, cpuSeconds: result.cpuSeconds,
-                                summary: DoneMarker.Summary(result.finalSnapshot), warnings: result.warnings)
         do {
-            if spec.outputs.hashEvery != nil {
-                try FolderIO.writeNew("\(temporary)/hashes.txt", Array(result.trail.map { $0 + "\n" }.joined().utf8), sync: false)
-            }
-            if let frames = spec.outputs.frames, let viewport = result.viewport {
-                let size = frames.size ?? (inputs.scene.render.imageWidth, inputs.scene.render.imageHeight)
-                let meta = SampleMeta(sample: index, parameters: sample.parametersOutput, scene: inputs.scene, frames: frames,
-                                      width: size.width, height: size.height, viewport: viewport, startStep: result.startStep,
-                                      steps: result.steps, framesWritten: result.framesWritten ?? 0, hash: result.hash,
-                                      determinismClass: marker.determinismClass,
-                                      // A tumbler's moving walls come after the scene's, as the masks number them.
-                                      wallCount: inputs.scene.allWalls().count + (inputs.scene.tumbler?.localWalls.count ?? 0),
-                                      bodyCount: result.finalSnapshot.bodies.count)
-                try FolderIO.writeNew("\(temporary)/\(SampleMeta.fileName)", Array((meta.json + "\n").utf8), sync: false)
-            }
-            try FolderIO.writeNew("\(temporary)/\(DoneMarker.fileName)", Array((marker.json() + "\n").utf8), sync: false)
             switch try folder.commitSample(index, temporary: temporary, sync: configuration.sync) {
             case .committed: return .ran
             case .alreadyDone: return .skipped

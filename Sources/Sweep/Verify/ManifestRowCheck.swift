@@ -51,3 +51,44 @@ enum ManifestRowCheck {
         return members.first { member in !wantedMembers.contains { $0.key == member.key } }?.key
     }
 }
+
+extension ManifestRowCheck {
+    /// Checks sample `index`'s row of `manifest.npy` against the table merge makes of
+    /// `manifest.jsonl` (whose row `check` has compared with the done marker), field by field.
+    /// Returns where they part, or nil (also when not merged, or merged before the sample was done).
+    static func checkTable(_ folder: SweepFolder, index: Int) -> String? {
+        guard FolderIO.exists(folder.manifestPath) else { return nil }
+        let table = folder.manifestTablePath
+        guard FolderIO.exists(table) else { return "\(table): missing beside manifest.jsonl (sweep merge writes both)" }
+        var made = ManifestTable()
+        do {
+            let rows = try FileLines(path: folder.manifestPath, maxLineLength: DoneMarker.maxBytes + 4096)
+            while let line = try rows.next() {
+                guard let marker = DoneMarker(json: line), let root = try? JSONParser.parse(line), case let .object(members) = root.kind,
+                      case let .string(path)? = members.first(where: { $0.key == "path" })?.value.kind
+                else { return "\(folder.manifestPath):\(rows.lineNumber): not a manifest row" }
+                made.append(marker, path: path)
+            }
+        } catch {
+            return "\(folder.manifestPath): cannot be read: \(error)"
+        }
+        let expected = made.npy
+        guard let wanted = SampleFileDifference.NPYLayout(expected), let row = wanted.row(of: expected, where: "sample", is: String(index)) else { return nil }
+        let written: [UInt8]
+        do {
+            written = try FileBytes.read(path: table, limit: 1 << 30)
+        } catch {
+            return "\(table): cannot be read: \(error)"
+        }
+        guard let layout = SampleFileDifference.NPYLayout(written) else { return "\(table): not a NumPy table" }
+        guard let writtenRow = layout.row(of: written, where: "sample", is: String(index)) else {
+            return "\(table): holds no row of sample \(index), which manifest.jsonl holds"
+        }
+        let ours = layout.values(of: written, row: writtenRow), theirs = wanted.values(of: expected, row: row)
+        for (position, field) in theirs.enumerated() where position >= ours.count || ours[position].name != field.name || ours[position].value != field.value {
+            let now = position < ours.count ? ours[position].name == field.name ? ours[position].value : "column \(ours[position].name)" : "(none)"
+            return "\(table): sample \(index)'s row (row \(writtenRow) from 0), column \(field.name): written \(now), made from manifest.jsonl \(field.value)"
+        }
+        return ours.count == theirs.count ? nil : "\(table): sample \(index)'s row has \(ours.count) columns, manifest.jsonl's \(theirs.count)"
+    }
+}

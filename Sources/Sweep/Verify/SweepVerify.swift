@@ -7,11 +7,12 @@ import SceneFile
 import SceneModel
 import Script
 
-/// `cratedrop sweep verify DIR --sample I`: runs a complete sample again on this machine from
-/// its own folder (its scene, gravity script and the sweep's start state) and compares the
-/// final hash and its hash trail bit for bit, its frames and masks byte for byte, and its row of
-/// `manifest.jsonl` (when merged) with its done marker. A sample made in another determinism class is
-/// reported as such: its hashes are not promised to match here.
+/// `cratedrop sweep verify DIR --sample I`: writes a complete sample again on this machine from
+/// the spec that made the sweep, into a scratch folder, as `sweep run` wrote it, and compares
+/// every file of the two byte for byte (a video's bytes and the values a run measures aside:
+/// `SampleFileDifference.Unrepeatable`), then its rows of `manifest.jsonl` and `manifest.npy`
+/// (when merged). A sample made in another determinism class is reported as such: its hashes are
+/// not promised to match here.
 public enum SweepVerify {
     public enum Verdict: Sendable, Equatable {
         /// The run again matches; `manifestRow` is the line of `manifest.jsonl` checked against
@@ -27,8 +28,37 @@ public enum SweepVerify {
         case badMarker(String)
     }
 
-    /// Verifies sample `index` of the sweep folder `path`.
-    public static func verify(_ path: String, index: Int) throws(SweepFolder.FolderError) -> Verdict {
+    /// Why a spec cannot verify a folder's samples.
+    public enum SpecMismatch: Error, Sendable, CustomStringConvertible {
+        /// The spec (with the files it names) is not the one that made the folder.
+        case otherSpec(spec: String, folder: String, theirs: String, ours: String)
+
+        public var description: String {
+            switch self {
+            case let .otherSpec(spec, folder, theirs, ours):
+                "\(spec) is not the spec that made \(folder) (with the files it names its fingerprint is \(ours); the folder's sweep.json says \(theirs)): give --spec with the spec that made it, its scene and scripts unchanged"
+            }
+        }
+    }
+
+    /// The spec path a folder's `sweep.json` names, as `sweep run` was given it.
+    public static func specPath(of path: String) throws(SweepFolder.FolderError) -> String {
+        try SweepFolder.identity(at: path).spec
+    }
+
+    /// Checks that `spec` made the folder `path`.
+    public static func check(_ spec: SweepSpec, made path: String) throws(SweepFolder.FolderError) -> SpecMismatch? {
+        let identity = try SweepFolder.identity(at: path)
+        guard identity.fingerprint == spec.fingerprint else {
+            return .otherSpec(spec: spec.file, folder: path, theirs: identity.fingerprint, ours: spec.fingerprint)
+        }
+        return nil
+    }
+
+    /// Verifies sample `index` of the sweep folder `path`, made by `spec` (see `check(_:made:)`):
+    /// writes the sample again from the spec into a private scratch folder, exactly as `sweep run`
+    /// writes it, and compares every file.
+    public static func verify(_ path: String, index: Int, spec: SweepSpec) throws(SweepFolder.FolderError) -> Verdict {
         let identity = try SweepFolder.identity(at: path)
         let folder = SweepFolder(path: path, sampleCount: identity.samples)
         guard index >= 0, index < identity.samples, let marker = folder.doneMarker(index) else { return .notComplete }
@@ -36,96 +66,62 @@ public enum SweepVerify {
         let sampleFolder = folder.samplePath(index)
         if let problem = marker.outOfBounds { return .badMarker("\(sampleFolder)/done.json: \(problem)") }
         guard marker.determinismClass == here else { return .otherClass(madeIn: marker.determinismClass, here: here) }
-        let sceneText: [UInt8]
-        let checked: CheckedScene
-        var state: SavedStateFile?
+        // What the spec gives this sample: its scene, script, change and length.
+        let inputs: SampleInputs
         do {
-            sceneText = try FileBytes.read(path: "\(sampleFolder)/scene.json", limit: SceneLoader.maxFileSize)
-            checked = try SceneLoader.parseChecked(sceneText, file: "\(sampleFolder)/scene.json")
-            if identity.branches {
-                state = try SavedStateFile.parse(try FileBytes.read(path: folder.startStatePath, limit: SavedStateFile.maxFileSize))
-            }
+            inputs = try spec.inputs(for: spec.sample(index))
         } catch {
-            return .unusable("\(error)")
+            return .differs(expected: marker.hash, got: marker.hash, detail: "the spec refuses this sample, which the folder holds as complete: \(error.reason)")
         }
-        let gravity = marker.files.contains("gravity.jsonl") ? "\(sampleFolder)/gravity.jsonl" : nil
-        var outputs = SampleOutputs()
-        outputs.hashEvery = marker.hashEvery
-        // Frames are drawn again into a private scratch folder and compared file by file.
-        var scratch: String?
-        defer { if let scratch { FolderIO.removeFolder(scratch) } }
-        // Frames in the folder without their meta.json listed would go unchecked: bad data.
-        let drawn = ["frames", "masks"].filter { FolderIO.exists("\(sampleFolder)/\($0)") }
-            + SampleFrames.Format.allCases.filter { $0 != .png }.map { "video.\($0.rawValue)" }.filter { FolderIO.exists("\(sampleFolder)/\($0)") }
-        if let first = drawn.first, !marker.files.contains(SampleMeta.fileName) {
-            return .badMarker("\(sampleFolder)/done.json: files: lists no meta.json, yet the sample holds \(first)")
+        let scratch: String
+        do {
+            scratch = try FileDescriptorIO.makePrivateDirectory(template: "\(temporaryRoot)/cratedrop-verify-XXXXXX")
+        } catch {
+            return .unusable("cannot make a folder to write the sample again in \(temporaryRoot): \(error)")
         }
-        if marker.files.contains(SampleMeta.fileName) {
-            let metaPath = "\(sampleFolder)/\(SampleMeta.fileName)"
-            let bytes: [UInt8]
-            do {
-                bytes = try FileBytes.read(path: metaPath, limit: 1 << 20)
-            } catch {
-                return .unusable("\(metaPath): \(error)")
-            }
-            switch SampleMeta.frames(fromJSON: bytes, stepRate: checked.scene.stepRate) {
-            case let .success(frames): outputs.frames = frames
-            case let .failure(problem): return .badMarker("\(metaPath): \(problem.description)")
-            }
-            do {
-                scratch = try FileDescriptorIO.makePrivateDirectory(template: "\(temporaryRoot)/cratedrop-verify-XXXXXX")
-            } catch {
-                return .unusable("cannot make a folder to draw the frames again in \(temporaryRoot): \(error)")
-            }
+        defer { FolderIO.removeFolder(scratch) }
+        let again: DoneMarker
+        switch SampleWriter.write(inputs, index: index, of: spec, into: scratch, version: marker.version, abandon: { false }) {
+        case let .written(written): again = written
+        case .stopped: return .unusable("stopped before its last step")
+        case let .runFailed(failure): return .unusable(failure.description)
+        case let .writeFailed(reason): return .unusable("cannot write the sample again in \(scratch): \(reason)")
         }
-        var request = SampleRun.Request(checked: checked, sceneText: sceneText, state: state, steps: marker.steps, gravityPath: gravity,
-                                        outputs: outputs, folder: scratch)
-        // A counterfactual sample is run again with its change, read from its parameters.
-        switch counterfactual(in: marker) {
-        case let .success(edit): request.edits = edit.map { [$0] } ?? []
-        case let .failure(problem): return .badMarker("\(sampleFolder)/done.json: parameters.counterfactual: \(problem)")
-        }
-        let result: SampleRun.Result
-        switch SampleRun.run(request, shouldStop: { false }) {
-        case let .success(done): result = done
-        case let .failure(failure): return .unusable(failure.description)
-        }
-        if result.hash != marker.hash || result.steps != marker.steps {
-            return .differs(expected: marker.hash, got: result.hash, detail: "final state after \(result.steps) steps (the sample ran \(marker.steps))")
-        }
-        if marker.hashEvery != nil {
-            let written = (try? FileBytes.read(path: "\(sampleFolder)/hashes.txt", limit: 1 << 30)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            let lines = written.split(separator: "\n").map(String.init)
-            if let first = Array(zip(lines, result.trail)).firstIndex(where: { $0 != $1 }) ?? (lines.count == result.trail.count ? nil : min(lines.count, result.trail.count)) {
-                let expectedLine = first < lines.count ? lines[first] : "(none)"
-                let gotLine = first < result.trail.count ? result.trail[first] : "(none)"
-                return .differs(expected: marker.hash, got: result.hash, detail: "hashes.txt line \(first + 1): written '\(expectedLine)', now '\(gotLine)'")
-            }
+        if again.hash != marker.hash || again.steps != marker.steps {
+            return .differs(expected: marker.hash, got: again.hash, detail: "final state after \(again.steps) steps (the sample ran \(marker.steps))")
         }
         // A counterfactual's branch state, continued with its change, must end where the sample did.
         if marker.files.contains(SampleRun.branchStateName) {
-            switch continuation(fromBranchIn: sampleFolder, request: request, marker: marker) {
-            case let .differs(detail): return .differs(expected: marker.hash, got: result.hash, detail: detail)
+            switch continuation(fromBranchIn: sampleFolder, inputs: inputs, marker: marker) {
+            case let .differs(detail): return .differs(expected: marker.hash, got: again.hash, detail: detail)
             case let .unusable(reason): return .unusable(reason)
             case .same: break
             }
         }
-        if let scratch, let frames = outputs.frames {
-            // A video's bytes depend on the encoder's build; its frames' masks (PNG) do not.
-            let folders = (frames.format == .png ? ["frames"] : []) + (frames.masks ? ["masks"] : [])
-            switch firstDifference(in: folders, of: sampleFolder, drawnAgainIn: scratch) {
-            case let .differs(detail)?: return .differs(expected: marker.hash, got: result.hash, detail: detail)
-            case let .unreadable(reason)?: return .unusable(reason)
-            case nil: break
-            }
+        // Every file, byte for byte; done.json with this run's timings and build put in as the sample's.
+        var expected = again
+        (expected.wallSeconds, expected.cpuSeconds) = (marker.wallSeconds, marker.cpuSeconds)
+        (expected.version, expected.backend, expected.architecture) = (marker.version, marker.backend, marker.architecture)
+        do {
+            try FolderIO.replace("\(scratch)/\(DoneMarker.fileName)", with: Array((expected.json() + "\n").utf8))
+        } catch {
+            return .unusable("cannot write the sample again in \(scratch): \(error)")
         }
-        // The row people analyse must be the marker just checked (merge writes it so).
+        switch firstDifference(of: sampleFolder, writtenAgainIn: scratch) {
+        case let .differs(detail)?: return .differs(expected: marker.hash, got: again.hash, detail: detail)
+        case let .unreadable(reason)?: return .unusable(reason)
+        case nil: break
+        }
+        // The rows people analyse must be the marker just checked (merge writes them so).
         let name = folder.name(index)
+        let row: Int?
         switch ManifestRowCheck.check(manifest: folder.manifestPath, index: index, expected: marker.json(path: "samples/\(name)")) {
-        case .noRow: return .identical(hash: result.hash, manifestRow: nil)
-        case let .matches(line): return .identical(hash: result.hash, manifestRow: line)
-        case let .differs(detail): return .differs(expected: marker.hash, got: result.hash, detail: detail)
+        case .noRow: row = nil
+        case let .matches(line): row = line
+        case let .differs(detail): return .differs(expected: marker.hash, got: again.hash, detail: detail)
         }
+        if let detail = ManifestRowCheck.checkTable(folder, index: index) { return .differs(expected: marker.hash, got: again.hash, detail: detail) }
+        return .identical(hash: again.hash, manifestRow: row)
     }
 
     private enum BranchCheck {
@@ -136,7 +132,7 @@ public enum SweepVerify {
 
     /// Runs the sample again from its branch state (`branch.state`, the world saved at the
     /// change's step, before it) with the change, to the sample's last step, outputs aside.
-    private static func continuation(fromBranchIn sampleFolder: String, request: SampleRun.Request, marker: DoneMarker) -> BranchCheck {
+    private static func continuation(fromBranchIn sampleFolder: String, inputs: SampleInputs, marker: DoneMarker) -> BranchCheck {
         let path = "\(sampleFolder)/\(SampleRun.branchStateName)"
         let bytes: [UInt8]
         do {
@@ -152,13 +148,14 @@ public enum SweepVerify {
             return .differs("\(SampleRun.branchStateName): not the state the run saved: \(error)")
         }
         let end = marker.startStep + marker.steps
-        guard let edit = request.edits.first, branch.state.step == edit.step, branch.state.step <= end else {
+        guard let edit = inputs.edits.first, branch.state.step == edit.step, branch.state.step <= end else {
             return .differs("\(SampleRun.branchStateName): saved at step \(branch.state.step), not at the change's step")
         }
-        var again = SampleRun.Request(scene: request.scene, sceneText: request.sceneText, state: branch, steps: end - branch.state.step,
-                                      gravityPath: request.gravityPath, outputs: SampleOutputs(), folder: nil)
-        again.checkedScene = request.checkedScene
-        again.edits = request.edits
+        var again = SampleRun.Request(checked: inputs.checkedScene, sceneText: inputs.sceneText, state: branch, steps: end - branch.state.step,
+                                      gravityPath: nil, outputs: SampleOutputs(), folder: nil)
+        again.edits = inputs.edits
+        // The script as the sample's folder holds it (the tree's comparison checks it is the spec's).
+        if inputs.gravityScript != nil { again.gravityPath = "\(sampleFolder)/gravity.jsonl" }
         switch SampleRun.run(again, shouldStop: { false }) {
         case let .success(done):
             return done.hash == marker.hash ? .same
@@ -166,21 +163,6 @@ public enum SweepVerify {
         case let .failure(failure):
             return .unusable("\(path): \(failure.description)")
         }
-    }
-
-    /// The change a done marker's `counterfactual` parameter asks for (nil without one).
-    private static func counterfactual(in marker: DoneMarker) -> Result<WorldEdit?, MarkerProblem> {
-        guard let root = try? JSONParser.parse(marker.parameters.text), case let .object(members) = root.kind,
-              let value = members.first(where: { $0.key == SweepField.counterfactual.description })?.value else { return .success(nil) }
-        switch Counterfactual.edit(value) {
-        case let .success(edit): return .success(edit)
-        case let .failure(problems): return .failure(MarkerProblem(problems.all.joined(separator: "; ")))
-        }
-    }
-
-    struct MarkerProblem: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
     }
 
     /// Where temporary folders go: `$TMPDIR`, else `/tmp`.
@@ -197,23 +179,29 @@ public enum SweepVerify {
         case unreadable(String)
     }
 
-    /// The first file of `folders` whose bytes differ between the sample and what was drawn again
-    /// (or that only one of them holds); nil when every file is the same.
-    private static func firstDifference(in folders: [String], of sampleFolder: String, drawnAgainIn scratch: String) -> FileDifference? {
-        for folder in folders {
-            let written = Set(FolderIO.names(in: "\(sampleFolder)/\(folder)")), drawn = Set(FolderIO.names(in: "\(scratch)/\(folder)"))
-            if let name = drawn.subtracting(written).sorted().first { return .differs("\(folder)/\(name): missing from the sample") }
-            if let name = written.subtracting(drawn).sorted().first { return .differs("\(folder)/\(name): not drawn again") }
-            for name in drawn.sorted() {
-                let written: [UInt8]
-                do {
-                    written = try FileBytes.read(path: "\(sampleFolder)/\(folder)/\(name)", limit: 1 << 30)
-                } catch {
-                    return .unreadable("\(sampleFolder)/\(folder)/\(name): \(error)")
-                }
-                let again = try? FileBytes.read(path: "\(scratch)/\(folder)/\(name)", limit: 1 << 30)
-                if written != again { return .differs("\(folder)/\(name): its bytes differ from the file drawn again") }
+    /// The first file whose bytes differ between the sample and the same sample written again (or
+    /// that only one of them holds), in name order, folders' files after the folder's name; nil
+    /// when every file is the same. A video's bytes depend on the encoder's build: only its presence counts.
+    private static func firstDifference(of sampleFolder: String, writtenAgainIn scratch: String) -> FileDifference? {
+        let written = FolderIO.tree(sampleFolder), again = FolderIO.tree(scratch)
+        if let name = again.first(where: { !written.contains($0) }) { return .differs("\(name): missing from the sample") }
+        if let name = written.first(where: { !again.contains($0) }) { return .differs("\(name): not written again (the spec gives no such file)") }
+        for name in again where !name.hasSuffix("/") && !name.hasPrefix("video.") {
+            let path = "\(sampleFolder)/\(name)"
+            guard FolderIO.isRegularFile(path) else { return .differs("\(name): not a regular file") }
+            let ours: [UInt8]
+            do {
+                ours = try FileBytes.read(path: path, limit: 1 << 30)
+            } catch {
+                return .unreadable("\(path): \(error)")
             }
+            let theirs: [UInt8]
+            do {
+                theirs = try FileBytes.read(path: "\(scratch)/\(name)", limit: 1 << 30)
+            } catch {
+                return .unreadable("\(scratch)/\(name): \(error)")
+            }
+            if let detail = SampleFileDifference.between(name: name, written: ours, again: theirs) { return .differs(detail) }
         }
         return nil
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import CLISupport
 import SceneFile
 import Sweep
@@ -8,7 +9,7 @@ struct SweepVerifyCommand: ParsableCommand {
         commandName: "verify",
         abstract: "Runs sweep samples again here and compares them bit for bit.",
         discussion: """
-            Re-runs each sample from its own folder (scene.json, gravity.jsonl, the sweep's start.state) and compares the final state hash and hashes.txt with what the sample wrote; a sample's PNG frames and masks are drawn again and compared byte for byte. Prints one JSON line per sample: result "identical", "differs" (with where), or "other-class" for a sample made in another determinism class, whose hashes are not promised to match here (not a failure). Exits 3 if any differs, 66 if a sample asked for is not complete.
+            Writes each sample again from the spec that made the sweep (the one its sweep.json names, or --spec), in a private temporary folder, and compares every file of the sample with it byte for byte: scene.json and gravity.jsonl, hashes.txt, traces, events and stats in every format, frames and masks, meta.json, run.rec, end.state, branch.state, and done.json (its timings and build aside); a video's bytes and stats.jsonl's step_us, which a run measures, are not compared. Once merged, the sample's row of manifest.jsonl must be its done.json, and manifest.npy the table of manifest.jsonl. Prints one JSON line per sample: result "identical", "differs" (naming the file and the first differing key, line, row or byte), or "other-class" for a sample made in another determinism class, whose hashes are not promised to match here (not a failure). Exits 3 if any differs, 65 for a spec that did not make the sweep or a done.json no spec can write, 66 if a sample asked for is not complete or the spec cannot be read.
 
             Example:
               cratedrop sweep verify out/seeds --sample 5
@@ -18,6 +19,10 @@ struct SweepVerifyCommand: ParsableCommand {
 
     @Argument(help: "The sweep's folder.", completion: .directory)
     var dir: String
+
+    @Option(help: ArgumentHelp("The sweep's spec (default: the path its sweep.json names, as `sweep run` was given it).", valueName: "SPEC"),
+            completion: .file())
+    var spec: String?
 
     @Option(help: ArgumentHelp("Verify this sample.", valueName: "I"))
     var sample: Int?
@@ -35,6 +40,21 @@ struct SweepVerifyCommand: ParsableCommand {
     }
 
     func run() throws {
+        let sweepSpec: SweepSpec
+        do {
+            let path = try spec ?? SweepVerify.specPath(of: dir)
+            if spec == nil, !FileManager.default.fileExists(atPath: path) {
+                printError("cratedrop: \(dir): its spec \(path) (as sweep run was given it) cannot be found from here: give --spec SPEC")
+                throw ExitCodes.noInput
+            }
+            sweepSpec = try loadSweepSpecOrExit(path)
+            if let mismatch = try SweepVerify.check(sweepSpec, made: dir) {
+                printError("cratedrop: \(mismatch)")
+                throw ExitCodes.dataError
+            }
+        } catch let error as SweepFolder.FolderError {
+            throw sweepFolderFailure(error)
+        }
         var indices: [Int] = []
         if let sample {
             indices = [sample]
@@ -49,7 +69,7 @@ struct SweepVerifyCommand: ParsableCommand {
         for index in indices {
             let verdict: SweepVerify.Verdict
             do {
-                verdict = try SweepVerify.verify(dir, index: index)
+                verdict = try SweepVerify.verify(dir, index: index, spec: sweepSpec)
             } catch {
                 throw sweepFolderFailure(error)
             }
