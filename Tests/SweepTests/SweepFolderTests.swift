@@ -1,7 +1,9 @@
 import Foundation
 import Physics
 import SceneModel
-import Sweep
+@testable import Sweep
+import Synchronization
+import TestSupport
 import Testing
 
 /// Running into a sweep folder: samples renamed into place when complete, reruns skip them,
@@ -147,6 +149,151 @@ import Testing
         #expect(try SweepVerify.verify(out, index: 7, spec: spec) == .otherClass(madeIn: "0123456789ab", here: DeterminismClass.current.id))
         #expect(try SweepVerify.verify(out, index: 99, spec: spec) == .notComplete)
         #expect(try SweepVerify.randomSamples(out, count: 3, seed: 1).count == 3)
+    }
+
+    // MARK: Removing temporaries never follows a link
+
+    /// The temporary folder process `pid` of this machine gives sample `index`.
+    static func temporaryPath(_ folder: SweepFolder, _ index: Int, pid: Int32) -> String {
+        "\(folder.samplesPath)/.\(folder.name(index)).tmp-\(FolderIO.hostName)-\(pid)"
+    }
+
+    /// A folder outside the sweep holding `count` files, each holding its own name.
+    static func outsideFolder(_ fixture: SweepFixture, files count: Int = 1) throws -> String {
+        let outside = "\(fixture.folder)/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: false)
+        for k in 0..<count { try "file \(k)\n".write(toFile: "\(outside)/\(k).txt", atomically: false, encoding: .utf8) }
+        return outside
+    }
+
+    /// Whether the folder `outside` still holds its `count` files, each with its own text.
+    static func isIntact(_ outside: String, files count: Int = 1) -> Bool {
+        (0..<count).allSatisfy { (try? String(contentsOfFile: "\(outside)/\($0).txt", encoding: .utf8)) == "file \($0)\n" }
+    }
+
+    /// A link planted in `samples/` under the name a dead process of this machine gives a
+    /// temporary, to a folder outside the sweep: `sweep run` leaves that folder and its file (it
+    /// emptied it: the clean-up opened the name with `opendir`, which follows links), and leaves the
+    /// link, which `merge` counts; the sample is run as usual.
+    @Test func aLinkNamedLikeAStaleTemporaryIsNotFollowed() throws {
+        let fixture = try SweepFixture()
+        defer { fixture.remove() }
+        let spec = try fixture.spec(#"{ "scene": "\#(try fixture.smallPile())", "steps": 30, "axes": [\#(Self.axes)], "outputs": { "hash_every": 10 } }"#)
+        let out = "\(fixture.folder)/out"
+        let outside = try Self.outsideFolder(fixture)
+        let first = try CLI.run(["sweep", "run", spec, "--out", out])
+        #expect(first.status == 0, "\(first.stderr)")
+        let folder = SweepFolder(path: out, sampleCount: 16)
+        let link = Self.temporaryPath(folder, 3, pid: Self.deadProcessID())
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: outside)
+        try FileManager.default.removeItem(atPath: folder.samplePath(3))
+        let rerun = try CLI.run(["sweep", "run", spec, "--out", out])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stdout.contains(#""ran": 1"#), "\(rerun.stdout)")
+        #expect(Self.isIntact(outside))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == outside)
+        #expect(folder.doneMarker(3) != nil)
+        #expect(try SweepMerge.merge(out).temporaries == [String(link.split(separator: "/").last!)])
+    }
+
+    /// A real stale temporary holding a folder with links inside (to a folder and to a file outside
+    /// the sweep) is removed whole: the links themselves go, what they point to stays.
+    @Test func aStaleTemporaryIsRemovedWithoutFollowingTheLinksInIt() throws {
+        let fixture = try SweepFixture()
+        defer { fixture.remove() }
+        let out = "\(fixture.folder)/out"
+        _ = try Self.runner(try Self.spec(fixture), out)
+        let folder = SweepFolder(path: out, sampleCount: 16)
+        let outside = try Self.outsideFolder(fixture)
+        let temporary = Self.temporaryPath(folder, 3, pid: Self.deadProcessID())
+        try FileManager.default.createDirectory(atPath: "\(temporary)/frames/deeper", withIntermediateDirectories: true)
+        try "frame\n".write(toFile: "\(temporary)/frames/000001.ppm", atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: "\(temporary)/frames/escape", withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: "\(temporary)/frames/deeper/file", withDestinationPath: "\(outside)/0.txt")
+        #expect(folder.removeStaleTemporaries { $0 == 3 } == [String(temporary.split(separator: "/").last!)])
+        #expect(!FolderIO.exists(temporary))
+        #expect(Self.isIntact(outside))
+    }
+
+    /// A folder inside a temporary swapped for a link to a folder outside while the temporary is
+    /// removed (another machine on a shared file system, or a hostile user): whenever the swap
+    /// falls between the look at the name and the open, the open refuses the link (`O_NOFOLLOW`)
+    /// and nothing outside is touched. Many removals race a swapping thread; with a walk by path
+    /// (`lstat` then `opendir`), some emptied the outside folder.
+    @Test(.timeLimit(.minutes(1)))
+    func aFolderSwappedForALinkDuringRemovalIsNotFollowed() throws {
+        let fixture = try SweepFixture()
+        defer { fixture.remove() }
+        let files = 40
+        let outside = try Self.outsideFolder(fixture, files: files)
+        final class Stop: Sendable { let flag = Atomic<Bool>(false) }
+        let started = ContinuousClock.now
+        var attempt = 0
+        while ContinuousClock.now - started < .seconds(2), Self.isIntact(outside, files: files) {
+            attempt += 1
+            let temporary = "\(fixture.folder)/.000003.tmp-race-\(attempt)"
+            let sub = "\(temporary)/frames", aside = "\(temporary)/frames.aside"
+            try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+            for k in 0..<files { try "frame\n".write(toFile: "\(sub)/\(k).txt", atomically: false, encoding: .utf8) }
+            let stop = Stop(), stopped = DispatchSemaphore(value: 0)
+            let swapper = Thread {
+                // `frames` is in turn a real folder, missing, a link to the outside folder, missing.
+                while !stop.flag.load(ordering: .relaxed) {
+                    if rename(sub, aside) != 0 { mkdir(aside, 0o755) }
+                    symlink(outside, sub)
+                    unlink(sub)
+                    rename(aside, sub)
+                }
+                stopped.signal()
+            }
+            swapper.start()
+            FolderIO.removeFolder(temporary)
+            stop.flag.store(true, ordering: .relaxed)
+            // The swapper's loop ends with its link removed: what is left is cleared without links.
+            stopped.wait()
+            unlink(sub)
+            try? FileManager.default.removeItem(atPath: temporary)
+        }
+        #expect(Self.isIntact(outside, files: files), "attempt \(attempt) emptied the outside folder")
+    }
+
+    /// A tree deeper than the walk descends (64 folders) is left whole, rather than the walk
+    /// growing its stack and descriptors without bound; a tree within the limit goes.
+    @Test func aTreeTooDeepIsLeftAndOneWithinTheLimitIsRemoved() throws {
+        let fixture = try SweepFixture()
+        defer { fixture.remove() }
+        for (levels, removed) in [(64, true), (100, false)] {
+            let top = "\(fixture.folder)/tree-\(levels)"
+            let bottom = top + String(repeating: "/d", count: levels - 1)
+            try FileManager.default.createDirectory(atPath: bottom, withIntermediateDirectories: true)
+            try "bottom\n".write(toFile: "\(bottom)/file", atomically: false, encoding: .utf8)
+            FolderIO.removeFolder(top)
+            #expect(FolderIO.exists(top) == !removed, "\(levels) levels")
+            #expect(FolderIO.exists("\(bottom)/file") == !removed, "\(levels) levels")
+        }
+    }
+
+    /// The usual case: a stale temporary a killed shard left (a sample's folder with its `frames/`
+    /// and `masks/`, half written) is removed by `sweep run`, and the sample run again.
+    @Test func aRealStaleTemporaryIsRemovedAndItsSampleRunAgain() throws {
+        let fixture = try SweepFixture()
+        defer { fixture.remove() }
+        let spec = try fixture.spec(#"{ "scene": "\#(try fixture.smallPile())", "steps": 30, "axes": [\#(Self.axes)], "outputs": { "hash_every": 10 } }"#)
+        let out = "\(fixture.folder)/out"
+        #expect(try CLI.run(["sweep", "run", spec, "--out", out]).status == 0)
+        let folder = SweepFolder(path: out, sampleCount: 16)
+        let temporary = Self.temporaryPath(folder, 3, pid: Self.deadProcessID())
+        try FileManager.default.moveItem(atPath: folder.samplePath(3), toPath: temporary)
+        try FileManager.default.removeItem(atPath: "\(temporary)/done.json")
+        for part in ["frames", "masks"] {
+            try FileManager.default.createDirectory(atPath: "\(temporary)/\(part)", withIntermediateDirectories: false)
+            try "half\n".write(toFile: "\(temporary)/\(part)/000001.ppm", atomically: false, encoding: .utf8)
+        }
+        let rerun = try CLI.run(["sweep", "run", spec, "--out", out])
+        #expect(rerun.status == 0 && rerun.stdout.contains(#""ran": 1"#), "\(rerun.stdout)\(rerun.stderr)")
+        #expect(!FolderIO.exists(temporary))
+        #expect(folder.doneMarker(3) != nil)
+        #expect(folder.temporaries().isEmpty)
     }
 
     /// A process id that no process has: a child that has exited and been reaped.

@@ -83,10 +83,15 @@ enum FolderIO {
         if fsync(fd) != 0 { throw Failure(path, .flush) }
     }
 
-    /// The names in the folder `path` (without `.` and `..`); empty when it cannot be read.
+    /// The names in the folder `path` (without `.` and `..`); empty when it cannot be read. A link
+    /// at `path` is followed (`opendir`): for listing, never for removing (see `removeFolder`).
     static func names(in path: String) -> [String] {
         guard let folder = opendir(path) else { return [] }
         defer { closedir(folder) }
+        return names(in: folder)
+    }
+
+    private static func names(in folder: OpaquePointer) -> [String] {
         var names: [String] = []
         while let entry = readdir(folder) {
             let name = directoryEntryName(entry)
@@ -95,14 +100,63 @@ enum FolderIO {
         return names
     }
 
-    /// Removes the folder `path` and what it holds: files, and folders of files (a sample's
-    /// `frames/` and `masks/`). A link is removed, never followed.
-    static func removeFolder(_ path: String) {
-        for name in names(in: path) {
-            let entry = "\(path)/\(name)"
-            if isFolder(entry) { removeFolder(entry) } else { unlink(entry) }
+    /// Folders `removeFolder` opens at most, one inside the other (the folder it removes is the
+    /// first): a sweep's own trees are 2 deep (a sample's `frames/`). A deeper tree is left, so the
+    /// walk's stack and open descriptors stay bounded however deep a tree someone made.
+    static let removalDepth = 64
+
+    /// Removes the folder `path` and what it holds (a sample's files, `frames/`, `masks/`), if
+    /// `path` is itself a folder: a link at `path` (even one to a folder) is left as it is, and so
+    /// is a file. Sweep folders may be shared (NFS, Lustre): a link named like a temporary is not
+    /// one a sweep made, and following it would empty whatever it points to.
+    ///
+    /// Inside, no link is followed at any depth, even one swapped in for a folder during the walk:
+    /// each folder is opened from its parent's descriptor with `O_NOFOLLOW` (a link there fails to
+    /// open and is left) and each entry removed with `unlinkat` from the folder opened, so a link
+    /// is removed itself. A folder more than `removalDepth` deep is left, with the folders holding it.
+    /// - Returns: whether `path` is gone (false when it was not a folder, or part of it was left).
+    @discardableResult
+    static func removeFolder(_ path: String) -> Bool {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        let slash = trimmed.lastIndex(of: "/")
+        let parent = slash.map { $0 == trimmed.startIndex ? "/" : String(trimmed[..<$0]) } ?? "."
+        let name = slash.map { String(trimmed[trimmed.index(after: $0)...]) } ?? String(trimmed)
+        guard !name.isEmpty, name != ".", name != ".." else { return false }
+        // The parent (`samples/`, the system's temporary folder) is the caller's, opened as named:
+        // from here on every step is relative to a descriptor.
+        let parentFD = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard parentFD >= 0 else { return false }
+        defer { close(parentFD) }
+        return removeFolder(name, in: parentFD, depth: 1)
+    }
+
+    /// Empties and removes the folder `name` of the open folder `parent`, if it is a folder.
+    private static func removeFolder(_ name: String, in parent: Int32, depth: Int) -> Bool {
+        var info = stat()
+        guard fstatat(parent, name, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) == S_IFDIR,
+              depth <= removalDepth else { return false }
+        // Not following a link: if one replaced the folder since the look, this fails (ELOOP).
+        let fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        guard let folder = fdopendir(fd) else {
+            close(fd)
+            return false
         }
-        rmdir(path)
+        defer { closedir(folder) }
+        // Listed first, then removed: removing while reading a folder may skip names on some file systems.
+        for entry in names(in: folder) {
+            var entryInfo = stat()
+            guard fstatat(fd, entry, &entryInfo, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            if (entryInfo.st_mode & S_IFMT) == S_IFDIR {
+                _ = removeFolder(entry, in: fd, depth: depth + 1)
+            } else {
+                // A link, a file: the name goes. Swapped for a folder since the look, it fails (EISDIR).
+                unlinkat(fd, entry, 0)
+            }
+        }
+        // Swapped for a link or a file since it was opened, this fails (ENOTDIR): nothing more goes.
+        return unlinkat(parent, name, AT_REMOVEDIR) == 0
     }
 
     /// Flushes the folder `path`, its files and the folders in it (with their files) to the disk,

@@ -18,6 +18,8 @@ import SceneFile
 /// A sample folder is written under a temporary name and renamed when complete, so a folder
 /// under its final name is always whole; a killed shard leaves only temporaries, which the next
 /// run of the same sample removes (when their process, on this machine, is gone) and redoes.
+/// Removing never follows a link (see `FolderIO.removeFolder`): a link under a temporary's name
+/// is left, and `merge` counts it.
 public struct SweepFolder: Sendable {
     public let path: String
     /// Digits in sample folder names (at least 6): fixed by the sweep's size, so names sort.
@@ -182,6 +184,7 @@ public struct SweepFolder: Sendable {
         // Ours from an earlier attempt in this process (an abandoned run) goes too: looked for only
         // when it is in the way, since every look is a system call on every sample.
         if mkdir(temporary, 0o755) == 0 { return temporary }
+        // Only a folder is removed: anything else under our name (a link) is left, and mkdir fails.
         FolderIO.removeFolder(temporary)
         guard mkdir(temporary, 0o755) == 0 else {
             throw .cannotCreate(FolderIO.Failure(temporary, .createSampleFolder).description)
@@ -232,7 +235,9 @@ public struct SweepFolder: Sendable {
 
     /// Removes the temporaries of `indices` made on this machine by processes that are gone (a
     /// killed shard's samples in flight), in one pass over `samples/`. Temporaries of other
-    /// machines are left: whether their process lives cannot be told from here.
+    /// machines are left: whether their process lives cannot be told from here. Only folders are
+    /// removed, never through a link (a link named like a temporary is left, and so is what it
+    /// points to): `samples/` may be on a file system others write.
     /// - Returns: the names removed.
     @discardableResult
     public func removeStaleTemporaries(of isTaken: (Int) -> Bool) -> [String] {
@@ -242,8 +247,7 @@ public struct SweepFolder: Sendable {
             guard let range = entry.range(of: marker), let index = Int(entry[entry.index(after: entry.startIndex)..<range.lowerBound]),
                   isTaken(index), let pid = Int32(entry[range.upperBound...]), pid > 0, pid != getpid(),
                   FolderIO.processIsGone(pid) else { continue }
-            FolderIO.removeFolder("\(samplesPath)/\(entry)")
-            removed.append(entry)
+            if FolderIO.removeFolder("\(samplesPath)/\(entry)") { removed.append(entry) }
         }
         return removed
     }
