@@ -33,6 +33,7 @@ public func gravityFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int)
             switch command.action {
             case let .gravity(gravity): _ = try? world.setGravity(gravity)
             case let .body(id, input): _ = try? world.apply(input, to: id)
+            case let .change(change): _ = try? world.apply(change)
             }
             world.step()
         case .success(nil):

@@ -66,6 +66,8 @@ package enum BaselineSpec {
                 }
                 lines.append("input \(step) \(kind) \(Int(id.rawValue) - 1) \(bits(value.x, value.y)) \(at == nil ? 0 : 1) "
                     + "\(bits(at?.x ?? 0, at?.y ?? 0, torque)) \(steps)")
+            case .change:
+                preconditionFailure("the bench refuses structural changes before they reach the C baseline (baselineInputs)")
             }
         }
         if let probe { lines.append("probe \(probe.seed) \(probe.angles) \(probe.contactSteps)") }

@@ -38,6 +38,8 @@ final class BaselineWorld {
             case let .dragTo(target): cbaseline_drag_to(world, index, target.x, target.y)
             case .release: cbaseline_release(world, index)
             }
+        case .change:
+            preconditionFailure("the bench refuses structural changes before they reach the C baseline (baselineInputs)")
         }
     }
 

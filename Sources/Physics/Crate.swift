@@ -18,6 +18,8 @@ public final class Crate {
     public let collision: CollisionSettings
     /// Dynamic, or kinematic (moved only by its velocity; its `mass` is infinite).
     public let bodyType: BodyType
+    /// How it is drawn; nil: the scene's crate colour. Physics ignores it.
+    public let color: RGB?
 
     /// The world the crate is in, if any. Set only by `World`.
     weak var world: World?
@@ -40,6 +42,7 @@ public final class Crate {
         elasticity = spec.elasticity
         collision = spec.collision
         bodyType = spec.bodyType
+        color = spec.color
         // The order the plain-C builds follow (docs/scenes.md, "Construction order"): body, shape,
         // position, angle, velocities, material.
         body = spec.bodyType == .kinematic ? Chipmunk.kinematicBodyNew() : Chipmunk.bodyNew(mass: spec.mass, shape: spec.shape)

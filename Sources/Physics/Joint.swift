@@ -17,6 +17,8 @@ public final class Joint {
     let anchors: (Vec2, Vec2)?
     /// The world the joint is in, if any. Set only by `World`.
     weak var world: World?
+    /// Assigned by the world when the joint is added; never another joint's in that world.
+    public internal(set) var id: JointID?
 
     init(_ kind: JointKind, a: Crate?, b: Crate?, settings: JointSettings, staticBody: OpaquePointer) {
         self.kind = kind

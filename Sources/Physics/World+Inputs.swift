@@ -54,7 +54,7 @@ extension World {
         case .release: release(id)
         }
         inputsApplied += 1
-        inputsBeforeNextStep.append((id, input))
+        inputsBeforeNextStep.append(.body(id, input))
     }
 
     /// Applies each held force for the step about to be taken, in the order they were given, and

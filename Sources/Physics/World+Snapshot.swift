@@ -12,7 +12,7 @@ extension World {
                                     angularVelocity: s.angularVelocity, sleeping: s.sleeping))
         }
         return WorldSnapshot(step: stepCount, bodies: bodies, movingWalls: tumblers.isEmpty ? [] : tumblers.flatMap(\.wallStates),
-                             contacts: snapshotsIncludeContacts ? contactPoints() : [])
+                             contacts: snapshotsIncludeContacts ? contactPoints() : [], parts: changedParts)
     }
 
     /// Contact pairs (colliding shape pairs) and contact points now, each pair counted once.

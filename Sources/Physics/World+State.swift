@@ -90,18 +90,37 @@ extension World {
         do {
             let makeup = stateMakeup
             let saved = try SavedStateCalls.save(space: space, makeup: makeup)
-            return WorldState(step: stepCount, gravity: gravity, fingerprint: makeup.fingerprint, savedPhysics: saved.bytes,
-                              restoreAid: saved.aid, heldForces: heldForces, drags: drags)
+            var state = WorldState(step: stepCount, gravity: gravity, fingerprint: makeup.fingerprint, savedPhysics: saved.bytes,
+                                   restoreAid: saved.aid, heldForces: heldForces, drags: drags)
+            state.makeup = self.makeup
+            return state
         } catch {
             throw StateError(error)
         }
     }
 
     /// Puts `state` into the world: from the next step on it goes on exactly as the world the
-    /// state was saved from. On any error the world is left as it was.
+    /// state was saved from. A state whose make-up log is not this world's (saved before or after
+    /// a structural change, or after others) is put into the world built again from its scene
+    /// with the state's log replayed, which this world then becomes. On any error the world is
+    /// left as it was.
     /// - Throws: `StateError.otherWorld` when the state belongs to another make-up; `malformed`
-    ///   with what is wrong; `unsupportedBackend` on Debian's library.
+    ///   with what is wrong (a make-up log that does not replay as written among it);
+    ///   `unsupportedBackend` on Debian's library; `unsupportedWorld` for a state of another log
+    ///   and a world not built from a scene (`init(checked:)`), which cannot be built again.
     public func restore(_ state: WorldState) throws(StateError) {
+        if state.makeup != makeup {
+            guard state.makeup.last.map({ $0.step <= state.step }) ?? true else {
+                throw .malformed("the state's make-up log has a change after the state's own step")
+            }
+            guard let origin else {
+                throw .unsupportedWorld("the state's world went through other structural changes, and this world was not built from a scene to build again")
+            }
+            let fresh = try World.rebuilt(from: origin, replaying: state.makeup, like: self)
+            try fresh.restore(state)
+            adopt(fresh)
+            return
+        }
         guard state.fingerprint == fingerprint else { throw .otherWorld }
         guard state.step >= 0 else { throw .malformed("the state's step count is negative") }
         // Gravity is checked before anything changes, like every other value.
@@ -182,6 +201,13 @@ extension World {
     /// - Throws: what `saveState()` throws (`StateError.unsupportedBackend` on Debian's library).
     public func copy() throws(StateError) -> World {
         let state = try saveState()
+        // A changed world is built as it was: its scene, then its log (shapes' ids follow the order they were made in).
+        if !makeup.isEmpty {
+            guard let origin else { throw .unsupportedWorld("a world not built from a scene cannot be copied once its make-up has changed") }
+            let twin = try World.rebuilt(from: origin, replaying: makeup, like: self)
+            try twin.restore(state)
+            return twin
+        }
         let twin: World
         do {
             twin = try World(gravity: gravity, stepRate: stepRate, iterations: iterations, space: spaceOptions)
@@ -197,15 +223,17 @@ extension World {
             var twinOf: [ObjectIdentifier: Crate] = [:]
             for (crate, twinCrate) in zip(crates, twin.crates) { twinOf[ObjectIdentifier(crate)] = twinCrate }
             let staticBody = Chipmunk.spaceStaticBody(twin.space)
-            for joint in joints {
+            for (joint, id) in zip(joints, jointIDs) {
                 twin.add(Joint(copying: joint, a: joint.a.flatMap { twinOf[ObjectIdentifier($0)] },
-                               b: joint.b.flatMap { twinOf[ObjectIdentifier($0)] }, staticBody: staticBody))
+                               b: joint.b.flatMap { twinOf[ObjectIdentifier($0)] }, staticBody: staticBody), id: id)
             }
         } catch {
             // This world's own values, checked when it was made: not reached.
             throw .unsupportedWorld("cannot make a copy of this world: \(error)")
         }
         twin.nextBodyID = nextBodyID
+        twin.nextJointID = nextJointID
+        twin.origin = origin
         twin.snapshotsIncludeContacts = snapshotsIncludeContacts
         twin.recordsContactEvents = recordsContactEvents
         try twin.restore(state)

@@ -7,18 +7,29 @@ import SceneModel
 /// shape, then every body, from the space and then frees it; crates still referenced elsewhere are
 /// left detached and can be added to another world. Not `Sendable`: one thread at a time.
 public final class World {
-    let space: OpaquePointer
+    /// The space; replaced only when a restore rebuilds the world (`World+Changes.swift`).
+    var space: OpaquePointer
     /// Fixed steps per simulated second.
     public let stepRate: Int
     /// The crates in the world, in the order they were added (ascending `BodyID`).
-    public private(set) var crates: [Crate] = [] { didSet { stateMakeupCache = nil } }
+    public internal(set) var crates: [Crate] = [] { didSet { stateMakeupCache = nil } }
     /// What a snapshot reads of each crate, parallel to `crates`: copying state out walks plain
     /// values instead of class instances (no reference counting in the per-step copy).
     var snapshotRows: [(body: OpaquePointer, id: BodyID)] = []
-    public private(set) var walls: [Wall] = [] { didSet { stateMakeupCache = nil } }
-    public private(set) var tumblers: [Tumbler] = [] { didSet { stateMakeupCache = nil } }
-    /// The joints, in the order they were added.
-    public private(set) var joints: [Joint] = [] { didSet { stateMakeupCache = nil } }
+    public internal(set) var walls: [Wall] = [] { didSet { stateMakeupCache = nil } }
+    public internal(set) var tumblers: [Tumbler] = [] { didSet { stateMakeupCache = nil } }
+    /// The joints, in the order they were added (ascending `JointID`).
+    public internal(set) var joints: [Joint] = [] { didSet { stateMakeupCache = nil } }
+    /// The joints' ids, parallel to `joints`.
+    var jointIDs: [JointID] = []
+    var nextJointID: UInt64 = 1
+    /// The structural changes made since the world was built, in order (`apply(_:)`).
+    public internal(set) var makeup: [MakeupChange] = []
+    /// The scene the world was built from, when it was: a restore of a state with another
+    /// make-up log builds the world again from it (`World+Changes.swift`).
+    var origin: CheckedScene?
+    /// What snapshots carry of the parts once the make-up has changed, kept until it changes again.
+    var partsCache: WorldParts?
     /// What saved states name of this world (`World+State.swift`), kept until its make-up changes.
     var stateMakeupCache: StateMakeup?
     /// Steps taken since the world was made.
@@ -33,11 +44,12 @@ public final class World {
     /// Inputs applied so far (gravity changes, pushes, velocities set, forces held): a look-ahead
     /// (the synctest's) knows its prediction holds only while this has not changed.
     public internal(set) var inputsApplied = 0
-    /// Bodies' inputs applied since the last step, in order; `step()` moves them to `inputsOfLastStep`.
-    var inputsBeforeNextStep: [(body: BodyID, input: BodyInput)] = []
+    /// Bodies' inputs and structural changes applied since the last step, in order; `step()`
+    /// moves them to `inputsOfLastStep`.
+    var inputsBeforeNextStep: [InputAction] = []
     /// The bodies' inputs applied just before the last step was taken, in order (a history that
     /// steps again from a saved state applies them again: `LiveHistory`).
-    public private(set) var inputsOfLastStep: [(body: BodyID, input: BodyInput)] = []
+    public internal(set) var inputsOfLastStep: [InputAction] = []
     /// Where Chipmunk notes contact events while `recordsContactEvents` is on (contact_events.h).
     var eventBuffer: UnsafeMutableRawPointer?
     /// The contact events of the last step, in report order (`ContactEvent.reportOrder`); empty
@@ -88,7 +100,10 @@ public final class World {
         for tumbler in tumblers { Chipmunk.spaceRemoveBody(space, tumbler.body) }
         Chipmunk.spaceFree(space)
         for crate in crates { crate.id = nil }
-        for joint in joints { joint.world = nil }
+        for joint in joints {
+            joint.world = nil
+            joint.id = nil
+        }
     }
 
     /// The length of one step in seconds.
@@ -189,7 +204,9 @@ public final class World {
         guard joint.world === self, let index = joints.lastIndex(where: { $0 === joint }) else { throw .notInThisWorld }
         Chipmunk.spaceRemoveConstraint(space, joint.constraint)
         joints.remove(at: index)
+        jointIDs.remove(at: index)
         joint.world = nil
+        joint.id = nil
     }
 
     /// A checked joint of this world's bodies, not yet added.
@@ -218,10 +235,17 @@ public final class World {
         return Joint(kind, a: a, b: b, settings: settings, staticBody: Chipmunk.spaceStaticBody(space))
     }
 
-    func add(_ joint: Joint) {
+    /// Adds `joint` with the next `JointID` (or `id`, a copy's).
+    @discardableResult
+    func add(_ joint: Joint, id: JointID? = nil) -> JointID {
+        let id = id ?? JointID(nextJointID)
         Chipmunk.spaceAddConstraint(space, joint.constraint)
         joint.world = self
+        joint.id = id
         joints.append(joint)
+        jointIDs.append(id)
+        nextJointID = max(nextJointID, id.rawValue &+ 1)
+        return id
     }
 
     // MARK: Tumblers

@@ -15,23 +15,29 @@ public final class FrameRenderer {
     public let width: Int
     public let height: Int
     public let viewport: Viewport
-    private let staticLayer: RGBImage
+    private var staticLayer: RGBImage
     /// The static layer's mask (the walls' ids), when masks are drawn.
-    private let staticMask: InstanceMask?
+    private var staticMask: InstanceMask?
     private let overlays: Overlays
     private let crateColor: RGB
-    private let crateColors: [BodyID: RGB]
+    private var crateColors: [BodyID: RGB]
     private let wallColor: RGB
-    private let bodyShapes: BodyShapes
-    private let joints: [JointLink]
+    private var bodyShapes: BodyShapes
+    private var joints: [JointLink]
     private let look: BodyLook
     private var styles: [StyleKey: CrateStyle] = [:]
     private var discStyles: [StyleKey: DiscStyle] = [:]
     private var outlineStyles: [StyleKey: OutlineStyle] = [:]
     /// This renderer's static layer, as `DrawnRegions.background` names it.
-    private let background: UInt64
+    private var background: UInt64
+    /// The walls in the static layer, and what drawing it again takes.
+    private var staticWalls: [WallState]
+    private let world: Vec2
+    private let colors: RenderDefaults
+    /// The version of the parts taken from snapshots (`WorldParts`); 0: the ones given at init.
+    private var partsVersion = 0
     /// Moving walls' mask ids follow the static walls'.
-    private let staticWallCount: Int
+    private var staticWallCount: Int
     private static let backgroundsMade = Atomic<UInt64>(0)
 
     /// A style is worked out once per colour and size (a box's sides; a disc's diameter; the
@@ -69,17 +75,42 @@ public final class FrameRenderer {
         crateColor = colors.crate
         self.crateColors = crateColors
         wallColor = colors.wall
+        (staticLayer, staticMask) = Self.staticLayer(walls, world: world, width: width, height: height, viewport: viewport, colors: colors,
+                                                     overlays: overlays, drawsMasks: drawsMasks)
+        staticWalls = walls
+        staticWallCount = walls.count
+        background = Self.backgroundsMade.add(1, ordering: .relaxed).newValue
+        self.world = world
+        self.colors = colors
+    }
+
+    /// The background and `walls`, and their mask when masks are drawn.
+    private static func staticLayer(_ walls: [WallState], world: Vec2, width: Int, height: Int, viewport: Viewport, colors: RenderDefaults,
+                                    overlays: Overlays, drawsMasks: Bool) -> (RGBImage, InstanceMask?) {
         var layer = RGBImage(width: width, height: height, fill: colors.background)
         var mask = drawsMasks ? InstanceMask(width: width, height: height) : nil
-        if overlays.contains(.grid) { Self.drawGrid(&layer, viewport: viewport, world: world) }
+        if overlays.contains(.grid) { drawGrid(&layer, viewport: viewport, world: world) }
         for (index, wall) in walls.enumerated() {
-            _ = Self.withPen(&mask, id: InstanceMask.wallID(index)) { pen in
-                Self.draw(wall, into: &layer, viewport: viewport, color: colors.wall, pen: pen)
+            _ = withPen(&mask, id: InstanceMask.wallID(index)) { pen in
+                draw(wall, into: &layer, viewport: viewport, color: colors.wall, pen: pen)
             }
         }
-        staticLayer = layer
-        staticMask = mask
-        staticWallCount = walls.count
+        return (layer, mask)
+    }
+
+    /// Takes the parts of a world whose make-up has changed as it ran: new bodies' shapes and
+    /// colours, the joints, and the walls (the static layer drawn again when they changed).
+    private func adopt(_ parts: WorldParts) {
+        partsVersion = parts.version
+        bodyShapes = parts.bodyShapes
+        crateColors = parts.bodyColors
+        joints = parts.joints.filter(\.isDrawn)
+        guard parts.walls != staticWalls else { return }
+        (staticLayer, staticMask) = Self.staticLayer(parts.walls, world: world, width: width, height: height, viewport: viewport, colors: colors,
+                                                     overlays: overlays, drawsMasks: staticMask != nil)
+        staticWalls = parts.walls
+        staticWallCount = parts.walls.count
+        // Frames drawn over the old layer are not this one's to put back.
         background = Self.backgroundsMade.add(1, ordering: .relaxed).newValue
     }
 
@@ -94,6 +125,7 @@ public final class FrameRenderer {
     /// before, only the pixels it drew over the static layer are put back first; anything else is
     /// replaced by the static layer whole. The result is the same image `render(_:)` gives.
     public func render(_ snapshot: WorldSnapshot, into image: inout RGBImage) {
+        if let parts = snapshot.parts, parts.version != partsVersion { adopt(parts) }
         // The mask is drawn beside the pixels, out of the image meanwhile (two buffers written at once).
         var mask = image.mask
         image.mask = nil

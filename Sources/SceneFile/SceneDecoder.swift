@@ -121,7 +121,7 @@ struct SceneDecoder {
         return part
     }
 
-    private mutating func crate(_ value: JSONValue, path: String) -> CrateSpec? {
+    mutating func crate(_ value: JSONValue, path: String) -> CrateSpec? {
         guard let fields = object(value, path: path) else { return nil }
         let center = vector(fields, "center", required: true)
         // Each shape reads only its own keys: a circle's `size`, or a box's `radius`, is an unknown key.
@@ -171,7 +171,7 @@ struct SceneDecoder {
 
     /// A wall: a segment (`from`, `to`, `radius`), or with `"shape": "polygon"` a convex polygon
     /// (`vertices` in world coordinates, `radius` optional).
-    private mutating func wall(_ value: JSONValue, path: String) -> WallSpec? {
+    mutating func wall(_ value: JSONValue, path: String) -> WallSpec? {
         guard let fields = object(value, path: path) else { return nil }
         let geometry: WallGeometry?
         let radius: Double?
@@ -195,7 +195,7 @@ struct SceneDecoder {
 
     /// A joint: its `kind`, its ends `a` and `b` (a crate's index or "static"), the kind's own
     /// parameters (each kind reads only its own keys) and the settings every joint has.
-    private mutating func joint(_ value: JSONValue, path: String) -> JointSpec? {
+    mutating func joint(_ value: JSONValue, path: String) -> JointSpec? {
         guard let fields = object(value, path: path) else { return nil }
         let a = jointEnd(fields, "a"), b = jointEnd(fields, "b")
         let settings = jointSettings(fields)

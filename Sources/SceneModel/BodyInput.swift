@@ -3,6 +3,8 @@ public enum InputAction: Sendable, Equatable {
     case gravity(Vec2)
     /// To the body with this id (crates from 1, in creation order, as traces print them).
     case body(BodyID, BodyInput)
+    /// A change to what the world is made of (docs/determinism.md, "A world that changes").
+    case change(StructuralChange)
 }
 
 /// Something done to one body at a step boundary, from an input stream or the Swift API: a push,

@@ -62,11 +62,19 @@ public struct WorldSnapshot: Sendable, Equatable, Codable {
     /// Contact points, when the snapshot was taken for debug drawing (`World.snapshot(contacts:)`);
     /// empty otherwise.
     public var contacts: [ContactPoint]
+    /// The world's parts, from its first structural change on (nil before: the parts are the
+    /// scene's, as given once beside the snapshots). Not part of a snapshot's coded form.
+    public var parts: WorldParts?
 
-    public init(step: Int, bodies: [BodyState], movingWalls: [WallState] = [], contacts: [ContactPoint] = []) {
+    enum CodingKeys: String, CodingKey {
+        case step, bodies, movingWalls, contacts
+    }
+
+    public init(step: Int, bodies: [BodyState], movingWalls: [WallState] = [], contacts: [ContactPoint] = [], parts: WorldParts? = nil) {
         self.step = step
         self.bodies = bodies
         self.movingWalls = movingWalls
         self.contacts = contacts
+        self.parts = parts
     }
 }

@@ -1,8 +1,8 @@
 /// A world state as bytes, to keep or send anywhere (a file, a socket, another process), and back.
 extension WorldState {
     public static let magic = Array("CDWORLD\n".utf8)
-    /// 2: held forces after the physics; 3: drags after them.
-    public static let formatVersion: UInt32 = 3
+    /// 2: held forces after the physics; 3: drags after them; 4: the make-up log after them.
+    public static let formatVersion: UInt32 = 4
     /// The latest step a state may be at: 2^53 (some 2.4 million years at 120 steps a second).
     /// With `hash --steps` bounded the same way, a run from any state stays far inside `Int`.
     public static let maxStep = 1 << 53
@@ -32,10 +32,10 @@ extension WorldState {
         var reader = LittleEndianReader(bytes, from: Self.magic.count, end: bytes.count - 8)
         do {
             let version = try reader.u32()
-            guard version == Self.formatVersion || version == 2 else {
+            guard (2...Self.formatVersion).contains(version) else {
                 throw FormatError(description: "world-state format \(version), which this CrateDrop (format \(Self.formatVersion)) cannot read")
             }
-            self = try Self.read(from: &reader, withDrags: version >= 3)
+            self = try Self.read(from: &reader, withDrags: version >= 3, withMakeup: version >= 4)
         } catch let error as FormatError {
             throw error
         } catch {
@@ -47,7 +47,8 @@ extension WorldState {
     /// The state's fields: step (u64), gravity (2 × f64), fingerprint (u64), physics (u32 length +
     /// bytes), held forces (u32 count; each body id u64, force 2 × f64, whether it has a point u8,
     /// point 2 × f64, torque f64, steps remaining u64), drags (u32 count; each body id u64, anchor
-    /// 2 × f64, target 2 × f64, max force f64; in ascending body id).
+    /// 2 × f64, target 2 × f64, max force f64; in ascending body id), the make-up log (u32 count;
+    /// each as `MakeupChange.append(to:)` writes it).
     package func append(to writer: inout LittleEndianWriter) {
         writer.u64(UInt64(step))
         writer.f64(gravity.x)
@@ -70,11 +71,13 @@ extension WorldState {
             writer.u64(drag.body.rawValue)
             for value in [drag.anchor.x, drag.anchor.y, drag.target.x, drag.target.y, drag.maxForce] { writer.f64(value) }
         }
+        writer.u32(UInt32(clamping: makeup.count))
+        for change in makeup { change.append(to: &writer) }
     }
 
     /// Reads the fields `append(to:)` writes; `withDrags` false for the formats before drags
-    /// (their states hold none).
-    package static func read(from reader: inout LittleEndianReader, withDrags: Bool = true) throws -> WorldState {
+    /// (their states hold none), `withMakeup` for those before the make-up log (none either).
+    package static func read(from reader: inout LittleEndianReader, withDrags: Bool = true, withMakeup: Bool = true) throws -> WorldState {
         let step = try reader.u64()
         guard step <= UInt64(maxStep) else {
             throw FormatError(description: "the state's step count \(step) is out of range (at most 2^53 = \(maxStep))")
@@ -107,6 +110,16 @@ extension WorldState {
                 throw FormatError(description: "a drag of the state is out of range or out of order (body \(body))")
             }
             state.drags.append(drag)
+        }
+        let changes = withMakeup ? try reader.u32() : 0
+        // Each takes at least 33 bytes (a removal).
+        guard Int(changes) <= reader.remaining / 33 else { throw FormatError(description: "the state's make-up log is cut short") }
+        for _ in 0..<changes {
+            let change = try MakeupChange.read(from: &reader)
+            guard state.makeup.last.map({ $0.step <= change.step }) ?? true, change.step <= state.step else {
+                throw FormatError(description: "the state's make-up log is out of order (a change at step \(change.step))")
+            }
+            state.makeup.append(change)
         }
         return state
     }

@@ -30,6 +30,10 @@ public struct WorldState: Sendable, Equatable {
     public var heldForces: [HeldForce]
     /// Bodies held by drags, in ascending body id (their joints' impulses are in `physics`).
     public var drags: [Drag]
+    /// The structural changes the world had been through since it was built from its scene, in
+    /// order: a world built from the same scene replays them before the rest of the state is put
+    /// in (`World.restore`), so a state saved after a change restores into the scene it came from.
+    public var makeup: [MakeupChange] = []
 
     public init(step: Int, gravity: Vec2, fingerprint: UInt64, physics: [UInt8], heldForces: [HeldForce] = [], drags: [Drag] = []) {
         self.step = step
@@ -64,6 +68,6 @@ public struct WorldState: Sendable, Equatable {
     /// Equal states hold the same values, wherever their bytes came from.
     public static func == (lhs: WorldState, rhs: WorldState) -> Bool {
         lhs.step == rhs.step && lhs.gravity == rhs.gravity && lhs.fingerprint == rhs.fingerprint && lhs.physics == rhs.physics
-            && lhs.heldForces == rhs.heldForces && lhs.drags == rhs.drags
+            && lhs.heldForces == rhs.heldForces && lhs.drags == rhs.drags && lhs.makeup == rhs.makeup
     }
 }

@@ -88,13 +88,19 @@ public struct GravityLineParser: Sendable {
         }
         let field = { (key: String) in members.first { $0.key == key }?.value }
         let action: InputAction
-        if field("body") != nil {
+        if let changeKey = Self.changeKeys.first(where: { field($0) != nil }) ?? (field("body") == nil ? field("joint").map { _ in "joint" } : nil) {
+            switch changeAction(changeKey, members, field) {
+            case let .success(change): action = .change(change)
+            case let .failure(message): return fail(message.text)
+            }
+        } else if field("body") != nil {
             switch bodyAction(members, field) {
             case let .success(bodyAction): action = bodyAction
             case let .failure(message): return fail(message.text)
             }
         } else {
             for (key, _) in members where !["t", "step", "gravity", "accel"].contains(key) {
+                if key == "remove" { return fail("\"remove\" goes with \"body\": ID or \"joint\": ID") }
                 let bodyKeys = ["impulse", "at", "velocity", "angular_velocity", "force", "torque", "steps"]
                 return fail("unknown key \"\(key)\" (allowed: t, step, gravity, accel" + (bodyKeys.contains(key) ? "; with \"body\": \(bodyKeys.joined(separator: ", ")))" : ")"))
             }
@@ -165,7 +171,7 @@ public struct GravityLineParser: Sendable {
     /// optional `"at"`), or a drag: `"grab"` (with an optional `"max_force"`), `"drag_to"`, `"release": true`.
     private func bodyAction(_ members: [(key: String, value: JSONValue)], _ field: (String) -> JSONValue?) -> Result<InputAction, Message> {
         let allowed = ["t", "step", "body", "impulse", "at", "velocity", "angular_velocity", "force", "torque", "steps", "grab", "max_force",
-                       "drag_to", "release"]
+                       "drag_to", "release", "remove"]
         for (key, _) in members where !allowed.contains(key) {
             return .failure(Message("unknown key \"\(key)\" (allowed with \"body\": \(allowed.joined(separator: ", ")))"))
         }
@@ -173,11 +179,11 @@ public struct GravityLineParser: Sendable {
             return .failure(Message("body must be a body's id, a whole number from 1 (crates are numbered from 1 in creation order, "
                 + "as traces print them), got \(Self.show(field("body")!))"))
         }
-        let kinds = ["impulse", "velocity", "angular_velocity", "force", "torque", "grab", "drag_to", "release"].filter { field($0) != nil }
+        let kinds = ["impulse", "velocity", "angular_velocity", "force", "torque", "grab", "drag_to", "release", "remove"].filter { field($0) != nil }
         let held = kinds.allSatisfy { $0 == "force" || $0 == "torque" }
         guard !kinds.isEmpty, held || kinds.count == 1 else {
             return .failure(Message(kinds.isEmpty ? "says what to do to the body: \"impulse\", \"velocity\", \"angular_velocity\", \"force\" or \"torque\" with \"steps\", "
-                                                    + "or \"grab\", \"drag_to\", \"release\""
+                                                    + "\"grab\", \"drag_to\", \"release\", or \"remove\": true"
                                                   : "give one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", ")) a line (only a force and a torque go together)"))
         }
         func vector(_ key: String) -> Result<Vec2?, Message> {
@@ -199,6 +205,9 @@ public struct GravityLineParser: Sendable {
             if field("steps") != nil, !held { return .failure(Message("\"steps\" goes with a force or a torque")) }
             if field("max_force") != nil, kinds[0] != "grab" { return .failure(Message("\"max_force\" goes with \"grab\"")) }
             switch kinds[0] {
+            case "remove":
+                guard case .bool(true) = field("remove")!.kind else { return .failure(Message("remove must be true, got \(Self.show(field("remove")!))")) }
+                return .success(.change(.removeBody(BodyID(raw))))
             case "grab": input = .grab(at: try vector("grab").get()!, maxForce: try number("max_force").get())
             case "drag_to": input = .dragTo(try vector("drag_to").get()!)
             case "release":
@@ -221,6 +230,62 @@ public struct GravityLineParser: Sendable {
         }
         if let problem = input.problems().first { return .failure(Message(problem.description)) }
         return .success(.body(BodyID(raw), input))
+    }
+
+    /// The keys that make a line a structural change (with `"joint": ID, "remove": true`).
+    static let changeKeys = ["add", "add_wall", "add_joint"]
+
+    /// A structural change's line: `"add"` (a crate as a scene's crates are written), `"add_wall"`
+    /// (a wall as a scene's), `"add_joint"` (a joint as a scene's, its ends `a` and `b` bodies by
+    /// id from 1, or "static"), or `"joint": ID` with `"remove": true`.
+    private func changeAction(_ key: String, _ members: [(key: String, value: JSONValue)], _ field: (String) -> JSONValue?) -> Result<StructuralChange, Message> {
+        let allowed = ["t", "step", key] + (key == "joint" ? ["remove"] : [])
+        for (other, _) in members where !allowed.contains(other) {
+            return .failure(Message(Self.changeKeys.contains(other) || other == "body" || other == "joint"
+                ? "give one change a line: \"\(key)\" and \"\(other)\" go on lines of their own"
+                : "unknown key \"\(other)\" (allowed with \"\(key)\": \(allowed.joined(separator: ", ")))"))
+        }
+        let value = field(key)!
+        func diagnostics(_ problems: ScenePart.PartProblems) -> Message {
+            let problems = problems.all
+            return Message(problems.prefix(5).map { "\($0.path): \($0.message)" }.joined(separator: "; ") + (problems.count > 5 ? "; \(problems.count - 5) more" : ""))
+        }
+        switch key {
+        case "add":
+            switch ScenePart.crate(value, file: source, path: "add") {
+            case let .success(spec): return .success(.addCrate(spec))
+            case let .failure(problems): return .failure(diagnostics(problems))
+            }
+        case "add_wall":
+            switch ScenePart.wall(value, file: source, path: "add_wall") {
+            case let .success(spec): return .success(.addWall(spec))
+            case let .failure(problems): return .failure(diagnostics(problems))
+            }
+        case "add_joint":
+            switch ScenePart.joint(value, file: source, path: "add_joint") {
+            case let .success(spec):
+                // In input lines bodies are named by id, from 1 (a scene's joints name crates by index, from 0).
+                func body(_ end: JointEnd, _ name: String) -> Result<BodyID?, Message> {
+                    guard let index = end.crateIndex else { return .success(nil) }
+                    guard index >= 1 else {
+                        return .failure(Message("add_joint.\(name): a body's id, from 1 (input lines name bodies by id, as traces print them; a scene's joints name crates by index, from 0), or \"static\", got \(index)"))
+                    }
+                    return .success(BodyID(UInt64(index)))
+                }
+                switch (body(spec.a, "a"), body(spec.b, "b")) {
+                case let (.success(a), .success(b)): return .success(.addJoint(spec.kind, a: a, b: b, settings: spec.settings))
+                case let (.failure(message), _), let (_, .failure(message)): return .failure(message)
+                }
+            case let .failure(problems): return .failure(diagnostics(problems))
+            }
+        default:
+            guard case let .number(_, literal) = value.kind, let raw = UInt64(literal), raw >= 1 else {
+                return .failure(Message("joint must be a joint's id, a whole number from 1 (joints are numbered from 1 in the order they are made: the scene's, then those added), got \(Self.show(value))"))
+            }
+            guard let remove = field("remove") else { return .failure(Message("says what to do to the joint: \"remove\": true")) }
+            guard case .bool(true) = remove.kind else { return .failure(Message("remove must be true, got \(Self.show(remove))")) }
+            return .success(.removeJoint(JointID(raw)))
+        }
     }
 
     private static func numbers(_ value: JSONValue, count: Int) -> [Double]? {

@@ -220,8 +220,12 @@ private struct Reader {
     /// Keep the last keyframe at or before this step; nil: keep none (each is still checked).
     var keepsKeyframeAtOrBefore: Int?
     var keyframe: RecordKeyframe?
-    /// The bodies the scene makes (ids 1...bodyCount), which a full state names.
+    /// The bodies the scene makes (ids 1...bodyCount).
     var bodyCount = 0
+    /// The bodies the world holds after the lines read so far (the scene's, with the record's
+    /// structural changes made), ascending: what a full state names.
+    var bodyIDs: [BodyID] = []
+    var nextBodyID: UInt64 = 1
 
     init(source: String) { self.source = source }
 
@@ -276,6 +280,8 @@ private struct Reader {
                 self.scene = checked
                 let parsed = checked.scene
                 bodyCount = parsed.crates.count + (parsed.generator?.count ?? 0)
+                bodyIDs = (0..<bodyCount).map { BodyID(UInt64($0 + 1)) }
+                nextBodyID = UInt64(bodyCount + 1)
                 gravityParser = GravityLineParser(source: source, stepRate: parsed.stepRate,
                                                   gravityMagnitude: parsed.gravity.length, axes: .portrait)
             } catch {
@@ -284,11 +290,21 @@ private struct Reader {
             return nil
         }
         if end != nil { throw fail("nothing may follow the end line") }
-        if field("gravity") != nil || field("body") != nil {
+        if field("gravity") != nil || field("body") != nil || field("joint") != nil || GravityLineParser.changeKeys.contains(where: { field($0) != nil }) {
             switch gravityParser!.parse(bytes, line: number) {
             case let .success(command):
                 guard case .step = command.when else { throw fail("a recorded input needs \"step\"") }
                 if keepsGravityChanges { gravityChanges.append(command) }
+                // The bodies the world holds from here on, which checkpoints' states list.
+                switch command.action {
+                case .change(.addCrate):
+                    bodyIDs.append(BodyID(nextBodyID))
+                    nextBodyID += 1
+                case let .change(.removeBody(id)):
+                    guard let index = bodyIDs.firstIndex(of: id) else { throw fail("removes body \(id), which the world does not hold then") }
+                    bodyIDs.remove(at: index)
+                default: break
+                }
             case let .failure(error):
                 throw .invalid(error.description)
             }
@@ -317,15 +333,15 @@ private struct Reader {
             guard case let .array(values) = rows, let bodies = Self.bodies(values) else {
                 throw fail("state must be an array of [id, x, y, angle, vx, vy, angular_velocity] rows")
             }
-            // The hash covers the values, not the ids: an id the scene lacks is bad data, named here.
-            if let stray = bodies.enumerated().first(where: { $0.element.id != BodyID(UInt64($0.offset + 1)) }) {
-                let id = stray.element.id.rawValue
-                throw fail(id == 0 || id > UInt64(bodyCount)
-                    ? "the state after step \(step) names body \(id), which the scene does not make (its bodies are 1...\(bodyCount))"
-                    : "the state after step \(step) lists body \(id) out of order (rows go by id from 1)")
+            // The hash covers the values, not the ids: an id the world lacks is bad data, named here.
+            if let stray = bodies.enumerated().first(where: { $0.offset >= bodyIDs.count || $0.element.id != bodyIDs[$0.offset] }) {
+                let id = stray.element.id
+                throw fail(!bodyIDs.contains(id)
+                    ? "the state after step \(step) names body \(id), which the world does not hold then (" + (bodyIDs.isEmpty ? "it holds none)" : "its bodies are \(bodyIDs.first!)...\(bodyIDs.last!))")
+                    : "the state after step \(step) lists body \(id) out of order (rows go by ascending id)")
             }
-            if bodies.count != bodyCount {
-                throw fail("the state after step \(step) holds \(bodies.count) bodies; the scene makes \(bodyCount)")
+            if bodies.count != bodyIDs.count {
+                throw fail("the state after step \(step) holds \(bodies.count) bodies; the world holds \(bodyIDs.count) then")
             }
             let stateHash = StateHash(rows: bodies)
             guard stateHash == hash else {

@@ -75,6 +75,21 @@ public final class RunRecorder {
             case .release: fields.append(("release", true))
             }
             write(.object(fields))
+        case let .change(change):
+            write(.object([("step", .integer(step))] + Self.fields(change)))
+        }
+    }
+
+    /// A structural change's keys as an input line writes them (`GravityLineParser` reads them back).
+    package static func fields(_ change: StructuralChange) -> [(key: String, value: JSONOutput)] {
+        switch change {
+        case let .addCrate(spec): [("add", ScenePart.json(spec))]
+        case let .addWall(spec): [("add_wall", ScenePart.json(spec))]
+        case let .addJoint(kind, a, b, settings):
+            [("add_joint", ScenePart.json(kind, a: a.map { .unsigned($0.rawValue) } ?? "static", b: b.map { .unsigned($0.rawValue) } ?? "static",
+                                          settings: settings))]
+        case let .removeBody(id): [("body", .unsigned(id.rawValue)), ("remove", true)]
+        case let .removeJoint(id): [("joint", .unsigned(id.rawValue)), ("remove", true)]
         }
     }
 

@@ -4,23 +4,25 @@ import SceneModel
 /// continued anywhere: the scene's text, the step, and where it was made. Little-endian and
 /// fixed-width, with no struct images, so the bytes are the same on every CPU; checksummed.
 ///
-///     "CDSTATE\n"  u32 format version (5)
+///     "CDSTATE\n"  u32 format version (6)
 ///     string determinism class, string backend, string architecture, string scene file
 ///     bytes scene text
 ///     u64 step, f64 gravity x, f64 gravity y, u64 world fingerprint
 ///     bytes physics (the portable backend's part: bodies, joints, broadphase tree, contacts)
 ///     u32 held forces, each: u64 body id, f64 fx, f64 fy, u8 has a point, f64 x, f64 y, f64 torque, u64 steps left
 ///     u32 drags, each: u64 body id, f64 anchor x, f64 anchor y, f64 target x, f64 target y, f64 max force
+///     u32 make-up changes, each: u64 step, u64 id made, u32 + u64s joints taken, u8 kind, its values (`MakeupChange`)
 ///     u64 FNV-1a 64 of every byte before it
 ///
 /// A string or bytes field is a u32 length and that many bytes.
 public struct SavedStateFile: Sendable, Equatable {
     public static let magic = Array("CDSTATE\n".utf8)
-    /// 5: drags after the held forces. 4 (held forces, no drags) is read too: it has none.
+    /// 6: the make-up log after the drags. 5 (drags, no log) and 4 (held forces, no drags) are
+    /// read too: they have none.
     /// 3 (the physics part begins with its layout identifier, CrateDrop's Chipmunk, patch 0001),
     /// 2 (the physics part's pairs by number, inner boxes only where needed, its index and hash
     /// widths) and 1 (the first saved states) are not read: their physics is not this library's.
-    public static let formatVersion: UInt32 = 5
+    public static let formatVersion: UInt32 = 6
     /// The largest state file read, as for records.
     public static let maxFileSize = 1 << 30
 
@@ -69,7 +71,7 @@ public struct SavedStateFile: Sendable, Equatable {
         }
         do {
             let version = try reader.u32()
-            guard version == formatVersion || version == 4 else {
+            guard (4...formatVersion).contains(version) else {
                 throw FormatError(description: "saved-state format \(version), which this CrateDrop (format \(formatVersion)) cannot read"
                                   + (version < formatVersion ? ": save the state again with this CrateDrop" : ""))
             }
@@ -78,7 +80,7 @@ public struct SavedStateFile: Sendable, Equatable {
             }
             let determinismClass = try text(), backend = try text(), architecture = try text(), sceneFile = try text()
             let sceneText = try reader.field()
-            let state = try WorldState.read(from: &reader, withDrags: version >= 5)
+            let state = try WorldState.read(from: &reader, withDrags: version >= 5, withMakeup: version >= 6)
             guard reader.isAtEnd else { throw FormatError(description: "the saved state has bytes after its end") }
             return SavedStateFile(determinismClass: determinismClass, backend: backend, architecture: architecture, sceneFile: sceneFile,
                                   sceneText: sceneText, state: state)

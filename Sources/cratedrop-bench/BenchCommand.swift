@@ -200,7 +200,7 @@ struct CrateDropBench: ParsableCommand {
         case .c:
             if let path = gravity {
                 // Every step's hash with the inputs, as `cratedrop hash --every 1 --inputs` prints it.
-                let inputs = try timedInputs(path: path, scene: scene)
+                let inputs = try baselineInputs(path: path, scene: scene)
                 let trail = BaselineRunner.trail(scene: scene, inputs: inputs, steps: settings.warmupSteps + steps)
                 for (index, hash) in trail.enumerated() { try StandardOutput.print("\(index + 1) \(hash)") }
                 return
@@ -219,7 +219,18 @@ struct CrateDropBench: ParsableCommand {
             return
         }
         let scene = try loadSceneOrExit(path)
-        let inputs = try gravity.map { try timedInputs(path: $0, scene: scene) } ?? []
+        let inputs = try gravity.map { try baselineInputs(path: $0, scene: scene) } ?? []
         try StandardOutput.print(String(BaselineSpec.text(scene: scene, inputs: inputs).dropLast()))
     }
+}
+
+/// The timed inputs of `path` for the C baseline, which makes no structural changes (yet): a line
+/// that adds or removes a part is refused (69) rather than silently left out of the C side.
+private func baselineInputs(path: String, scene: Scene) throws -> [(step: Int, action: InputAction)] {
+    let inputs = try timedInputs(path: path, scene: scene)
+    if inputs.contains(where: { if case .change = $0.action { true } else { false } }) {
+        printError("cratedrop-bench: \(path): the C baseline makes no structural changes (add, remove): give it inputs without them")
+        throw ExitCodes.unavailable
+    }
+    return inputs
 }

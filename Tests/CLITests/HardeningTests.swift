@@ -48,7 +48,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"t": 100000000.000000000, "gravity": [0, -1]}"#, Int32(0), ""),
+        // Read and held, never applied: the run ends long before (a warning says so).
+        (#"{"t": 100000000.000000000, "gravity": [0, -1]}"#, Int32(0), "stdin:1: step 12000000000 is past the run's end (it ends after step 5)"),
         (#"{"t": 9999999999.000000000, "gravity": [0, -1]}"#, 65, "stdin:1: t must be a plain decimal number of seconds >= 0 (such as 1.25, at most 9 decimals, at most 1000000000), got 9999999999.000000000"),
         (#"{"step": 99999999999999999999, "gravity": [0, -1]}"#, 65, "stdin:1: step is too large: must be a whole number within 0...9223372036854775807"),
     ])

@@ -228,8 +228,9 @@ import Testing
         let index = try #require(lines.firstIndex { $0.hasPrefix(#"{"step":194,"#) })
         let value = try #require(lines[index].range(of: #""keyframe":""#)).upperBound
         var bytes = [UInt8](try #require(Data(base64Encoded: String(lines[index][value...].dropLast(2)))))
-        // The file ends with the last contact's hash, jnAcc and jtAcc (8 bytes each), then the checksum.
-        let at = bytes.count - 8 - 16
+        // The physics part ends with the last contact's hash, jnAcc and jtAcc (8 bytes each); then come
+        // the counts of held forces, drags and make-up changes (4 bytes each, all 0) and the checksum.
+        let at = bytes.count - 8 - 12 - 8
         var bits: UInt64 = 0
         for i in 0..<8 { bits |= UInt64(bytes[at + i]) << (8 * UInt64(i)) }
         let tripled = (Double(bitPattern: bits) * 3 + 1).bitPattern

@@ -43,7 +43,7 @@ import Testing
         for arguments in [["hash", earlier, "--steps", "1"], ["run", earlier, "--seconds", "0.1", "--out", out + ".png"], ["validate", earlier]] {
             let result = try CLI.run(arguments)
             #expect(result.status == 65, "\(arguments): \(result.stderr)")
-            #expect((result.stdout + result.stderr).contains("saved-state format 2, which this CrateDrop (format 5) cannot read"),
+            #expect((result.stdout + result.stderr).contains("saved-state format 2, which this CrateDrop (format 6) cannot read"),
                     "\(arguments): \(result.stdout) \(result.stderr)")
         }
         // The version edited to 4, no held forces after the physics (a u32 count of 0), the

@@ -32,7 +32,7 @@ import Testing
     @Test(arguments: [
         (#"{"step": 1, "body": 0, "impulse": [0, 1]}"#, "tilt.jsonl:1: body must be a body's id, a whole number from 1"),
         (#"{"step": 1, "body": "crate", "impulse": [0, 1]}"#, "tilt.jsonl:1: body must be a body's id"),
-        (#"{"step": 1, "body": 2}"#, #"tilt.jsonl:1: says what to do to the body: "impulse", "velocity", "angular_velocity", "force" or "torque" with "steps", or "grab", "drag_to", "release""#),
+        (#"{"step": 1, "body": 2}"#, #"tilt.jsonl:1: says what to do to the body: "impulse", "velocity", "angular_velocity", "force" or "torque" with "steps", "grab", "drag_to", "release", or "remove": true"#),
         (#"{"step": 1, "body": 2, "grab": [0, 1], "drag_to": [1, 1]}"#, #"give one of "grab", "drag_to" a line"#),
         (#"{"step": 1, "body": 2, "release": false}"#, "tilt.jsonl:1: release must be true, got a boolean"),
         (#"{"step": 1, "body": 2, "drag_to": [0, 1], "max_force": 10}"#, #"tilt.jsonl:1: "max_force" goes with "grab""#),

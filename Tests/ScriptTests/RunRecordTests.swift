@@ -44,8 +44,8 @@ import Testing
          "r.rec:4: the end line says 1 steps, but a checkpoint comes after step 2"),
         // The hash covers the values, not the ids: an id the scene lacks is named (audit round 4, finding 15).
         ([header, scene, #"{"step":1,"hash":"3d1308bd65df95eb","state":[[7,50.0,49.9,0.0,0.0,-0.1,0.0]]}"#],
-         "r.rec:3: the state after step 1 names body 7, which the scene does not make (its bodies are 1...1)"),
-        ([header, scene, #"{"step":1,"hash":"00000000000000ff","state":[]}"#], "r.rec:3: the state after step 1 holds 0 bodies; the scene makes 1"),
+         "r.rec:3: the state after step 1 names body 7, which the world does not hold then (its bodies are 1...1)"),
+        ([header, scene, #"{"step":1,"hash":"00000000000000ff","state":[]}"#], "r.rec:3: the state after step 1 holds 0 bodies; the world holds 1 then"),
     ])
     func malformedRecordsNameTheFileAndLine(lines: [String], message: String) {
         #expect(throws: RecordError.self) { try Self.parse(lines) }

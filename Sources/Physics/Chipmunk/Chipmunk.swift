@@ -290,6 +290,30 @@ enum Chipmunk {
         }
     }
 
+    /// What a constraint of `kind` worked out from where its bodies were when it was made: a
+    /// pin's length, a pivot's anchors, a ratchet's angle (empty for the other kinds).
+    static func constraintMadeValues(_ constraint: OpaquePointer, _ kind: JointKind) -> [Double] {
+        switch kind {
+        case .pin: [cpPinJointGetDist(constraint)]
+        case .pivot, .pivotAnchors:
+            { (a: cpVect, b: cpVect) in [a.x, a.y, b.x, b.y] }(cpPivotJointGetAnchorA(constraint), cpPivotJointGetAnchorB(constraint))
+        case .ratchet: [cpRatchetJointGetAngle(constraint)]
+        case .slide, .groove, .dampedSpring, .dampedRotarySpring, .rotaryLimit, .gear, .simpleMotor: []
+        }
+    }
+
+    /// Sets what `constraintMadeValues` reads; values of another count are ignored.
+    static func constraintSetMadeValues(_ constraint: OpaquePointer, _ kind: JointKind, _ values: [Double]) {
+        switch (kind, values.count) {
+        case (.pin, 1): cpPinJointSetDist(constraint, values[0])
+        case (.pivot, 4), (.pivotAnchors, 4):
+            cpPivotJointSetAnchorA(constraint, cpv(values[0], values[1]))
+            cpPivotJointSetAnchorB(constraint, cpv(values[2], values[3]))
+        case (.ratchet, 1): cpRatchetJointSetAngle(constraint, values[0])
+        default: break
+        }
+    }
+
     /// The impulse the constraint applied in the last step (`cpConstraintGetImpulse`).
     static func constraintImpulse(_ constraint: OpaquePointer) -> Double { cpConstraintGetImpulse(constraint) }
 

@@ -56,9 +56,9 @@ public final class LiveHistory: StepStage {
     /// Gravity changes from the oldest kept state on: the gravity step `step` (counted from 0)
     /// was taken under, where it differed from the step before.
     private var gravityChanges: [(step: Int, gravity: Vec2)] = []
-    /// Bodies' inputs (a page's pushes) from the oldest kept state on, with the step (counted
-    /// from 0) they were applied before.
-    private var bodyInputs: [(step: Int, body: BodyID, input: BodyInput)] = []
+    /// Bodies' inputs (a page's pushes) and structural changes from the oldest kept state on,
+    /// with the step (counted from 0) they were applied before.
+    private var bodyInputs: [(step: Int, action: InputAction)] = []
     /// The gravity the newest step was taken under.
     private var lastGravity: Vec2
     /// The record's length after each step from the oldest kept state's on.
@@ -122,7 +122,7 @@ public final class LiveHistory: StepStage {
             lastGravity = world.gravity
             gravityChanges.append((step - 1, lastGravity))
         }
-        for (body, input) in world.inputsOfLastStep { bodyInputs.append((step - 1, body, input)) }
+        for action in world.inputsOfLastStep { bodyInputs.append((step - 1, action)) }
         if step % interval == 0 {
             do {
                 ring.append(try world.saveState().withoutRestoreAid)
@@ -178,7 +178,11 @@ public final class LiveHistory: StepStage {
             }
             while let input = inputs.first, input.step == step {
                 // Applied once before to this world's bodies: cannot throw.
-                try world.apply(input.input, to: input.body)
+                switch input.action {
+                case let .body(id, bodyInput): try world.apply(bodyInput, to: id)
+                case let .change(change): try world.apply(change)
+                case let .gravity(gravity): try world.setGravity(gravity)
+                }
                 inputs = inputs.dropFirst()
             }
             world.step()

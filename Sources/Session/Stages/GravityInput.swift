@@ -37,6 +37,9 @@ public final class GravityInput: StepStage {
     /// The step the run ends at, when known: a force may not be held past it.
     private let lastStep: Int?
     private let onSkip: (GravityLineError) -> Void
+    /// Told, once the run has ended, of the first timed line left unapplied because its step
+    /// is past the run's end (a removal at step 500 of a 100-step run).
+    var onUnapplied: (String) -> Void = { _ in }
     /// Ends an offline wait for input (Ctrl-C): the next step is then refused, cleanly.
     private let shouldStop: () -> Bool
     /// A timed command read but not yet due.
@@ -137,6 +140,7 @@ public final class GravityInput: StepStage {
                     return
                 }
                 try world.apply(input, to: id)
+            case let .change(change): try world.apply(change)
             }
         } catch {
             let message = if case let .invalidValue(_, problems) = error { problems.map(\.description).joined(separator: "; ") } else { error.description }
@@ -189,11 +193,16 @@ extension GravityInput: PlannedStage {
                                  recorder: nil, startStep: setup.plan.start.step, lastStep: setup.lastStep,
                                  shouldStop: setup.shouldStop) { error in onWarning("skipped \(error)") }
         input.recorder = { setup.recorder }
+        input.onUnapplied = onWarning
         return input
     }
 
     /// Its part (`RunOutcome.gravity`); a refused line is bad values, a stream not read to its end an input failure.
     public func finish(_ ending: RunEnding, into reports: inout StageReports) {
+        if ending.completed, let pending, case let .step(due) = pending.when, let lastStep, due >= lastStep {
+            onUnapplied("\(source):\(pending.line): step \(due) is past the run's end (it ends after step \(lastStep)): "
+                + "this line and any after it were not applied")
+        }
         reports[RunOutcome.GravitySummary.self] = RunOutcome.GravitySummary(source: source, changesApplied: changesApplied,
                                                                            linesSkipped: linesSkipped, failure: failure, readError: readError)
         if let failure { reports.add(RunProblem(.badValues, failure)) }

@@ -1,0 +1,192 @@
+import SceneModel
+
+/// A world that changes while it runs: structural changes made between steps and logged, so that
+/// a saved state names the make-up it needs, and a world built from the same scene becomes it by
+/// replaying the log (docs/determinism.md, "A world that changes").
+extension World {
+    /// Makes `change` now, between steps, and logs it in `makeup` with the step and the ids it
+    /// made or took: an added crate gets the next body id, an added joint the next joint id; a
+    /// removed body's joints leave first (ascending joint id), then its shape, then the body. Ids
+    /// are never used again. The same as the input line that says it, applied after `stepCount` steps.
+    ///
+    /// ```swift
+    /// let made = try world.apply(.addCrate(CrateSpec(center: Vec2(200, 400), size: Vec2(30, 30), mass: 4)))
+    /// try world.apply(.removeBody(BodyID(made.made!)))
+    /// ```
+    /// - Returns: the log's new entry.
+    /// - Throws: `PhysicsError.invalidValue` naming the value or the id: a part out of range, a
+    ///   body or joint that is not in the world (never made, or gone: the message says when), a
+    ///   world at its body or joint limit. Nothing changes then.
+    @discardableResult
+    public func apply(_ change: StructuralChange) throws(PhysicsError) -> MakeupChange {
+        let problems = change.problems()
+        guard problems.isEmpty else { throw .invalidValue(what: "change", problems: problems) }
+        let entry = try make(change, madeValues: nil)
+        makeup.append(entry)
+        partsCache = nil
+        inputsApplied += 1
+        inputsBeforeNextStep.append(.change(change))
+        return entry
+    }
+
+    /// Makes `change`; an added joint takes `madeValues` (a replayed log's) instead of working
+    /// them out from where its bodies are.
+    private func make(_ change: StructuralChange, madeValues: [Double]?) throws(PhysicsError) -> MakeupChange {
+        var entry = MakeupChange(step: stepCount, change: change)
+        switch change {
+        case let .addCrate(spec):
+            guard crates.count < Limits.crateCount.upperBound else {
+                throw .invalidValue(what: "change", problems: [FieldProblem("add", "the world holds \(crates.count) bodies, the most it may")])
+            }
+            if madeValues == nil, let crowding = crowdingProblem(adding: spec) {
+                throw .invalidValue(what: "change", problems: [FieldProblem("add", crowding)])
+            }
+            let crate = Crate(checkedSpec: spec)
+            try add(crate)
+            entry.made = crate.id?.rawValue
+        case let .addWall(spec):
+            try addWall(spec)
+        case let .addJoint(kind, a, b, settings):
+            let joint = try makeJoint(kind, a: try body(a, key: "add_joint.a"), b: try body(b, key: "add_joint.b"), settings: settings)
+            if let madeValues { Chipmunk.constraintSetMadeValues(joint.constraint, kind, madeValues) }
+            entry.madeValues = Chipmunk.constraintMadeValues(joint.constraint, kind)
+            entry.made = add(joint).rawValue
+        case let .removeBody(id):
+            guard let crate = crate(id) else { throw absent(id, key: "body") }
+            for (joint, jointID) in zip(joints, jointIDs) where joint.a === crate || joint.b === crate {
+                try remove(joint)
+                entry.jointsRemoved.append(jointID)
+            }
+            try remove(crate)
+        case let .removeJoint(id):
+            guard let index = jointIDs.firstIndex(of: id) else {
+                let reason = makeup.last { $0.change == .removeJoint(id) || $0.jointsRemoved.contains(id) }.map { "it left the world at step \($0.step)" }
+                    ?? (id.rawValue >= nextJointID ? "no joint \(id) was made (" + (nextJointID == 1 ? "the world has made none)" : "the world's joints so far are 1...\(nextJointID - 1))")
+                        : "it is not in the world")
+                throw .invalidValue(what: "change", problems: [FieldProblem("joint", "joint \(id) is not a joint of this world: \(reason)")])
+            }
+            try remove(joints[index])
+        }
+        return entry
+    }
+
+    /// Why a crate of `spec` cannot be added where it is, if it cannot: deep in more bodies than
+    /// a scene's crate may be (`CrateOverlaps`), which would make each step take minutes (a flood
+    /// of adds on one spot). Only bodies near it are looked at.
+    private func crowdingProblem(adding spec: CrateSpec) -> String? {
+        let size = spec.shape.boundingSize
+        let reach = (size.x * size.x + size.y * size.y).squareRoot()
+        func clamped(_ value: Double) -> Double { min(max(value, -Limits.coordinate), Limits.coordinate) }
+        let low = Vec2(clamped(spec.center.x - reach), clamped(spec.center.y - reach))
+        let high = Vec2(clamped(spec.center.x + reach), clamped(spec.center.y + reach))
+        guard let near = try? query(boxFrom: low, to: high) else { return nil }
+        let bodies = near.compactMap { party -> Crate? in if case let .body(id) = party { crate(id) } else { nil } }
+        guard bodies.count >= Limits.overlapsPerCrate else { return nil }
+        var specs = bodies.map { crate in
+            let now = crate.state
+            return CrateSpec(center: now.position, shape: crate.shape, angle: now.angle.isFinite ? now.angle : 0, mass: crate.mass,
+                             collision: crate.collision, bodyType: crate.bodyType)
+        }
+        specs.append(spec)
+        let report = CrateOverlaps.check(specs, maxReported: specs.count, deepOnly: true)
+        guard report.gaveUp || report.crowded.contains(where: { $0.index == specs.count - 1 }) else { return nil }
+        return "it would lie deep in more than \(Limits.overlapsPerCrate) bodies; a heap of bodies on one spot makes each step take minutes "
+            + "(scenes are refused for it too)"
+    }
+
+    /// The crate with `id` (nil: the static body), or why there is none.
+    private func body(_ id: BodyID?, key: String) throws(PhysicsError) -> Crate? {
+        guard let id else { return nil }
+        guard let crate = crate(id) else { throw absent(id, key: key) }
+        return crate
+    }
+
+    /// Why body `id` is not in the world: it left (when), or was never made.
+    private func absent(_ id: BodyID, key: String) -> PhysicsError {
+        let reason = makeup.last { $0.change == .removeBody(id) }.map { "it left the world at step \($0.step)" }
+            ?? (id.rawValue >= nextBodyID ? "no body \(id) was made (" + (nextBodyID == 1 ? "the world has made none)" : "the world's bodies so far are 1...\(nextBodyID - 1))")
+                : "it is not in the world")
+        return .invalidValue(what: "change", problems: [FieldProblem(key, "body \(id) is not a body of this world: \(reason)")])
+    }
+
+    // MARK: Parts
+
+    /// What snapshots carry of the world's parts once its make-up has changed (nil before).
+    var changedParts: WorldParts? {
+        guard !makeup.isEmpty else { return nil }
+        if let partsCache { return partsCache }
+        var colors: [BodyID: RGB] = [:]
+        for crate in crates { if let color = crate.color, let id = crate.id { colors[id] = color } }
+        let parts = WorldParts(version: makeup.count, bodyShapes: bodyShapes, bodyColors: colors, walls: wallStates(), joints: jointLinks)
+        partsCache = parts
+        return parts
+    }
+
+    // MARK: Building again
+
+    /// A world built again from `origin` with `log` replayed, each change at its step, checked as
+    /// it goes: each must apply and make what the log says it made.
+    /// - Throws: `StateError.malformed` for a log that does not replay as written.
+    static func rebuilt(from origin: CheckedScene, replaying log: [MakeupChange], like world: World) throws(StateError) -> World {
+        let fresh: World
+        do {
+            fresh = try World(checked: origin)
+        } catch {
+            throw .unsupportedWorld("cannot build the world again from its scene: \(error)")
+        }
+        fresh.snapshotsIncludeContacts = world.snapshotsIncludeContacts
+        fresh.recordsContactEvents = world.recordsContactEvents
+        for entry in log {
+            guard entry.step >= fresh.stepCount else { throw .malformed("the state's make-up log is out of order (a change at step \(entry.step))") }
+            fresh.stepCount = entry.step
+            let made: MakeupChange
+            do {
+                let problems = entry.change.problems()
+                guard problems.isEmpty else { throw PhysicsError.invalidValue(what: "change", problems: problems) }
+                made = try fresh.make(entry.change, madeValues: entry.madeValues)
+            } catch {
+                throw .malformed("the state's make-up log does not apply to its scene: at step \(entry.step): \(error)")
+            }
+            guard made == entry else {
+                throw .malformed("the state's make-up log does not replay as written: the change at step \(entry.step) made other ids")
+            }
+            fresh.makeup.append(made)
+        }
+        return fresh
+    }
+
+    /// Takes `other`'s space and parts (a world built again), giving it this world's, which go
+    /// when it does. Crates, walls and joints of the old make-up are left detached.
+    func adopt(_ other: World) {
+        let applied = inputsApplied
+        swap(&space, &other.space)
+        swap(&crates, &other.crates)
+        swap(&snapshotRows, &other.snapshotRows)
+        swap(&walls, &other.walls)
+        swap(&tumblers, &other.tumblers)
+        swap(&joints, &other.joints)
+        swap(&jointIDs, &other.jointIDs)
+        swap(&nextJointID, &other.nextJointID)
+        swap(&makeup, &other.makeup)
+        swap(&partsCache, &other.partsCache)
+        swap(&stateMakeupCache, &other.stateMakeupCache)
+        swap(&stepCount, &other.stepCount)
+        swap(&heldForces, &other.heldForces)
+        swap(&drags, &other.drags)
+        swap(&dragJoints, &other.dragJoints)
+        swap(&inputsBeforeNextStep, &other.inputsBeforeNextStep)
+        swap(&inputsOfLastStep, &other.inputsOfLastStep)
+        swap(&eventBuffer, &other.eventBuffer)
+        swap(&contactEvents, &other.contactEvents)
+        swap(&nextBodyID, &other.nextBodyID)
+        for crate in crates { crate.world = self }
+        for wall in walls { wall.world = self }
+        for tumbler in tumblers { tumbler.world = self }
+        for joint in joints { joint.world = self }
+        for crate in other.crates { crate.world = other }
+        for wall in other.walls { wall.world = other }
+        for tumbler in other.tumblers { tumbler.world = other }
+        for joint in other.joints { joint.world = other }
+        inputsApplied = applied + 1
+    }
+}

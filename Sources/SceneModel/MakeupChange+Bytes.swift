@@ -1,0 +1,217 @@
+/// A make-up log as bytes, inside a world state (`WorldState+Bytes`): each entry's step, what it
+/// made, the joints it took, and the change with every value that defines the part, little-endian
+/// and fixed-width. Reading checks lengths and tags only; the values are checked as the log is
+/// replayed into a world (`World.restore`), as every input is.
+extension MakeupChange {
+    /// The tags, one per `StructuralChange` case.
+    private enum Tag: UInt8 {
+        case addCrate = 1, addWall, addJoint, removeBody, removeJoint
+    }
+
+    package func append(to writer: inout LittleEndianWriter) {
+        writer.u64(UInt64(step))
+        writer.u64(made ?? 0)
+        writer.u32(UInt32(clamping: jointsRemoved.count))
+        for joint in jointsRemoved { writer.u64(joint.rawValue) }
+        writer.u32(UInt32(clamping: madeValues.count))
+        for value in madeValues { writer.f64(value) }
+        switch change {
+        case let .addCrate(spec):
+            writer.u8(Tag.addCrate.rawValue)
+            Self.write(spec.shape, to: &writer)
+            for value in [spec.center.x, spec.center.y, spec.angle, spec.velocity.x, spec.velocity.y, spec.angularVelocity, spec.mass,
+                          spec.friction, spec.elasticity] { writer.f64(value) }
+            Self.write(spec.collision, to: &writer)
+            Self.write(spec.color, to: &writer)
+            writer.u8(spec.bodyType == .kinematic ? 1 : 0)
+        case let .addWall(spec):
+            writer.u8(Tag.addWall.rawValue)
+            switch spec.geometry {
+            case let .segment(from, to):
+                writer.u8(0)
+                for value in [from.x, from.y, to.x, to.y] { writer.f64(value) }
+            case let .polygon(vertices):
+                writer.u8(1)
+                Self.write(vertices, to: &writer)
+            }
+            for value in [spec.radius, spec.friction, spec.elasticity] { writer.f64(value) }
+            Self.write(spec.collision, to: &writer)
+            Self.write(spec.color, to: &writer)
+        case let .addJoint(kind, a, b, settings):
+            writer.u8(Tag.addJoint.rawValue)
+            writer.u8(UInt8(kind.number))
+            let parameters = kind.parameters
+            writer.u32(UInt32(parameters.count))
+            for value in parameters { writer.f64(value) }
+            writer.u64(a?.rawValue ?? 0)
+            writer.u64(b?.rawValue ?? 0)
+            for value in [settings.maxForce, settings.maxBias, settings.errorBias] {
+                writer.u8(value == nil ? 0 : 1)
+                writer.f64(value ?? 0)
+            }
+            writer.u8(settings.collideBodies ? 1 : 0)
+        case let .removeBody(id):
+            writer.u8(Tag.removeBody.rawValue)
+            writer.u64(id.rawValue)
+        case let .removeJoint(id):
+            writer.u8(Tag.removeJoint.rawValue)
+            writer.u64(id.rawValue)
+        }
+    }
+
+    /// Reads what `append(to:)` writes.
+    package static func read(from reader: inout LittleEndianReader) throws -> MakeupChange {
+        func malformed(_ what: String) -> WorldState.FormatError { WorldState.FormatError(description: "the state's make-up log: \(what)") }
+        let step = try reader.u64()
+        guard step <= UInt64(WorldState.maxStep) else { throw malformed("a change's step is out of range") }
+        let made = try reader.u64()
+        let removedCount = try reader.u32()
+        guard Int(removedCount) <= reader.remaining / 8 else { throw malformed("cut short") }
+        var jointsRemoved: [JointID] = []
+        for _ in 0..<removedCount { jointsRemoved.append(JointID(try reader.u64())) }
+        let madeCount = try reader.u32()
+        guard madeCount <= 4 else { throw malformed("a joint's made values are too many") }
+        let madeValues = try (0..<Int(madeCount)).map { _ in try reader.f64() }
+        let change: StructuralChange
+        switch Tag(rawValue: try reader.u8()) {
+        case .addCrate:
+            let shape = try readShape(&reader)
+            let values = try (0..<9).map { _ in try reader.f64() }
+            let collision = try readCollision(&reader), color = try readColor(&reader)
+            let kinematic = try reader.u8()
+            guard kinematic <= 1 else { throw malformed("a body type is unknown") }
+            change = .addCrate(CrateSpec(center: Vec2(values[0], values[1]), shape: shape, angle: values[2], velocity: Vec2(values[3], values[4]),
+                                         angularVelocity: values[5], mass: values[6], friction: values[7], elasticity: values[8],
+                                         collision: collision, color: color, bodyType: kinematic == 1 ? .kinematic : .dynamic))
+        case .addWall:
+            let geometry: WallGeometry
+            switch try reader.u8() {
+            case 0: geometry = .segment(from: Vec2(try reader.f64(), try reader.f64()), to: Vec2(try reader.f64(), try reader.f64()))
+            case 1: geometry = .polygon(vertices: try readVertices(&reader))
+            default: throw malformed("a wall's kind is unknown")
+            }
+            let radius = try reader.f64(), friction = try reader.f64(), elasticity = try reader.f64()
+            change = .addWall(WallSpec(geometry: geometry, radius: radius, friction: friction, elasticity: elasticity,
+                                       collision: try readCollision(&reader), color: try readColor(&reader)))
+        case .addJoint:
+            let number = Int(try reader.u8())
+            let count = try reader.u32()
+            guard count <= 8 else { throw malformed("a joint has too many values") }
+            let parameters = try (0..<Int(count)).map { _ in try reader.f64() }
+            guard let kind = JointKind(number: number, parameters: parameters) else { throw malformed("a joint's kind or values are unknown") }
+            let a = try reader.u64(), b = try reader.u64()
+            var optionals: [Double?] = []
+            for _ in 0..<3 {
+                let given = try reader.u8(), value = try reader.f64()
+                guard given <= 1 else { throw malformed("a joint's setting is unknown") }
+                optionals.append(given == 1 ? value : nil)
+            }
+            let collide = try reader.u8()
+            guard collide <= 1 else { throw malformed("a joint's setting is unknown") }
+            change = .addJoint(kind, a: a == 0 ? nil : BodyID(a), b: b == 0 ? nil : BodyID(b),
+                               settings: JointSettings(maxForce: optionals[0], maxBias: optionals[1], errorBias: optionals[2],
+                                                       collideBodies: collide == 1))
+        case .removeBody: change = .removeBody(BodyID(try reader.u64()))
+        case .removeJoint: change = .removeJoint(JointID(try reader.u64()))
+        case nil: throw malformed("a change's kind is unknown")
+        }
+        return MakeupChange(step: Int(step), change: change, made: made == 0 ? nil : made, jointsRemoved: jointsRemoved, madeValues: madeValues)
+    }
+
+    // MARK: Parts
+
+    private static func write(_ shape: BodyShape, to writer: inout LittleEndianWriter) {
+        switch shape {
+        case let .box(size):
+            writer.u8(0)
+            writer.f64(size.x)
+            writer.f64(size.y)
+        case let .circle(radius):
+            writer.u8(1)
+            writer.f64(radius)
+        case let .polygon(vertices, radius):
+            writer.u8(2)
+            write(vertices, to: &writer)
+            writer.f64(radius)
+        case let .segment(a, b, radius):
+            writer.u8(3)
+            for value in [a.x, a.y, b.x, b.y, radius] { writer.f64(value) }
+        }
+    }
+
+    private static func readShape(_ reader: inout LittleEndianReader) throws -> BodyShape {
+        switch try reader.u8() {
+        case 0: return .box(size: Vec2(try reader.f64(), try reader.f64()))
+        case 1: return .circle(radius: try reader.f64())
+        case 2:
+            let vertices = try readVertices(&reader)
+            return .polygon(vertices: vertices, radius: try reader.f64())
+        case 3: return .segment(a: Vec2(try reader.f64(), try reader.f64()), b: Vec2(try reader.f64(), try reader.f64()), radius: try reader.f64())
+        default: throw WorldState.FormatError(description: "the state's make-up log: a shape's kind is unknown")
+        }
+    }
+
+    private static func write(_ vertices: [Vec2], to writer: inout LittleEndianWriter) {
+        writer.u32(UInt32(clamping: vertices.count))
+        for vertex in vertices {
+            writer.f64(vertex.x)
+            writer.f64(vertex.y)
+        }
+    }
+
+    private static func readVertices(_ reader: inout LittleEndianReader) throws -> [Vec2] {
+        let count = try reader.u32()
+        guard count <= UInt32(Limits.polygonVertices.upperBound) else {
+            throw WorldState.FormatError(description: "the state's make-up log: a polygon has more than \(Limits.polygonVertices.upperBound) vertices")
+        }
+        return try (0..<Int(count)).map { _ in Vec2(try reader.f64(), try reader.f64()) }
+    }
+
+    private static func write(_ collision: CollisionSettings, to writer: inout LittleEndianWriter) {
+        writer.u32(collision.filter.group)
+        writer.u32(collision.filter.categories)
+        writer.u32(collision.filter.mask)
+        writer.u8(collision.sensor ? 1 : 0)
+    }
+
+    private static func readCollision(_ reader: inout LittleEndianReader) throws -> CollisionSettings {
+        let filter = ShapeFilter(group: try reader.u32(), categories: try reader.u32(), mask: try reader.u32())
+        let sensor = try reader.u8()
+        guard sensor <= 1 else { throw WorldState.FormatError(description: "the state's make-up log: a sensor flag is unknown") }
+        return CollisionSettings(filter: filter, sensor: sensor == 1)
+    }
+
+    private static func write(_ color: RGB?, to writer: inout LittleEndianWriter) {
+        writer.u8(color == nil ? 0 : 1)
+        for channel in [color?.r ?? 0, color?.g ?? 0, color?.b ?? 0] { writer.u8(channel) }
+    }
+
+    private static func readColor(_ reader: inout LittleEndianReader) throws -> RGB? {
+        let given = try reader.u8(), r = try reader.u8(), g = try reader.u8(), b = try reader.u8()
+        guard given <= 1 else { throw WorldState.FormatError(description: "the state's make-up log: a colour is unknown") }
+        return given == 1 ? RGB(r, g, b) : nil
+    }
+}
+
+extension JointKind {
+    /// The kind numbered `number` (`JointKind.number`) with these `parameters` (`JointKind.parameters`),
+    /// or nil when the number is unknown or the count is not the kind's.
+    public init?(number: Int, parameters p: [Double]) {
+        func vec(_ i: Int) -> Vec2 { Vec2(p[i], p[i + 1]) }
+        let counts = [4, 6, 2, 4, 6, 7, 3, 2, 2, 2, 1]
+        guard (0..<counts.count).contains(number), p.count == counts[number] else { return nil }
+        switch number {
+        case 0: self = .pin(anchorA: vec(0), anchorB: vec(2))
+        case 1: self = .slide(anchorA: vec(0), anchorB: vec(2), min: p[4], max: p[5])
+        case 2: self = .pivot(point: vec(0))
+        case 3: self = .pivotAnchors(anchorA: vec(0), anchorB: vec(2))
+        case 4: self = .groove(grooveA: vec(0), grooveB: vec(2), anchorB: vec(4))
+        case 5: self = .dampedSpring(anchorA: vec(0), anchorB: vec(2), restLength: p[4], stiffness: p[5], damping: p[6])
+        case 6: self = .dampedRotarySpring(restAngle: p[0], stiffness: p[1], damping: p[2])
+        case 7: self = .rotaryLimit(min: p[0], max: p[1])
+        case 8: self = .ratchet(phase: p[0], ratchet: p[1])
+        case 9: self = .gear(phase: p[0], ratio: p[1])
+        default: self = .simpleMotor(rate: p[0])
+        }
+    }
+}

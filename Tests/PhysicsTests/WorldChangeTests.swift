@@ -1,0 +1,161 @@
+import Physics
+import SceneModel
+import TestSupport
+import Testing
+
+/// A world that changes while it runs (issue 44): bodies, walls and joints added and removed
+/// between steps, logged as the world's make-up; ids never used again; saved states that carry
+/// the log and restore into a world built from the scene, continuing bit for bit.
+@Suite struct WorldChangeTests {
+    /// A schedule of changes by step, the same for a straight run and a continued one.
+    static let schedule: [(step: Int, change: StructuralChange)] = [
+        (40, .addCrate(CrateSpec(center: Vec2(400, 420), size: Vec2(30, 30), mass: 4))),
+        (60, .removeBody(BodyID(3))),
+        (75, .addJoint(.pin(anchorA: .zero, anchorB: Vec2(400, 480)), a: BodyID(23), b: nil, settings: .standard)),
+        (90, .addWall(WallSpec(from: Vec2(500, 300), to: Vec2(700, 260), radius: 3))),
+        (100, .removeJoint(JointID(1))),
+        (110, .addCrate(CrateSpec(center: Vec2(600, 400), shape: .circle(radius: 14), mass: 2, color: RGB(200, 0, 0)))),
+        (130, .removeBody(BodyID(7))),
+    ]
+
+    /// Steps `world` to `end`, making the schedule's changes due on the way.
+    static func run(_ world: World, to end: Int, trail: inout [StateHash]) throws {
+        while world.stepCount < end {
+            for (step, change) in schedule where step == world.stepCount { try world.apply(change) }
+            world.step()
+            trail.append(world.stateHash)
+        }
+    }
+
+    @Test func addedBodiesTakeTheNextIDsAndRemovedOnesStayRetired() throws {
+        let world = try World(scene: Repository.scene("book"))
+        let added = try world.apply(.addCrate(CrateSpec(center: Vec2(150, 250), size: Vec2(20, 20), mass: 1)))
+        #expect(added.made == 6 && added.step == 0)
+        world.step()
+        try world.apply(.removeBody(BodyID(2)))
+        #expect(world.snapshot().bodies.map(\.id.rawValue) == [1, 3, 4, 5, 6])
+        #expect(try world.apply(.addCrate(CrateSpec(center: Vec2(200, 250), size: Vec2(20, 20), mass: 1))).made == 7)
+        #expect(world.makeup.map(\.step) == [0, 1, 1])
+        for (change, says) in [(StructuralChange.removeBody(BodyID(2)), "body 2 is not a body of this world: it left the world at step 1"),
+                               (.removeBody(BodyID(99)), "no body 99 was made (the world's bodies so far are 1...7)"),
+                               (.addJoint(.pivot(point: Vec2(100, 100)), a: BodyID(2), b: nil, settings: .standard), "add_joint.a: body 2"),
+                               (.removeJoint(JointID(1)), "no joint 1 was made (the world has made none)"),
+                               (.addCrate(CrateSpec(center: Vec2(1, 1), size: Vec2(-1, 1), mass: 1)), "add.size")] {
+            #expect(throws: PhysicsError.self, "\(change)") { try world.apply(change) }
+            do {
+                try world.apply(change)
+            } catch {
+                #expect(error.description.contains(says), "\(error)")
+            }
+        }
+        // Refused changes change nothing.
+        #expect(world.makeup.count == 3 && world.snapshot().bodies.count == 6)
+    }
+
+    @Test func aRemovedBodyTakesItsJointsFirstInAscendingOrder() throws {
+        let world = try World(scene: Repository.scene("bridge"))
+        let before = world.joints.count
+        // The bridge's second plank hangs on joints 2 and 3 (to the first and third planks).
+        let held = world.joints.filter { $0.a?.id == BodyID(2) || $0.b?.id == BodyID(2) }.compactMap(\.id)
+        #expect(held.count >= 2)
+        let entry = try world.apply(.removeBody(BodyID(2)))
+        #expect(entry.jointsRemoved == held.sorted() && world.joints.count == before - held.count)
+        #expect(world.crate(BodyID(2)) == nil)
+        // A joint added later takes the next id, never a removed one.
+        let joint = try world.apply(.addJoint(.pivot(point: Vec2(300, 300)), a: BodyID(4), b: BodyID(5), settings: .standard))
+        #expect(joint.made == UInt64(before + 1))
+        world.step()
+    }
+
+    /// Saved before, between and after the changes, each state restored into a world built from
+    /// the scene (its log replayed) continues the straight run's every hash.
+    @Test(.enabled(if: World.canSaveState), arguments: [20, 40, 41, 95, 130, 150])
+    func aStateSavedAroundChangesContinuesFromTheScene(at step: Int) throws {
+        let scene = try Repository.scene("pile-100")
+        var straight: [StateHash] = []
+        let world = try World(scene: scene)
+        try Self.run(world, to: step, trail: &straight)
+        let state = try world.saveState()
+        try Self.run(world, to: 200, trail: &straight)
+        let fresh = try World(scene: scene)
+        try fresh.restore(state)
+        #expect(fresh.makeup == state.makeup && fresh.stepCount == step)
+        var continued = Array(straight.prefix(step))
+        try Self.run(fresh, to: 200, trail: &continued)
+        let first = zip(straight, continued).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(first == nil, "parts at step \(first.map { $0 + 1 } ?? 0)")
+        // Through its bytes, as a file carries it.
+        let reread = try WorldState(bytes: state.bytes)
+        #expect(reread == state && reread.makeup.count == Self.schedule.filter { $0.step < step }.count)
+    }
+
+    /// A world rewound past its changes (restored to a state of an earlier make-up) goes on as
+    /// it did; so does a copy of a changed world.
+    @Test(.enabled(if: World.canSaveState)) func aChangedWorldRewindsAndCopiesExactly() throws {
+        let world = try World(scene: Repository.scene("pile-100"))
+        var trail: [StateHash] = []
+        try Self.run(world, to: 30, trail: &trail)
+        let early = try world.saveState()
+        try Self.run(world, to: 120, trail: &trail)
+        let copy = try world.copy()
+        var fromCopy = trail
+        try Self.run(copy, to: 200, trail: &fromCopy)
+        try Self.run(world, to: 200, trail: &trail)
+        #expect(fromCopy == trail)
+        try world.restore(early)
+        #expect(world.makeup.isEmpty && world.stepCount == 30)
+        var again = Array(trail.prefix(30))
+        try Self.run(world, to: 200, trail: &again)
+        #expect(again == trail)
+    }
+
+    /// A state's log that does not replay as written is refused, and the world is left as it was.
+    @Test(.enabled(if: World.canSaveState)) func aStateWithAnInconsistentLogIsRefused() throws {
+        let scene = try Repository.scene("pile-100")
+        let world = try World(scene: scene)
+        var trail: [StateHash] = []
+        try Self.run(world, to: 140, trail: &trail)
+        let state = try world.saveState()
+        var edits: [(String, (inout WorldState) -> Void)] = [
+            ("a removal of a body never made", { $0.makeup[1].change = .removeBody(BodyID(999)) }),
+            ("ids out of order", { $0.makeup[0].made = 77 }),
+            ("a change after the state's step", { $0.makeup[6].step = 150 }),
+            ("a joint to a body removed earlier", { $0.makeup[2].change = .addJoint(.pivot(point: .zero), a: BodyID(3), b: nil, settings: .standard) }),
+        ]
+        edits.append(("changes out of order", { $0.makeup.swapAt(0, 1) }))
+        for (what, edit) in edits {
+            var bad = state
+            edit(&bad)
+            let target = try World(scene: scene)
+            let before = target.stateHash
+            #expect(throws: StateError.self, "\(what)") { try target.restore(bad) }
+            #expect(target.makeup.isEmpty && target.stepCount == 0 && target.stateHash == before, "\(what)")
+            // Through bytes too (a file's): refused when read, or when restored.
+            if let reread = try? WorldState(bytes: bad.bytes) {
+                #expect(throws: StateError.self, "\(what), from bytes") { try target.restore(reread) }
+            }
+        }
+    }
+
+    /// Every kind of change, with every shape and joint kind, survives the state's bytes.
+    @Test func theLogsBytesHoldEveryKindOfChange() throws {
+        let kinds: [JointKind] = [.pin(anchorA: Vec2(1, 2), anchorB: .zero), .slide(anchorA: .zero, anchorB: Vec2(1, 0), min: 1, max: 3),
+                                  .pivot(point: Vec2(5, 6)), .pivotAnchors(anchorA: Vec2(1, 1), anchorB: Vec2(-1, 0)),
+                                  .groove(grooveA: .zero, grooveB: Vec2(9, 0), anchorB: Vec2(0, 1)),
+                                  .dampedSpring(anchorA: .zero, anchorB: .zero, restLength: 10, stiffness: 50, damping: 2),
+                                  .dampedRotarySpring(restAngle: 0.5, stiffness: 3, damping: 1), .rotaryLimit(min: -1, max: 1),
+                                  .ratchet(phase: 0.1, ratchet: 0.3), .gear(phase: 0, ratio: 2), .simpleMotor(rate: 3)]
+        var changes: [StructuralChange] = kinds.map { .addJoint($0, a: BodyID(1), b: nil, settings: JointSettings(maxForce: 5, errorBias: 0.5, collideBodies: false)) }
+        changes += [.addCrate(CrateSpec(center: Vec2(1, 2), shape: .polygon(vertices: [.zero, Vec2(10, 0), Vec2(0, 10)], radius: 1), angle: 0.3,
+                                        velocity: Vec2(4, 5), angularVelocity: 1, mass: 2, friction: 0.1, elasticity: 0.2,
+                                        collision: CollisionSettings(filter: ShapeFilter(group: 3, categories: 5, mask: 7), sensor: true),
+                                        color: RGB(1, 2, 3))),
+                    .addCrate(.kinematic(center: .zero, shape: .segment(a: .zero, b: Vec2(20, 0), radius: 2), velocity: Vec2(1, 0))),
+                    .addWall(WallSpec(geometry: .polygon(vertices: [.zero, Vec2(5, 0), Vec2(0, 5)]), radius: 0.5)),
+                    .removeBody(BodyID(4)), .removeJoint(JointID(9))]
+        var state = WorldState(step: 100, gravity: Vec2(0, -10), fingerprint: 7, physics: [1, 2, 3])
+        state.makeup = changes.enumerated().map { MakeupChange(step: $0.offset, change: $0.element, made: UInt64($0.offset + 1),
+                                                               jointsRemoved: [JointID(2)], madeValues: [1.5]) }
+        #expect(try WorldState(bytes: state.bytes) == state)
+    }
+}
