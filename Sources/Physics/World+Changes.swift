@@ -94,6 +94,26 @@ extension World {
             + "(scenes are refused for it too)"
     }
 
+    /// Releases the crates the spawners drop at this step boundary (after its input lines), in
+    /// spawner order, each logged as an added crate. Not an input: a run stepped again from a
+    /// saved state releases them again, so they are not among `inputsOfLastStep`. A crate that
+    /// cannot be made where it appears (a heap there, the body limit) is not made, and noted.
+    func releaseSpawns() {
+        for (number, spawner) in spawners.enumerated() {
+            guard let index = spawner.release(atStep: stepCount, stepRate: stepRate) else { continue }
+            do {
+                let entry = try make(.addCrate(spawner.crate(index)), madeValues: nil)
+                makeup.append(entry)
+                partsCache = nil
+            } catch {
+                refusedSpawnCount += 1
+                if refusedSpawns.count < 100 {
+                    refusedSpawns.append(RefusedSpawn(step: stepCount, spawner: number, crate: index, reason: error.description))
+                }
+            }
+        }
+    }
+
     /// The crate with `id` (nil: the static body), or why there is none.
     private func body(_ id: BodyID?, key: String) throws(PhysicsError) -> Crate? {
         guard let id else { return nil }

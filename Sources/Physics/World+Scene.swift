@@ -29,6 +29,7 @@ extension World {
             func crate(_ end: JointEnd) -> Crate? { end.crateIndex.map { crates[$0] } }
             try addJoint(spec.kind, a: crate(spec.a), b: crate(spec.b), settings: spec.settings)
         }
+        spawners = scene.spawners
         origin = checked
     }
 }

@@ -68,6 +68,17 @@ extension World {
                 hasher.combine(value)
             }
         }
+        // A scene's spawners decide what the world will be made of: a state of another's continues otherwise.
+        for spawner in spawners {
+            hasher.combine(ShapeFingerprint.spawnerMarker)
+            for value in [spawner.at.x, spawner.at.y, Double(spawner.interval(stepRate: stepRate)), Double(spawner.firstStep(stepRate: stepRate)),
+                          Double(spawner.count), spawner.jitter.x, spawner.jitter.y, spawner.scale?.lowerBound ?? 0,
+                          spawner.scale?.upperBound ?? 0, Double(spawner.seed >> 32), Double(spawner.seed & 0xffff_ffff)]
+                + spawner.crate.shape.fingerprintValues + [spawner.crate.angle, spawner.crate.mass, spawner.crate.friction,
+                                                           spawner.crate.elasticity] + spawner.crate.collision.fingerprintValues {
+                hasher.combine(value)
+            }
+        }
         if !joints.isEmpty {
             var place: [ObjectIdentifier: Int] = [:]
             for (index, crate) in crates.enumerated() { place[ObjectIdentifier(crate)] = index }
@@ -234,6 +245,7 @@ extension World {
         twin.nextBodyID = nextBodyID
         twin.nextJointID = nextJointID
         twin.origin = origin
+        twin.spawners = spawners
         twin.snapshotsIncludeContacts = snapshotsIncludeContacts
         twin.recordsContactEvents = recordsContactEvents
         try twin.restore(state)

@@ -30,6 +30,12 @@ public final class World {
     var origin: CheckedScene?
     /// What snapshots carry of the parts once the make-up has changed, kept until it changes again.
     var partsCache: WorldParts?
+    /// The scene's spawners, releasing crates as the world steps (`World+Changes.swift`).
+    public internal(set) var spawners: [Spawner] = []
+    /// Spawned crates that could not be made (a heap where they appear, the body limit), first 100.
+    public internal(set) var refusedSpawns: [RefusedSpawn] = []
+    /// How many spawned crates could not be made, in all.
+    public internal(set) var refusedSpawnCount = 0
     /// What saved states name of this world (`World+State.swift`), kept until its make-up changes.
     var stateMakeupCache: StateMakeup?
     /// Steps taken since the world was made.
@@ -285,6 +291,7 @@ public final class World {
     /// Advances the world by exactly one fixed step of `timeStep` seconds, with the forces held
     /// on its crates.
     public func step() {
+        if !spawners.isEmpty { releaseSpawns() }
         if !heldForces.isEmpty { applyHeldForces() }
         if let eventBuffer { Chipmunk.eventsClear(eventBuffer) }
         Chipmunk.spaceStep(space, dt: timeStep)

@@ -60,6 +60,7 @@ struct SceneDecoder {
         let generator = member(fields, "generator").flatMap { pileGenerator($0, path: "generator") }
         let tumbler = member(fields, "tumbler").flatMap { tumblerSpec($0, path: "tumbler") }
         let joints = array(fields, "joints", limit: (Limits.joints.upperBound, "joints")) { decoder, value, path in decoder.joint(value, path: path) }
+        let spawners = array(fields, "spawners", limit: (Spawner.maxSpawners, "spawners")) { decoder, value, path in decoder.spawner(value, path: path) }
         let spatialHash = member(fields, "spatial_hash").flatMap { spatialHashSpec($0, path: "spatial_hash") }
         let sleepTime = number(fields, "sleep_time")
         var (render, sizeGiven) = member(fields, "render").flatMap { renderDefaults($0, path: "render") } ?? (RenderDefaults(), false)
@@ -79,7 +80,8 @@ struct SceneDecoder {
         let scene = Scene(name: name, worldSize: worldSize ?? Vec2(1, 1), gravity: gravity ?? .zero, stepRate: stepRate,
                           iterations: iterations, walls: readWalls.map(\.1), bounds: bounds, crates: readCrates.map(\.1),
                           generator: generator, tumbler: tumbler, joints: readJoints.map(\.1),
-                          space: SpaceOptions(spatialHash: spatialHash, sleepTimeThreshold: sleepTime), render: render)
+                          space: SpaceOptions(spatialHash: spatialHash, sleepTimeThreshold: sleepTime), render: render,
+                          spawners: (spawners ?? []).compactMap { $0 })
         for problem in scene.sceneProblems(read: read) {
             reportRange(problem.field, problem.message)
         }
@@ -88,7 +90,7 @@ struct SceneDecoder {
                                             severity: .warning))
         }
         let complete = worldSize != nil && gravity != nil && crates?.count == readCrates.count && walls?.count == readWalls.count
-            && joints?.count == readJoints.count
+            && joints?.count == readJoints.count && spawners?.allSatisfy({ $0 != nil }) == true
         return complete && structural.isEmpty && range.isEmpty ? scene : nil
     }
 
@@ -121,9 +123,19 @@ struct SceneDecoder {
         return part
     }
 
-    mutating func crate(_ value: JSONValue, path: String) -> CrateSpec? {
+    /// - Parameter placedAt: where a spawner puts the crate, which then has no `center` of its own.
+    mutating func crate(_ value: JSONValue, path: String, placedAt: Vec2? = nil) -> CrateSpec? {
         guard let fields = object(value, path: path) else { return nil }
-        let center = vector(fields, "center", required: true)
+        let center: Vec2?
+        if let placedAt {
+            if fields.has("center") {
+                report(fields.childPath("center"), "a spawner's crates appear at its \"at\" (moved by its \"jitter\"): give no center")
+                _ = member(fields, "center")
+            }
+            center = placedAt
+        } else {
+            center = vector(fields, "center", required: true)
+        }
         // Each shape reads only its own keys: a circle's `size`, or a box's `radius`, is an unknown key.
         // An unknown shape name is the one error: every shape's keys are allowed then.
         guard let kind = shapeKind(fields, "shape") else {
@@ -167,6 +179,39 @@ struct SceneDecoder {
         return checked(CrateSpec(center: center, shape: shape, angle: angle, velocity: velocity, angularVelocity: angularVelocity,
                                  mass: mass, friction: friction, elasticity: elasticity, collision: collision, color: color,
                                  bodyType: bodyType), path: path, problems: { $0.problems() })
+    }
+
+    /// A spawner: `at`, `every` and `count`, the `crate` it drops (written as a scene's crates are,
+    /// without `center`), and optionally `start`, `jitter`, `scale` and `seed`.
+    private mutating func spawner(_ value: JSONValue, path: String) -> Spawner? {
+        guard let fields = object(value, path: path) else { return nil }
+        let at = vector(fields, "at", required: true)
+        let every = seconds(fields, "every", required: true)
+        let start = fields.has("start") ? seconds(fields, "start") : DecimalSeconds("0")
+        let count = integer(fields, "count", required: true)
+        let jitter = vector(fields, "jitter") ?? .zero
+        var scale: ClosedRange<Double>?
+        if let pair = vector(fields, "scale") {
+            if pair.x <= pair.y { scale = pair.x...pair.y } else { report(fields.childPath("scale"), "the smallest factor (\(pair.x)) is more than the largest (\(pair.y))") }
+        }
+        let seed = fields.has("seed") ? unsigned(fields, "seed", required: true) : 0
+        var spec: CrateSpec?
+        if let value = member(fields, "crate", required: true) { spec = crate(value, path: fields.childPath("crate"), placedAt: at ?? .zero) }
+        finish(fields)
+        guard let at, let every, let start, let count, let seed, let spec else { return nil }
+        return Spawner(at: at, every: every, start: start, count: count, crate: spec, jitter: jitter, scale: scale, seed: seed)
+    }
+
+    /// A duration in plain decimal seconds (`0.25`: exact step counts follow).
+    private mutating func seconds(_ fields: Fields, _ key: String, required: Bool = false) -> DecimalSeconds? {
+        guard let value = member(fields, key, required: required) else { return nil }
+        guard case let .number(_, literal) = value.kind, let seconds = DecimalSeconds(literal) else {
+            let got = if case let .number(_, literal) = value.kind { JSONValue.excerpt(literal) } else { value.typeName }
+            report(fields.childPath(key), line: value.line,
+                   "must be a plain decimal number of seconds >= 0 (such as 0.25, at most 9 decimals, at most 1000000000), got \(got)")
+            return nil
+        }
+        return seconds
     }
 
     /// A wall: a segment (`from`, `to`, `radius`), or with `"shape": "polygon"` a convex polygon

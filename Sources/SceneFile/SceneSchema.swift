@@ -9,7 +9,7 @@ public enum SceneSchema {
     public static var text: String { document.indentedText + "\n" }
 
     static var document: JSONOutput {
-        let crate = object(required: ["center"], [
+        let crateProperties: [(String, JSONOutput)] = [
             ("center", vector(magnitude: Limits.coordinate, "position and centre of mass, px")),
             ("shape", described(["enum": .array(BodyShape.Kind.allCases.map { .string($0.rawValue) })],
                                 "body shape; default \"box\"")),
@@ -26,8 +26,8 @@ public enum SceneSchema {
             ("mass", number(Limits.mass, "mass units (a dynamic body's; a kinematic body has none)")),
             ("body_type", described(["enum": .array(BodyType.allCases.map { .string($0.rawValue) })],
                                     "\"dynamic\" (the default) or \"kinematic\": moved only by its velocity and angular_velocity")),
-        ] + surface + collision + [("color", described(color, "how it is drawn; default: render.crate"))])
-            .adding("allOf", [
+        ] + surface + collision + [("color", described(color, "how it is drawn; default: render.crate"))]
+        let crateKinds: JSONOutput = [
                 kindKeys("body_type", "dynamic", isDefault: true, required: ["mass"], forbidden: []),
                 kindKeys("body_type", "kinematic", required: [], forbidden: ["mass"]),
                 kindKeys("shape", "box", isDefault: true, required: ["size"], forbidden: ["radius", "vertices", "a", "b"]),
@@ -35,7 +35,10 @@ public enum SceneSchema {
                          radius: Limits.circleRadius),
                 kindKeys("shape", "polygon", required: ["vertices"], forbidden: ["size", "a", "b"], radius: Limits.roundingRadius),
                 kindKeys("shape", "segment", required: ["a", "b"], forbidden: ["size", "vertices"], radius: Limits.roundingRadius),
-            ])
+            ]
+        let crate = object(required: ["center"], crateProperties).adding("allOf", crateKinds)
+        // A spawner's crate: as a scene's, placed at the spawner's `at` (no center of its own).
+        let spawnedCrate = object(required: [], crateProperties.filter { $0.0 != "center" }).adding("allOf", crateKinds)
         let wall = object(required: [], [
             ("shape", described(["enum": ["segment", "polygon"]], "wall shape; default \"segment\"")),
             ("from", vector(magnitude: Limits.coordinate, "a segment's first end, px")),
@@ -48,7 +51,7 @@ public enum SceneSchema {
                 kindKeys("shape", "polygon", required: ["vertices"], forbidden: ["from", "to"]),
             ])
         let point = vector(0...Limits.coordinate, "px")
-        return document(crate: crate, wall: wall, point: point)
+        return document(crate: crate, wall: wall, point: point, spawnedCrate: spawnedCrate)
     }
 
     /// A joint: its kind, its two ends, the kind's own keys and the settings every joint has.
@@ -99,7 +102,24 @@ public enum SceneSchema {
         }))
     }
 
-    static func document(crate: JSONOutput, wall: JSONOutput, point: JSONOutput) -> JSONOutput {
+    /// A spawner: where, how often and how many, and the crate it drops.
+    static func spawner(crate: JSONOutput) -> JSONOutput {
+        let seconds: JSONOutput = ["type": "number", "minimum": 0, "maximum": 1_000_000_000]
+        return object(required: ["at", "every", "count", "crate"], [
+            ("at", vector(0...Limits.coordinate, "where its crates appear (inside the world), px")),
+            ("every", described(seconds.adding("exclusiveMinimum", 0), "seconds between two crates (rounded up to whole steps; a plain decimal)")),
+            ("start", described(seconds, "seconds before the first crate; default 0")),
+            ("count", integer(1...Limits.crateCount.upperBound, "crates it drops")),
+            ("jitter", vector(0...Limits.coordinate, "each crate's centre moves by up to this much either way in x and y (seeded), px; default [0, 0]")),
+            ("scale", described(["type": "array", "minItems": 2, "maxItems": 2,
+                                 "items": ["type": "number", "exclusiveMinimum": 0, "maximum": .number(Spawner.maxScale)]],
+                                "[smallest, largest] factor each crate's size is scaled by (seeded; its mass by the factor squared); default: as written")),
+            ("seed", integer(0...Int.max, "SplitMix64 seed of the jitter and scale (up to 2^64 − 1); default 0", maximum: .unsigned(UInt64.max))),
+            ("crate", described(crate, "the crate it drops, written as a scene's crates are, without center")),
+        ])
+    }
+
+    static func document(crate: JSONOutput, wall: JSONOutput, point: JSONOutput, spawnedCrate: JSONOutput) -> JSONOutput {
         [
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": "scene.schema.json",
@@ -147,6 +167,7 @@ public enum SceneSchema {
                     ("radius", number(Limits.wallRadius, "px")),
                 ] + surface)),
                 ("joints", array(of: joint, maxItems: Limits.joints.upperBound)),
+                ("spawners", array(of: spawner(crate: spawnedCrate), maxItems: Spawner.maxSpawners)),
                 ("spatial_hash", object(required: ["cell_size", "cells"], [
                     ("cell_size", number(Limits.hashCellSize, "px")), ("cells", integer(Limits.hashCells, "hash table buckets")),
                 ])),

@@ -21,6 +21,8 @@ public struct Scene: Sendable, Equatable {
     public var tumbler: TumblerSpec?
     /// Joints between crates (or a crate and the static world), made after every crate, in order.
     public var joints: [JointSpec]
+    /// Crates dropped one by one as the world runs (structural changes at their steps).
+    public var spawners: [Spawner] = []
     /// How Chipmunk finds colliding pairs and whether resting bodies sleep.
     public var space: SpaceOptions
     public var render: RenderDefaults
@@ -32,8 +34,9 @@ public struct Scene: Sendable, Equatable {
         name: String, worldSize: Vec2, gravity: Vec2, stepRate: Int = Scene.defaultStepRate,
         iterations: Int = Scene.defaultIterations, walls: [WallSpec] = [], bounds: BoundsWalls? = nil,
         crates: [CrateSpec] = [], generator: PileGenerator? = nil, tumbler: TumblerSpec? = nil, joints: [JointSpec] = [],
-        space: SpaceOptions = SpaceOptions(), render: RenderDefaults = RenderDefaults()
+        space: SpaceOptions = SpaceOptions(), render: RenderDefaults = RenderDefaults(), spawners: [Spawner] = []
     ) {
+        self.spawners = spawners
         self.joints = joints
         self.name = name
         self.worldSize = worldSize

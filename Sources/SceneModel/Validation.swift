@@ -407,6 +407,27 @@ extension Scene {
                                       "\(overflow ? "more than \(Int.max)" : String(total)) crates in all (inline and generated); "
                                         + "at most \(Limits.crateCount.upperBound)"))
         }
+        if spawners.count > Spawner.maxSpawners {
+            found.append(FieldProblem("spawners", "\(spawners.count) spawners; at most \(Spawner.maxSpawners)"))
+        }
+        for (i, spawner) in spawners.prefix(Spawner.maxSpawners).enumerated() where worldIsValid {
+            for problem in spawner.problems(worldSize: worldSize, stepRate: stepRate) {
+                found.append(FieldProblem("spawners[\(i)].\(problem.field)", problem.message))
+            }
+        }
+        // Spawned crates count too: every body the world may hold at once, were none removed.
+        if countIsValid, !spawners.isEmpty {
+            var spawned = total
+            for (i, spawner) in spawners.enumerated() {
+                let (sum, overflow) = spawned.addingReportingOverflow(max(0, spawner.count))
+                if overflow || sum > Limits.crateCount.upperBound {
+                    found.append(FieldProblem("spawners[\(i)].count", "\(overflow ? "more than \(Int.max)" : String(sum)) crates in all "
+                        + "(inline, generated and spawned up to this spawner); at most \(Limits.crateCount.upperBound)"))
+                    break
+                }
+                spawned = sum
+            }
+        }
         // Generated once for both checks below (up to 100,000 crates).
         let inline = checked.count
         if countIsValid, generatorIsValid, let generator { checked += generator.crates(in: worldSize) }

@@ -82,6 +82,8 @@ public final class TraceWriter: @unchecked Sendable {
                                shapes: BodyShapes, to file: DataFile) {
         let step = snapshot.step
         let time = Double(step) / stepRate
+        // A world whose make-up changed as it ran carries its bodies' shapes (an added body's too).
+        let shapes = snapshot.parts?.bodyShapes ?? shapes
         var text = ""
         text.reserveCapacity(format == .npy ? 0 : snapshot.bodies.count * 200)
         var bytes: [UInt8] = []

@@ -17,6 +17,7 @@ extension RunPlan {
             EndStateStage.self,
             HashTrailStage.self,
             LeftWorldStage.self,
+            RefusedSpawnStage.self,
             LiveHistory.self,
         ]
     }

@@ -12,7 +12,7 @@ import SceneModel
 /// steps at 120 Hz), which a body leaving at any sane speed cannot cross back in.
 public final class LeftWorldStage: StepStage {
     private let worldSize: Vec2
-    private let bodyShapes: BodyShapes
+    private var bodyShapes: BodyShapes
     private let onWarning: (String) -> Void
     /// Steps between looks: stepRate / 20, at least 1.
     public let interval: Int
@@ -34,6 +34,8 @@ public final class LeftWorldStage: StepStage {
     public func afterStep(_ state: StepState) {
         guard departure == nil, state.step % interval == 0 else { return }
         let snapshot = state.snapshot
+        // An added body's shape comes with the parts of a world that changed.
+        if let parts = snapshot.parts { bodyShapes = parts.bodyShapes }
         guard let index = snapshot.bodies.indices.first(where: { hasLeft(snapshot.bodies[$0], at: $0) }) else { return }
         let body = snapshot.bodies[index]
         departure = (body.id, snapshot.step)

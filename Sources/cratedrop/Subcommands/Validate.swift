@@ -55,7 +55,9 @@ struct Validate: ParsableCommand {
             }
             let crates = scene.crates.count + (scene.generator?.count ?? 0)
             let joints = scene.joints.isEmpty ? "" : ", \(scene.joints.count) joint" + (scene.joints.count == 1 ? "" : "s")
-            try StandardOutput.print("\(path): ok (\(crates) crates, \(scene.allWalls().count) walls\(joints))")
+            let spawned = scene.spawners.reduce(0) { $0 + $1.count }
+            let spawners = scene.spawners.isEmpty ? "" : ", \(spawned) from \(scene.spawners.count) spawner" + (scene.spawners.count == 1 ? "" : "s")
+            try StandardOutput.print("\(path): ok (\(crates) crates\(spawners), \(scene.allWalls().count) walls\(joints))")
         }
         if worst != .success { throw worst }
     }
