@@ -171,9 +171,10 @@ import Testing
         input.fileHandleForWriting.write(Data("{\"step\": 30, \"gravity\": [0, 1000]}\n".utf8))
         var ready = false
         for _ in 0..<2000 where !ready {
-            ready = RunCommandTests.catchesSIGINT(pid: process.processIdentifier)
+            ready = RunCommandTests.stopHandlersInstalled(pid: process.processIdentifier)
             if !ready { usleep(5000) }
         }
+        #expect(ready)
         kill(process.processIdentifier, SIGINT)
         let summary = try JSONFields(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .trimmingCharacters(in: .newlines))

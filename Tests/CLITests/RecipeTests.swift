@@ -6,7 +6,13 @@ import Testing
 /// it says (checked with ffprobe), and every shell command of their `sh` blocks runs as written, in
 /// order, in a fresh folder laid out like a clone, ends with the documented exit code and writes
 /// nothing outside `out/`. Renders are shortened (`--seconds 10` becomes `--seconds 1`).
-@Suite struct RecipeTests {
+///
+/// Serialized: each test blocks a thread of the test runner (of which there are as many as cores)
+/// for as long as its commands run, and a time limit counts from when the test is started, waiting
+/// for a thread included. Beside the in-order run (about 50 s alone, minutes on a busy 2-core
+/// machine) the live-view recipes (3 s alone) ran out of their minute; one at a time, each limit
+/// is the test's own. Limits: at least twenty times each test's time alone on 2 quiet cores.
+@Suite(.serialized) struct RecipeTests {
     struct Recipe: Sendable, CustomStringConvertible {
         var lines: [String]
         var output: String
@@ -120,7 +126,7 @@ import Testing
         #expect(abs(probe.duration - seconds) < 0.05, "\(recipe): duration \(probe.duration)")
     }
 
-    @Test(.timeLimit(.minutes(2)), arguments: docRecipes)
+    @Test(.timeLimit(.minutes(3)), arguments: docRecipes)
     func documentedRecipesMakeWhatTheySay(recipe: Recipe) throws {
         for line in recipe.lines { #expect(Self.documentation.contains(line), "the README and docs/ no longer show: \(line)") }
         if recipe.lines[0].contains("out/ramp.json") {
@@ -144,7 +150,7 @@ import Testing
 
     /// The live-view recipes: ffplay plays the whole stream and exits (-autoexit added, so the test
     /// ends; SDL's dummy video driver stands in for a display).
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func liveViewRecipesPlayToTheEnd() throws {
         let stream = "cratedrop run Scenes/book.json --realtime --out - | ffplay -autoexit -f image2pipe -framerate 60 -vcodec ppm -i -"
         #expect(Self.documentation.contains(stream))
@@ -274,7 +280,7 @@ import Testing
 
     /// Every command of the README and docs/, in order, in one fresh folder: each ends with its
     /// documented status, and afterwards nothing exists outside out/ and the scenes are unchanged.
-    @Test(.timeLimit(.minutes(15)))
+    @Test(.timeLimit(.minutes(20)))
     func documentationRunsInOrderInAFreshFolder() throws {
         let directory = try Self.workDirectory(outFolder: false)
         defer { try? FileManager.default.removeItem(atPath: directory) }

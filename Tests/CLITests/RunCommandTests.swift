@@ -54,10 +54,10 @@ import Testing
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        // Wait, without sleeping blind, until the process has its SIGINT handler installed.
+        // Wait, without sleeping blind, until the process has its handlers for all three installed.
         var ready = false
         for _ in 0..<2000 where !ready {
-            ready = Self.catchesSIGINT(pid: process.processIdentifier)
+            ready = Self.stopHandlersInstalled(pid: process.processIdentifier)
             if !ready { usleep(5000) }
         }
         #expect(ready)
@@ -72,12 +72,24 @@ import Testing
         #expect(String(decoding: errors, as: UTF8.self).hasPrefix("cratedrop: stopped by \(name) after "))
     }
 
-    /// Reads the caught-signals mask of a process from /proc.
-    static func catchesSIGINT(pid: Int32) -> Bool {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+    /// Whether process `pid` is the `cratedrop` under test and catches SIGINT, SIGTERM and SIGHUP
+    /// (the caught-signals mask in /proc). It installs them one after the other, so a test that
+    /// sends SIGTERM waits for SIGTERM's too; and a process not yet exec'd would show its parent's
+    /// handlers (Foundation's Process uses posix_spawn, which returns after the exec, so the pid is
+    /// cratedrop's at once; checked anyway, as scripts/audit must after a shell's `&`).
+    static func stopHandlersInstalled(pid: Int32) -> Bool {
+        // The binary under test, by its path (links resolved): a rebuild that replaces the file
+        // leaves the path, with " (deleted)" after it.
+        guard let resolved = realpath(CLI.executable.path, nil) else { return false }
+        let built = String(cString: resolved)
+        free(resolved)
+        guard var exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe") else { return false }
+        if exe.hasSuffix(" (deleted)") { exe.removeLast(" (deleted)".count) }
+        guard exe == built,
+              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
               let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
         else { return false }
-        return mask & (1 << (UInt64(SIGINT) - 1)) != 0
+        return [SIGINT, SIGTERM, SIGHUP].allSatisfy { mask & (1 << (UInt64($0) - 1)) != 0 }
     }
 }
