@@ -114,6 +114,26 @@ extension World {
         }
     }
 
+    /// Removes, at the end of the step just taken, each breakable joint whose impulse in it passed
+    /// its threshold, in ascending joint id: logged as a removal that broke (at the step count
+    /// after the step), noted in `jointBreaks` and, when contact events are on, as `joint_broke`
+    /// events after the step's contacts.
+    func breakJoints() {
+        var broken: [JointBreak] = []
+        for (joint, id) in zip(joints, jointIDs) where joint.settings.breaks && joint.settings.breaks(impulse: joint.impulse, stepRate: stepRate) {
+            broken.append(JointBreak(step: stepCount, joint: id, a: joint.a?.id, b: joint.b?.id, impulse: joint.impulse))
+        }
+        jointBreaks = broken
+        for item in broken {
+            // A joint of this world, found by its id just now: its removal cannot fail.
+            guard var entry = try? make(.removeJoint(item.joint), madeValues: nil) else { continue }
+            entry.broke = true
+            makeup.append(entry)
+            partsCache = nil
+            if eventBuffer != nil { contactEvents.append(item.event) }
+        }
+    }
+
     /// The crate with `id` (nil: the static body), or why there is none.
     private func body(_ id: BodyID?, key: String) throws(PhysicsError) -> Crate? {
         guard let id else { return nil }
@@ -159,11 +179,12 @@ extension World {
         for entry in log {
             guard entry.step >= fresh.stepCount else { throw .malformed("the state's make-up log is out of order (a change at step \(entry.step))") }
             fresh.stepCount = entry.step
-            let made: MakeupChange
+            var made: MakeupChange
             do {
                 let problems = entry.change.problems()
                 guard problems.isEmpty else { throw PhysicsError.invalidValue(what: "change", problems: problems) }
                 made = try fresh.make(entry.change, madeValues: entry.madeValues)
+                made.broke = entry.broke
             } catch {
                 throw .malformed("the state's make-up log does not apply to its scene: at step \(entry.step): \(error)")
             }
@@ -186,6 +207,8 @@ extension World {
         swap(&tumblers, &other.tumblers)
         swap(&joints, &other.joints)
         swap(&jointIDs, &other.jointIDs)
+        swap(&breakableJoints, &other.breakableJoints)
+        swap(&jointBreaks, &other.jointBreaks)
         swap(&nextJointID, &other.nextJointID)
         swap(&makeup, &other.makeup)
         swap(&partsCache, &other.partsCache)

@@ -22,6 +22,10 @@ public final class World {
     public internal(set) var joints: [Joint] = [] { didSet { stateMakeupCache = nil } }
     /// The joints' ids, parallel to `joints`.
     var jointIDs: [JointID] = []
+    /// Joints with a breaking threshold: the world looks at their impulses after each step.
+    var breakableJoints = 0
+    /// The joints that broke in the last step, in ascending joint id.
+    public internal(set) var jointBreaks: [JointBreak] = []
     var nextJointID: UInt64 = 1
     /// The structural changes made since the world was built, in order (`apply(_:)`).
     public internal(set) var makeup: [MakeupChange] = []
@@ -211,6 +215,7 @@ public final class World {
         Chipmunk.spaceRemoveConstraint(space, joint.constraint)
         joints.remove(at: index)
         jointIDs.remove(at: index)
+        if joint.settings.breaks { breakableJoints -= 1 }
         joint.world = nil
         joint.id = nil
     }
@@ -250,6 +255,7 @@ public final class World {
         joint.id = id
         joints.append(joint)
         jointIDs.append(id)
+        if joint.settings.breaks { breakableJoints += 1 }
         nextJointID = max(nextJointID, id.rawValue &+ 1)
         return id
     }
@@ -297,6 +303,7 @@ public final class World {
         Chipmunk.spaceStep(space, dt: timeStep)
         stepCount += 1
         if let eventBuffer { contactEvents = readEvents(eventBuffer) }
+        if breakableJoints > 0 { breakJoints() } else if !jointBreaks.isEmpty { jointBreaks = [] }
         if !inputsBeforeNextStep.isEmpty || !inputsOfLastStep.isEmpty {
             inputsOfLastStep = inputsBeforeNextStep
             inputsBeforeNextStep = []

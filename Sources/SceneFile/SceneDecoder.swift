@@ -247,7 +247,7 @@ struct SceneDecoder {
         guard let name = jointName(fields, "kind") else {
             // The one error: every kind's keys are allowed then.
             for key in ["anchor_a", "anchor_b", "pivot", "groove_a", "groove_b", "min", "max", "rest_length", "stiffness", "damping",
-                        "rest_angle", "phase", "ratchet", "ratio", "rate"] { _ = member(fields, key) }
+                        "rest_angle", "phase", "ratchet", "ratio", "rate", "break_impulse", "break_force"] { _ = member(fields, key) }
             finish(fields)
             return nil
         }
@@ -327,6 +327,8 @@ struct SceneDecoder {
         settings.maxForce = number(fields, "max_force")
         settings.maxBias = number(fields, "max_bias")
         settings.errorBias = number(fields, "error_bias")
+        settings.breakImpulse = number(fields, "break_impulse")
+        settings.breakForce = number(fields, "break_force")
         if let value = member(fields, "collide_bodies") {
             guard case let .bool(collide) = value.kind else {
                 report(fields.childPath("collide_bodies"), line: value.line, "must be true or false, got \(value.typeName)")

@@ -107,6 +107,8 @@ package enum ScenePart {
         if let maxBias = settings.maxBias { fields.append(("max_bias", .number(maxBias))) }
         if let errorBias = settings.errorBias { fields.append(("error_bias", .number(errorBias))) }
         if !settings.collideBodies { fields.append(("collide_bodies", false)) }
+        if let breakImpulse = settings.breakImpulse { fields.append(("break_impulse", .number(breakImpulse))) }
+        if let breakForce = settings.breakForce { fields.append(("break_force", .number(breakForce))) }
         return .object(fields)
     }
 

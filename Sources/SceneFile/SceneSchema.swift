@@ -97,6 +97,9 @@ public enum SceneSchema {
             ("max_bias", number(Limits.jointBias, "the fastest it corrects its error; default unlimited")),
             ("error_bias", number(Limits.errorBias, "the share of its error left after a second; default 0.9^60")),
             ("collide_bodies", described(["type": "boolean"], "whether its two bodies collide with each other; default true")),
+            ("break_impulse", number(0...Limits.impulse,
+                                     "it breaks (is removed at the step's end) when the impulse it applied in a step is more than this; default never")),
+            ("break_force", number(Limits.jointForce, "it breaks when its impulse in a step over the step's length is more than this; default never")),
         ]).adding("allOf", .array(own.map { kind in
             kindKeys("kind", kind.kind.rawValue, required: kind.required, forbidden: allKeys.filter { !kind.keys.contains($0) })
         }))

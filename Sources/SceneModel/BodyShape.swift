@@ -160,6 +160,8 @@ public enum ShapeFingerprint {
     public static let kinematicMarker = Double(bitPattern: 0x7FF8_0000_4B49_4E45)
     /// Opens a joint.
     public static let jointMarker = Double(bitPattern: 0x7FF8_0000_4A4F_494E)
+    /// Opens a joint's breaking thresholds ("BREA").
+    public static let breakMarker = Double(bitPattern: 0x7FF8_0000_4252_4541)
     /// Opens a spawner's values ("SPAW").
     public static let spawnerMarker = Double(bitPattern: 0x7FF8_0000_5350_4157)
 }

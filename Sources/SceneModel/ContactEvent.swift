@@ -34,6 +34,9 @@ public struct ContactEvent: Sendable, Equatable {
         /// A sensor began to overlap the other shape (a sensor never pushes: no impulse).
         case sensorEnter = "sensor_enter"
         case sensorExit = "sensor_exit"
+        /// A breakable joint broke in this step (`joint` names it): `a` and `b` its bodies (`b` a
+        /// wall of index -1 for the static body), `normalImpulse` the impulse it applied.
+        case jointBroke = "joint_broke"
     }
 
     /// The step after which it is seen (the world's step count then).
@@ -48,9 +51,12 @@ public struct ContactEvent: Sendable, Equatable {
     /// The impulse along the normal and across it in the step it began (mass · px/s); 0 otherwise.
     public var normalImpulse: Double
     public var tangentImpulse: Double
+    /// The joint that broke, for `jointBroke`.
+    public var joint: JointID?
 
     public init(step: Int, kind: Kind, a: ContactParty, b: ContactParty, point: Vec2? = nil, normal: Vec2? = nil, normalImpulse: Double = 0,
-                tangentImpulse: Double = 0) {
+                tangentImpulse: Double = 0, joint: JointID? = nil) {
+        self.joint = joint
         self.step = step
         self.kind = kind
         self.a = a

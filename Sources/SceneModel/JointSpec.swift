@@ -110,12 +110,31 @@ public struct JointSettings: Sendable, Equatable {
     public var errorBias: Double?
     /// Whether the two bodies still collide with each other (`cpConstraintSetCollideBodies`).
     public var collideBodies: Bool
+    /// The joint breaks (is removed at the step's end) when the impulse it applied in a step is
+    /// more than this (mass · px/s; `cpConstraintGetImpulse`); nil: never by impulse.
+    public var breakImpulse: Double?
+    /// The joint breaks when its impulse in a step divided by the step's length (the mean force
+    /// it applied) is more than this; nil: never by force.
+    public var breakForce: Double?
 
-    public init(maxForce: Double? = nil, maxBias: Double? = nil, errorBias: Double? = nil, collideBodies: Bool = true) {
+    public init(maxForce: Double? = nil, maxBias: Double? = nil, errorBias: Double? = nil, collideBodies: Bool = true,
+                breakImpulse: Double? = nil, breakForce: Double? = nil) {
         self.maxForce = maxForce
         self.maxBias = maxBias
         self.errorBias = errorBias
         self.collideBodies = collideBodies
+        self.breakImpulse = breakImpulse
+        self.breakForce = breakForce
+    }
+
+    /// Whether the joint can break.
+    public var breaks: Bool { breakImpulse != nil || breakForce != nil }
+
+    /// Whether `impulse`, applied in one step of `stepRate` steps a second, breaks the joint.
+    public func breaks(impulse: Double, stepRate: Int) -> Bool {
+        if let breakImpulse, abs(impulse) > breakImpulse { return true }
+        if let breakForce, abs(impulse) * Double(stepRate) > breakForce { return true }
+        return false
     }
 
     public static let standard = JointSettings()
@@ -145,5 +164,7 @@ extension JointSpec {
         let s = settings
         return [ShapeFingerprint.jointMarker, Double(kind.number), Double(a.crateIndex ?? -1), Double(b.crateIndex ?? -1)]
             + kind.parameters + [s.maxForce ?? .infinity, s.maxBias ?? .infinity, s.errorBias ?? .nan, s.collideBodies ? 1 : 0]
+            // Breaking thresholds came later: hashed only when set, so earlier fingerprints hold.
+            + (s.breaks ? [ShapeFingerprint.breakMarker, s.breakImpulse ?? .infinity, s.breakForce ?? .infinity] : [])
     }
 }

@@ -57,6 +57,12 @@ extension JointSpec {
         if let maxForce = settings.maxForce { list.check("max_force", maxForce, in: Limits.jointForce) }
         if let maxBias = settings.maxBias { list.check("max_bias", maxBias, in: Limits.jointBias) }
         if let errorBias = settings.errorBias { list.check("error_bias", errorBias, in: Limits.errorBias) }
+        if let breakImpulse = settings.breakImpulse, !(breakImpulse.isFinite && breakImpulse > 0 && breakImpulse <= Limits.impulse) {
+            list.add("break_impulse", "must be a finite number > 0 (at most \(show(Limits.impulse))), got \(show(breakImpulse))")
+        }
+        if let breakForce = settings.breakForce, !(breakForce.isFinite && breakForce > 0 && breakForce <= Limits.jointForce.upperBound) {
+            list.add("break_force", "must be a finite number > 0 (at most \(show(Limits.jointForce.upperBound))), got \(show(breakForce))")
+        }
         return list.problems
     }
 

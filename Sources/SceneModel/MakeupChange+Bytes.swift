@@ -6,6 +6,8 @@ extension MakeupChange {
     /// The tags, one per `StructuralChange` case.
     private enum Tag: UInt8 {
         case addCrate = 1, addWall, addJoint, removeBody, removeJoint
+        /// A joint that broke: removed as `removeJoint` is.
+        case breakJoint
     }
 
     package func append(to writer: inout LittleEndianWriter) {
@@ -45,7 +47,7 @@ extension MakeupChange {
             for value in parameters { writer.f64(value) }
             writer.u64(a?.rawValue ?? 0)
             writer.u64(b?.rawValue ?? 0)
-            for value in [settings.maxForce, settings.maxBias, settings.errorBias] {
+            for value in [settings.maxForce, settings.maxBias, settings.errorBias, settings.breakImpulse, settings.breakForce] {
                 writer.u8(value == nil ? 0 : 1)
                 writer.f64(value ?? 0)
             }
@@ -54,7 +56,7 @@ extension MakeupChange {
             writer.u8(Tag.removeBody.rawValue)
             writer.u64(id.rawValue)
         case let .removeJoint(id):
-            writer.u8(Tag.removeJoint.rawValue)
+            writer.u8(broke ? Tag.breakJoint.rawValue : Tag.removeJoint.rawValue)
             writer.u64(id.rawValue)
         }
     }
@@ -73,7 +75,8 @@ extension MakeupChange {
         guard madeCount <= 4 else { throw malformed("a joint's made values are too many") }
         let madeValues = try (0..<Int(madeCount)).map { _ in try reader.f64() }
         let change: StructuralChange
-        switch Tag(rawValue: try reader.u8()) {
+        let tag = Tag(rawValue: try reader.u8())
+        switch tag {
         case .addCrate:
             let shape = try readShape(&reader)
             let values = try (0..<9).map { _ in try reader.f64() }
@@ -101,7 +104,7 @@ extension MakeupChange {
             guard let kind = JointKind(number: number, parameters: parameters) else { throw malformed("a joint's kind or values are unknown") }
             let a = try reader.u64(), b = try reader.u64()
             var optionals: [Double?] = []
-            for _ in 0..<3 {
+            for _ in 0..<5 {
                 let given = try reader.u8(), value = try reader.f64()
                 guard given <= 1 else { throw malformed("a joint's setting is unknown") }
                 optionals.append(given == 1 ? value : nil)
@@ -110,12 +113,14 @@ extension MakeupChange {
             guard collide <= 1 else { throw malformed("a joint's setting is unknown") }
             change = .addJoint(kind, a: a == 0 ? nil : BodyID(a), b: b == 0 ? nil : BodyID(b),
                                settings: JointSettings(maxForce: optionals[0], maxBias: optionals[1], errorBias: optionals[2],
-                                                       collideBodies: collide == 1))
+                                                       collideBodies: collide == 1, breakImpulse: optionals[3], breakForce: optionals[4]))
         case .removeBody: change = .removeBody(BodyID(try reader.u64()))
-        case .removeJoint: change = .removeJoint(JointID(try reader.u64()))
+        case .removeJoint, .breakJoint: change = .removeJoint(JointID(try reader.u64()))
         case nil: throw malformed("a change's kind is unknown")
         }
-        return MakeupChange(step: Int(step), change: change, made: made == 0 ? nil : made, jointsRemoved: jointsRemoved, madeValues: madeValues)
+        var entry = MakeupChange(step: Int(step), change: change, made: made == 0 ? nil : made, jointsRemoved: jointsRemoved, madeValues: madeValues)
+        entry.broke = tag == .breakJoint
+        return entry
     }
 
     // MARK: Parts

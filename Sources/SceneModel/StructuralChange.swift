@@ -52,6 +52,9 @@ public struct MakeupChange: Sendable, Equatable {
     /// pivot's anchors, a ratchet's angle): a replay of the log, whose bodies are elsewhere then,
     /// sets these rather than working them out again.
     public var madeValues: [Double]
+    /// Whether the joint a `removeJoint` takes out broke (its impulse passed its threshold in the
+    /// step before `step`) rather than being removed by an input.
+    public var broke = false
 
     public init(step: Int, change: StructuralChange, made: UInt64? = nil, jointsRemoved: [JointID] = [], madeValues: [Double] = []) {
         self.step = step
@@ -59,5 +62,34 @@ public struct MakeupChange: Sendable, Equatable {
         self.made = made
         self.jointsRemoved = jointsRemoved
         self.madeValues = madeValues
+    }
+}
+
+/// A breakable joint that broke in a step: its impulse in the step passed its threshold
+/// (`JointSettings.breakImpulse`, `breakForce`), and it was removed at the step's end.
+public struct JointBreak: Sendable, Equatable {
+    /// The world's step count after the step it broke in.
+    public var step: Int
+    public var joint: JointID
+    /// Its bodies; nil for the static body.
+    public var a: BodyID?
+    public var b: BodyID?
+    /// The impulse it applied in the step (mass · px/s, or mass · px² /s for the rotary kinds).
+    public var impulse: Double
+
+    public init(step: Int, joint: JointID, a: BodyID?, b: BodyID?, impulse: Double) {
+        self.step = step
+        self.joint = joint
+        self.a = a
+        self.b = b
+        self.impulse = impulse
+    }
+
+    /// As a `joint_broke` contact event: its first body as `a` (the other body as `b`, or the
+    /// static body as wall -1), its impulse as the normal impulse.
+    public var event: ContactEvent {
+        let bodies = [a, b].compactMap { $0 }
+        return ContactEvent(step: step, kind: .jointBroke, a: .body(bodies.first ?? BodyID(0)),
+                            b: bodies.count > 1 ? .body(bodies[1]) : .wall(-1), normalImpulse: impulse, joint: joint)
     }
 }

@@ -22,7 +22,7 @@ import Testing
         let plain = try CLI.run(["hash", "Scenes/book.json", "--steps", "240"])
         #expect(run.status == 0 && run.stdout == plain.stdout, "\(run.stderr)")
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text.split(separator: "\n")[1] == "step,time,event,a,b,wall,x,y,nx,ny,normal_impulse,tangent_impulse")
+        #expect(text.split(separator: "\n")[1] == "step,time,event,a,b,wall,x,y,nx,ny,normal_impulse,tangent_impulse,joint")
         let landings = try Self.rows(path).filter { $0[2] == "begin" && $0[4] == "0" && $0[5] == "0" }
         #expect(Set(landings.map { $0[3] }).isSuperset(of: ["2", "3", "4", "5"]), "\(landings)")
         #expect(try Self.rows(path).contains { $0[2] == "begin" && Int($0[0])! > 10 && $0[3] == "1" && $0[4] == "5" && Double($0[10])! > 0 },

@@ -5,9 +5,10 @@ import SceneModel
 
 /// Writes contact events (`--events FILE`, .csv or .jsonl): one row per event, in the order a world
 /// reports them (step by step; within a step by pair, then kind), with the columns
-/// `step, time, event, a, b, wall, x, y, nx, ny, normal_impulse, tangent_impulse` (docs/outputs.md,
+/// `step, time, event, a, b, wall, x, y, nx, ny, normal_impulse, tangent_impulse, joint` (docs/outputs.md,
 /// "Data out"). `a` is a body's id; `b` the other body's, or 0 when the other is a wall, whose index
-/// (`walls` in order, then a tumbler's four) is `wall` (-1 for two bodies). The point and normal are
+/// (`walls` in order, then a tumbler's four) is `wall` (-1 for two bodies, or a joint to the static
+/// body); `joint` the id of a `joint_broke` event's joint (0 for contacts). The point and normal are
 /// empty (null) for `end` and `sensor_exit`. Events are few, so rows are written from the step loop
 /// through a 64 KiB buffer. Used by one thread at a time.
 public final class EventsWriter {
@@ -21,6 +22,7 @@ public final class EventsWriter {
     static let table = NumPyTable(columns: [
         ("step", .int64), ("time", .float64), ("event", .bytes(12)), ("a", .uint64), ("b", .uint64), ("wall", .int64),
         ("x", .float64), ("y", .float64), ("nx", .float64), ("ny", .float64), ("normal_impulse", .float64), ("tangent_impulse", .float64),
+        ("joint", .uint64),
     ])
     public static let columns = table.names
 
@@ -53,7 +55,7 @@ public final class EventsWriter {
                 func cell(_ value: Double?) -> String { value.map { "\($0)" } ?? "" }
                 text += "\(event.step),\(time),\(event.kind.rawValue),\(a.rawValue),\(b),\(wall),"
                 text += "\(cell(event.point?.x)),\(cell(event.point?.y)),\(cell(event.normal?.x)),\(cell(event.normal?.y)),"
-                text += "\(event.normalImpulse),\(event.tangentImpulse)\n"
+                text += "\(event.normalImpulse),\(event.tangentImpulse),\(event.joint?.rawValue ?? 0)\n"
             case .jsonl:
                 func value(_ number: Double?) -> JSONOutput { number.map { .number($0) } ?? .null }
                 let row: JSONOutput = [
@@ -61,11 +63,12 @@ public final class EventsWriter {
                     "a": .unsigned(a.rawValue), "b": .unsigned(b), "wall": .integer(wall),
                     "x": value(event.point?.x), "y": value(event.point?.y), "nx": value(event.normal?.x), "ny": value(event.normal?.y),
                     "normal_impulse": .number(event.normalImpulse), "tangent_impulse": .number(event.tangentImpulse),
+                    "joint": .unsigned(event.joint?.rawValue ?? 0),
                 ]
                 row.write(to: &text)
                 text += "\n"
             case .npy:
-                var row = NumPyRow(capacity: 108)
+                var row = NumPyRow(capacity: 116)
                 row.int64(event.step)
                 row.float64(time)
                 row.text(event.kind.rawValue, width: 12)
@@ -75,6 +78,7 @@ public final class EventsWriter {
                 for value in [event.point?.x, event.point?.y, event.normal?.x, event.normal?.y, event.normalImpulse, event.tangentImpulse] {
                     row.float64(value)
                 }
+                row.uint64(event.joint?.rawValue ?? 0)
                 bytes += row.bytes
             }
             rows += 1
