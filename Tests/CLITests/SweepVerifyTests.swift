@@ -30,8 +30,14 @@ import Testing
     }
 
     /// Sets a `.npy` table's last field of its last row to 1.5.
-    static func lastFloatIsOneAndAHalf(_ bytes: inout [UInt8]) {
-        withUnsafeBytes(of: (1.5).bitPattern.littleEndian) { bytes.replaceSubrange((bytes.count - 8)..., with: $0) }
+    static func lastFloatIsOneAndAHalf(_ bytes: inout [UInt8]) { lastRowsField(endingBefore: 0)(&bytes) }
+
+    /// Sets the 8-byte field of the last row that ends `bytes` bytes before the table's end to 1.5.
+    static func lastRowsField(endingBefore bytes: Int) -> (inout [UInt8]) -> Void {
+        { table in
+            let end = table.count - bytes
+            withUnsafeBytes(of: (1.5).bitPattern.littleEndian) { table.replaceSubrange((end - 8)..<end, with: $0) }
+        }
     }
 
     /// The byte where a `.npy` table's rows start, plus `offset`.
@@ -135,7 +141,8 @@ import Testing
         try Self.expectEachFound([
             Edit(file: "\(sample)/trace.csv", change: Self.replace(#",0\.0+,"#, with: ",0.5,", line: 6), says: ["trace.csv line 6, column "]),
             Edit(file: "\(sample)/trace.csv", change: Self.flip { $0.count - 2 }, says: ["trace.csv line "]),
-            Edit(file: "\(sample)/events.npy", change: Self.lastFloatIsOneAndAHalf, says: ["events.npy: row ", "field tangent_impulse"]),
+            // The last column is `joint` (8 bytes); the float before it.
+            Edit(file: "\(sample)/events.npy", change: Self.lastRowsField(endingBefore: 8), says: ["events.npy: row ", "field tangent_impulse"]),
             Edit(file: "\(sample)/events.meta.json", change: Self.flip { $0.count / 2 }, says: ["events.meta.json"]),
         ], in: out)
     }

@@ -3,11 +3,13 @@ import SceneModel
 import Script
 
 /// Applies the plan's world edits (a sweep's counterfactual) at their step boundaries, after that
-/// step's input lines (`BranchStateStage` saved the world before them). A change the world
-/// refuses ends the run with its reason.
+/// step's input lines (`BranchStateStage` saved the world before them), and writes each into the
+/// run's record as its input line. A change the world refuses ends the run with its reason.
 final class WorldEditStage: StepStage {
     private var pending: ArraySlice<WorldEdit>
     private(set) var failure: CounterfactualFailure?
+    /// The run's record, if it keeps one (created after the stages are made).
+    var recorder: () -> RunRecorder? = { nil }
 
     init(_ edits: [WorldEdit]) {
         pending = edits.sorted { $0.step < $1.step }[...]
@@ -24,6 +26,8 @@ final class WorldEditStage: StepStage {
                 failure = .refused(step: next.step, error)
                 return false
             }
+            // The record carries it as the input line that says it, so a replay makes it too.
+            if let action = next.inputAction { recorder()?.record(step: next.step, action: action) }
         }
         return true
     }
@@ -37,7 +41,9 @@ extension WorldEditStage: PlannedStage {
     static func make(_ setup: StageSetup) -> WorldEditStage? {
         let plan = setup.plan
         guard !plan.edits.isEmpty else { return nil }
-        return WorldEditStage(plan.edits)
+        let stage = WorldEditStage(plan.edits)
+        stage.recorder = { setup.recorder }
+        return stage
     }
 
     /// A change refused is bad values.
@@ -60,6 +66,19 @@ public enum CounterfactualFailure: Error, Sendable, Equatable, CustomStringConve
         case let .refused(step, error): "counterfactual at step \(step): \(error)"
         case let .branchUnreadable(step, error): "counterfactual at step \(step): the branch state does not read back: \(error)"
         case let .branchDoesNotRestore(step, error): "counterfactual at step \(step): the branch state does not restore: \(error)"
+        }
+    }
+}
+
+extension WorldEdit {
+    /// The input line that makes the same change, for a record; nil for a position set, which no
+    /// input line says (a sweep refuses a record beside one).
+    var inputAction: InputAction? {
+        switch change {
+        case .remove: .change(.removeBody(body))
+        case let .add(spec): .change(.addCrate(spec))
+        case let .velocity(velocity): .body(body, .velocity(velocity))
+        case .position: nil
         }
     }
 }

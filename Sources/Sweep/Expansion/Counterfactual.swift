@@ -3,11 +3,12 @@ import SceneModel
 
 /// A `counterfactual` axis value (docs/sweeps.md, "Counterfactual pairs"): `null`, the run as it
 /// happens, or one change to one body at a step: `{"step": 120, "body": 3, "remove": true}`,
-/// `{"step": 120, "body": 3, "position": [200, 150]}` or `{"step": 120, "body": 3, "velocity":
-/// [0, 400]}`. Samples that differ only in it share every step before `step` bit for bit.
+/// `{"step": 120, "body": 3, "position": [200, 150]}`, `{"step": 120, "body": 3, "velocity":
+/// [0, 400]}`, or a crate added: `{"step": 120, "add": {<a crate, as a scene's crates are written>}}`.
+/// Samples that differ only in it share every step before `step` bit for bit.
 enum Counterfactual {
-    static let keys = ["step", "body", "remove", "position", "velocity"]
-    static let changes = ["remove", "position", "velocity"]
+    static let keys = ["step", "body", "remove", "position", "velocity", "add"]
+    static let changes = ["remove", "position", "velocity", "add"]
 
     /// The edit a value asks for (nil for `null`), or its problems, each as `KEY: PROBLEM`.
     static func edit(_ json: JSONValue) -> Result<WorldEdit?, Problems> {
@@ -35,13 +36,21 @@ enum Counterfactual {
             return Vec2(x, y)
         }
         let step = whole("step", in: 0...WorldState.maxStep)
-        let body = whole("body", in: 1...Int(Int32.max))
         let given = changes.filter { field($0) != nil }
+        // An added crate gets the next id: it names no body.
+        let adds = given == ["add"]
+        if adds, field("body") != nil { problems.append("body: an added crate gets the next id: give no body") }
+        let body = adds ? 0 : whole("body", in: 1...Int(Int32.max))
         var change: WorldEdit.Change?
         if given.count != 1 {
-            problems.append("needs one change: remove, position or velocity\(given.isEmpty ? "" : ", not \(given.joined(separator: " and "))")")
+            problems.append("needs one change: remove, position, velocity or add\(given.isEmpty ? "" : ", not \(given.joined(separator: " and "))")")
         } else {
             switch given[0] {
+            case "add":
+                switch ScenePart.crate(members.first { $0.key == "add" }!.value, file: "counterfactual", path: "add") {
+                case let .success(spec): change = .add(spec)
+                case let .failure(found): problems += found.all.map { "\($0.path): \($0.message)" }
+                }
             case "remove":
                 if case .bool(true)? = field("remove") { change = .remove } else { problems.append("remove: must be true") }
             case "position": change = point("position").map { .position($0) }
@@ -57,13 +66,20 @@ enum Counterfactual {
     /// Why `edit` cannot apply to a sample of `bodies` bodies that runs from `startStep` for
     /// `steps` steps, if it cannot.
     static func problem(_ edit: WorldEdit, bodies: Int, startStep: Int, steps: Int) -> String? {
-        if edit.body.rawValue > UInt64(bodies) {
+        let adds: Bool = if case .add = edit.change { true } else { false }
+        if !adds, edit.body.rawValue > UInt64(bodies) {
             return "counterfactual.body: body \(edit.body) is not in the sample's world (its bodies are 1...\(bodies))"
         }
         if edit.step < startStep || edit.step >= startStep + steps {
             return "counterfactual.step: \(edit.step) is not a step the sample changes (it runs from step \(startStep) to \(startStep + steps)); a change takes effect from the next step"
         }
         return nil
+    }
+
+    /// Whether an axis value sets a body's position (which no input line can say).
+    static func setsPosition(_ value: JSONValue) -> Bool {
+        guard case let .object(members) = value.kind else { return false }
+        return members.contains { $0.key == "position" }
     }
 
     struct Problems: Error {

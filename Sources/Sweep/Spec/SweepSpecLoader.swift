@@ -70,13 +70,13 @@ public enum SweepSpecLoader {
                 }
             }
         }
-        // A counterfactual is no input line: a record would replay without it, and a removal
-        // changes the world's make-up, which a saved state of the sample's scene could not hold.
-        if let axis = axes.first(where: { $0.field == .counterfactual }) {
-            for (key, asked) in [("record", outputs.record), ("save_state", outputs.saveState)] where asked {
-                reader.report("outputs.\(key)", line: fields.value("outputs")?.line ?? 1,
-                              "\(axis.path) changes bodies in ways a \(key == "record" ? "run record" : "saved state") does not hold: drop \(key), or the counterfactual")
-            }
+        // A counterfactual's removal or add is a structural change, which saved states hold and
+        // records carry as its input line, and a velocity is a body's input line; a position set
+        // has no input line, so a record would replay without it.
+        if let axis = axes.first(where: { $0.field == .counterfactual }), outputs.record,
+           case let .values(values) = axis.domain, values.contains(where: { Counterfactual.setsPosition($0) }) {
+            reader.report("outputs.record", line: fields.value("outputs")?.line ?? 1,
+                          "\(axis.path) sets a body's position, which no input line says, so a run record would replay without it: drop record, or the position change")
         }
         if let base, case .state = base {
             if outputs.record {
