@@ -55,6 +55,20 @@ extension World {
     /// The walls as drawn; they change only when walls are added or removed.
     public func wallStates() -> [WallState] { walls.map(\.state) }
 
+    /// The first body, in ascending id, with a value that is not finite now; nil when all are.
+    /// Reads each body's values once, without making a snapshot (it runs after every step).
+    func firstNonFiniteBody() -> NonFiniteBody? {
+        for row in snapshotRows {
+            let s = Chipmunk.bodyState(row.body)
+            guard s.position.x.isFinite, s.position.y.isFinite, s.angle.isFinite, s.velocity.x.isFinite, s.velocity.y.isFinite,
+                  s.angularVelocity.isFinite else {
+                return NonFiniteBody.first(in: BodyState(id: row.id, position: s.position, angle: s.angle, velocity: s.velocity,
+                                                         angularVelocity: s.angularVelocity, sleeping: s.sleeping), step: stepCount)
+            }
+        }
+        return nil
+    }
+
     /// The documented state hash of the world now (see `StateHash`).
     public var stateHash: StateHash { StateHash(snapshot()) }
 }

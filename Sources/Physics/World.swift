@@ -22,6 +22,9 @@ public final class World {
     public internal(set) var joints: [Joint] = [] { didSet { stateMakeupCache = nil } }
     /// The joints' ids, parallel to `joints`.
     var jointIDs: [JointID] = []
+    /// Set by the first step after which a body's state is not finite (NaN or infinite), and kept:
+    /// a run stops there (`StepPipeline`).
+    public internal(set) var nonFinite: NonFiniteBody?
     /// Joints with a breaking threshold: the world looks at their impulses after each step.
     var breakableJoints = 0
     /// The joints that broke in the last step, in ascending joint id.
@@ -304,6 +307,7 @@ public final class World {
         stepCount += 1
         if let eventBuffer { contactEvents = readEvents(eventBuffer) }
         if breakableJoints > 0 { breakJoints() } else if !jointBreaks.isEmpty { jointBreaks = [] }
+        if nonFinite == nil { nonFinite = firstNonFiniteBody() }
         if !inputsBeforeNextStep.isEmpty || !inputsOfLastStep.isEmpty {
             inputsOfLastStep = inputsBeforeNextStep
             inputsBeforeNextStep = []

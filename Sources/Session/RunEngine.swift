@@ -142,6 +142,8 @@ public final class RunEngine {
             if shouldStop() { stop = .requested } else if control?.restartRequested == true { stop = .restart }
             return stop != nil || stages.contains(where: \.endsRunAtFrame)
         }) { report, driver in
+            // A frame whose last step left the world non-finite is neither drawn nor written.
+            guard pipeline.world.nonFinite == nil else { return }
             for stage in stages { stage.atFrame(report, driver: driver) }
             onFrame(report.loadWarning, progress?.framesDone(report) ?? report.frame)
         }
@@ -152,6 +154,7 @@ public final class RunEngine {
         let ending = RunEnding(final: result.finalSnapshot,
                                completed: !result.stoppedEarly && !loop.driver.halted && !stages.contains(where: \.endsRunAtFrame))
         for stage in stages { stage.finish(ending, into: &outcome.stages) }
+        if let nonFinite = pipeline.world.nonFinite { outcome.stages.add(RunProblem(.badValues, nonFinite)) }
         return outcome
     }
 }

@@ -87,7 +87,7 @@ import Testing
         (#"{"kind": "simple_motor", "a": 0, "b": 1, "rate": 2, "collide_bodies": "no"}"#,
          "Scenes/x.json:4: joints[0].collide_bodies: must be true or false, got a string"),
         (#"{"kind": "gear", "a": 0, "b": 1, "ratio": 2, "rate": 3}"#,
-         "Scenes/x.json:4: joints[0].rate: unknown key (allowed: a, b, max_force, max_bias, error_bias, collide_bodies, kind, phase, ratio)"),
+         "Scenes/x.json:4: joints[0].rate: unknown key (allowed: a, b, max_force, max_bias, error_bias, break_impulse, break_force, collide_bodies, kind, phase, ratio)"),
         (#"{"kind": "groove", "a": "static", "b": 0, "groove_a": [1, 1], "groove_b": [1, 1], "anchor_b": [0, 0]}"#,
          "Scenes/x.json:4: joints[0].groove_b: must differ from groove_a: a groove needs a length"),
     ])

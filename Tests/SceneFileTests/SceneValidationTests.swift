@@ -99,7 +99,7 @@ import Testing
         (#""sleep_time": -1,"#, "Scenes/x.json:1: sleep_time: must be > 0, got -1"),
         (#""generator": {"count": 1, "seed": 1, "size": [4, 8], "density": 1, "friction": 0.5, "elasticity": 0.1, "region": {"min": [10, 10], "max": [200, 50]}},"#,
          "Scenes/x.json:1: generator.region.max: is outside the world"),
-        (#""spin": true,"#, "Scenes/x.json:1: spin: unknown key (allowed: $schema, name, world, gravity, step_rate, iterations, defaults, bounds, walls, crates, generator, tumbler, joints, spatial_hash, sleep_time, render)"),
+        (#""spin": true,"#, "Scenes/x.json:1: spin: unknown key (allowed: $schema, name, world, gravity, step_rate, iterations, defaults, bounds, walls, crates, generator, tumbler, joints, spawners, spatial_hash, sleep_time, render)"),
     ])
     func badTopLevelValueIsReported(extra: String, expected: String) {
         #expect(Self.diagnostics(Self.sceneWith(crate: Self.crateLine, extra: extra)) == [expected])

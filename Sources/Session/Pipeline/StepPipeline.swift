@@ -29,13 +29,17 @@ public final class StepPipeline: Simulation {
     }
 
     public func prepareStep() -> Bool {
-        // A stage that ended the run is seen before any input applies a change that no step would follow.
-        if stages.contains(where: \.haltsRun) { return false }
+        // A stage that ended the run is seen before any input applies a change that no step would follow;
+        // so is a world that went non-finite.
+        if world.nonFinite != nil || stages.contains(where: \.haltsRun) { return false }
         return stages.allSatisfy { $0.beforeStep(state) }
     }
 
+    /// Steps the world; after a step that left it non-finite no stage sees it (nothing records,
+    /// writes or draws NaN), and the run ends (`RunEngine` reports `World.nonFinite`).
     public func step() {
         world.step()
+        guard world.nonFinite == nil else { return }
         for stage in stages { stage.afterStep(state) }
     }
 
