@@ -46,63 +46,114 @@ final class BaselineScene {
             return (UnsafePointer(start), Int32(vertices.count))
         }
         for spec in sceneWalls {
-            var wall = cbaseline_wall()
-            switch spec.geometry {
-            case let .segment(from, to):
-                wall.kind = Int32(CBASELINE_SEGMENT)
-                (wall.ax, wall.ay, wall.bx, wall.by) = (from.x, from.y, to.x, to.y)
-            case let .polygon(vertices):
-                wall.kind = Int32(CBASELINE_POLYGON)
-                (wall.vertices, wall.vertex_count) = store(vertices)
-            }
-            (wall.radius, wall.friction, wall.elasticity) = (spec.radius, spec.friction, spec.elasticity)
-            wall.collision = Self.collision(spec.collision)
-            walls.append(wall)
+            var vertices: (UnsafePointer<Double>, Int32)?
+            if case let .polygon(points) = spec.geometry { vertices = store(points) }
+            walls.append(Self.wall(spec, vertices: vertices))
         }
         for spec in sceneCrates {
-            var crate = cbaseline_crate()
-            switch spec.shape {
-            case let .box(size):
-                crate.kind = Int32(CBASELINE_BOX)
-                (crate.width, crate.height) = (size.x, size.y)
-            case let .circle(radius):
-                crate.kind = Int32(CBASELINE_CIRCLE)
-                crate.radius = radius
-            case let .polygon(vertices, radius):
-                crate.kind = Int32(CBASELINE_POLYGON)
-                (crate.vertices, crate.vertex_count) = store(vertices)
-                crate.radius = radius
-            case let .segment(a, b, radius):
-                crate.kind = Int32(CBASELINE_SEGMENT)
-                (crate.ax, crate.ay, crate.bx, crate.by, crate.radius) = (a.x, a.y, b.x, b.y, radius)
-            }
-            (crate.cx, crate.cy, crate.angle) = (spec.center.x, spec.center.y, spec.angle)
-            (crate.vx, crate.vy, crate.angular_velocity) = (spec.velocity.x, spec.velocity.y, spec.angularVelocity)
-            (crate.mass, crate.friction, crate.elasticity) = (spec.mass, spec.friction, spec.elasticity)
-            crate.collision = Self.collision(spec.collision)
-            crate.kinematic = spec.bodyType == .kinematic ? 1 : 0
-            crates.append(crate)
+            var vertices: (UnsafePointer<Double>, Int32)?
+            if case let .polygon(points, _) = spec.shape { vertices = store(points) }
+            crates.append(Self.crate(spec, vertices: vertices))
         }
         for spec in scene.joints { joints.append(Self.joint(spec)) }
     }
 
-    /// A joint as `cbaseline.h` takes it: its kind's number, ends (−1: static), parameters in the
-    /// order of its `cp…New` call, settings (NaN: not set).
+    /// A wall as `cbaseline.h` takes it; a polygon's points are at `vertices` (x, y pairs and their
+    /// count), which the caller keeps alive while the struct is used.
+    static func wall(_ spec: WallSpec, vertices: (UnsafePointer<Double>, Int32)?) -> cbaseline_wall {
+        var wall = cbaseline_wall()
+        switch spec.geometry {
+        case let .segment(from, to):
+            wall.kind = Int32(CBASELINE_SEGMENT)
+            (wall.ax, wall.ay, wall.bx, wall.by) = (from.x, from.y, to.x, to.y)
+        case .polygon:
+            wall.kind = Int32(CBASELINE_POLYGON)
+            (wall.vertices, wall.vertex_count) = vertices.map { (Optional($0.0), $0.1) } ?? (nil, 0)
+        }
+        (wall.radius, wall.friction, wall.elasticity) = (spec.radius, spec.friction, spec.elasticity)
+        wall.collision = collision(spec.collision)
+        return wall
+    }
+
+    /// A crate as `cbaseline.h` takes it; a polygon's points are at `vertices` (x, y pairs and
+    /// their count), which the caller keeps alive while the struct is used.
+    static func crate(_ spec: CrateSpec, vertices: (UnsafePointer<Double>, Int32)?) -> cbaseline_crate {
+        var crate = cbaseline_crate()
+        switch spec.shape {
+        case let .box(size):
+            crate.kind = Int32(CBASELINE_BOX)
+            (crate.width, crate.height) = (size.x, size.y)
+        case let .circle(radius):
+            crate.kind = Int32(CBASELINE_CIRCLE)
+            crate.radius = radius
+        case let .polygon(_, radius):
+            crate.kind = Int32(CBASELINE_POLYGON)
+            (crate.vertices, crate.vertex_count) = vertices.map { (Optional($0.0), $0.1) } ?? (nil, 0)
+            crate.radius = radius
+        case let .segment(a, b, radius):
+            crate.kind = Int32(CBASELINE_SEGMENT)
+            (crate.ax, crate.ay, crate.bx, crate.by, crate.radius) = (a.x, a.y, b.x, b.y, radius)
+        }
+        (crate.cx, crate.cy, crate.angle) = (spec.center.x, spec.center.y, spec.angle)
+        (crate.vx, crate.vy, crate.angular_velocity) = (spec.velocity.x, spec.velocity.y, spec.angularVelocity)
+        (crate.mass, crate.friction, crate.elasticity) = (spec.mass, spec.friction, spec.elasticity)
+        crate.collision = collision(spec.collision)
+        crate.kinematic = spec.bodyType == .kinematic ? 1 : 0
+        return crate
+    }
+
+    /// Calls `body` with `points` as x, y pairs and their count (nil: none), valid only during the call.
+    static func withFlatPoints<Result>(_ points: [Vec2]?, _ body: ((UnsafePointer<Double>, Int32)?) -> Result) -> Result {
+        guard let points else { return body(nil) }
+        let flat = points.flatMap { [$0.x, $0.y] }
+        return flat.withUnsafeBufferPointer { body(($0.baseAddress!, Int32(points.count))) }
+    }
+
+    /// A wall added as the world runs (`StructuralChange.addWall`), as `cbaseline.h` takes it,
+    /// valid only during the call.
+    static func withWall<Result>(_ spec: WallSpec, _ body: (cbaseline_wall) -> Result) -> Result {
+        var points: [Vec2]?
+        if case let .polygon(vertices) = spec.geometry { points = vertices }
+        return withFlatPoints(points) { body(wall(spec, vertices: $0)) }
+    }
+
+    /// A crate added as the world runs (`StructuralChange.addCrate`), as `cbaseline.h` takes it,
+    /// valid only during the call.
+    static func withCrate<Result>(_ spec: CrateSpec, _ body: (cbaseline_crate) -> Result) -> Result {
+        var points: [Vec2]?
+        if case let .polygon(vertices, _) = spec.shape { points = vertices }
+        return withFlatPoints(points) { body(crate(spec, vertices: $0)) }
+    }
+
+    /// A scene's joint as `cbaseline.h` takes it (ends by crate index).
     static func joint(_ spec: JointSpec) -> cbaseline_joint {
+        joint(spec.kind, a: Int32(spec.a.crateIndex ?? -1), b: Int32(spec.b.crateIndex ?? -1), settings: spec.settings)
+    }
+
+    /// A joint as `cbaseline.h` takes it: its kind's number, ends (crate indices, −1: static),
+    /// parameters in the order of its `cp…New` call, settings (NaN: not set).
+    static func joint(_ kind: JointKind, a: Int32, b: Int32, settings: JointSettings) -> cbaseline_joint {
         var joint = cbaseline_joint()
-        joint.kind = Int32(spec.kind.number)
-        joint.a = Int32(spec.a.crateIndex ?? -1)
-        joint.b = Int32(spec.b.crateIndex ?? -1)
+        joint.kind = Int32(kind.number)
+        joint.a = a
+        joint.b = b
         withUnsafeMutableBytes(of: &joint.params) { raw in
             let params = raw.bindMemory(to: Double.self)
-            for (i, value) in spec.kind.parameters.enumerated() { params[i] = value }
+            for (i, value) in kind.parameters.enumerated() { params[i] = value }
         }
-        joint.max_force = spec.settings.maxForce ?? .nan
-        joint.max_bias = spec.settings.maxBias ?? .nan
-        joint.error_bias = spec.settings.errorBias ?? .nan
-        joint.collide_bodies = spec.settings.collideBodies ? 1 : 0
+        joint.max_force = settings.maxForce ?? .nan
+        joint.max_bias = settings.maxBias ?? .nan
+        joint.error_bias = settings.errorBias ?? .nan
+        joint.collide_bodies = settings.collideBodies ? 1 : 0
         return joint
     }
+
+    /// A joint end named by body id (nil: the static body) as a crate index (−1: static).
+    static func index(_ id: BodyID?) -> Int32 { id.map { index($0.rawValue) } ?? -1 }
+
+    /// A body's or joint's index for its id: the id less one; `Int32.min`, which names nothing,
+    /// for an id no world makes (0, or past `Int32.max`).
+    static func index(_ id: UInt64) -> Int32 { (1...UInt64(Int32.max)).contains(id) ? Int32(id - 1) : .min }
 
     deinit { vertexStorage.deallocate() }
 

@@ -18,10 +18,16 @@ import SceneModel
 ///                                            4 a grab at X Y (TORQUE: its max force, NaN the default),
 ///                                            5 a drag's move to X Y, 6 a release;
 ///                                            INDEX the crate's, from 0: its id less one)
+///     addbody STEP <a body line's fields>   (structural changes before step STEP, in file order with
+///     addwall STEP <a wall line's fields>    the inputs: a crate added (it takes the next index), a
+///     addjoint STEP <a joint line's fields>  wall, a joint (the next joint index; A and B crate
+///     removebody STEP INDEX                  indices, its id less one), a crate removed with its
+///     removejoint STEP INDEX                 joints, a joint removed (INDEX its id less one))
 ///     probe SEED ANGLES CONTACT_STEPS       (the determinism probe: angle seed and count, contact steps)
 ///
 /// KIND is `cbaseline.h`'s shape or joint kind; A and B a joint's crate indices (−1: static);
-/// integers are decimal.
+/// integers are decimal. Crates and joints keep their index for ever: one removed leaves its index
+/// unused (`cbaseline_add_crate`).
 package enum BaselineSpec {
     package static func text(scene: Scene, inputs: [(step: Int, action: InputAction)] = [],
                             probe: (seed: UInt64, angles: Int, contactSteps: Int)? = nil) -> String {
@@ -37,19 +43,22 @@ package enum BaselineSpec {
         var lines = ["config \(bits(c.gravity_x, c.gravity_y)) \(c.iterations) \(c.step_rate) \(bits(c.hash_cell_size)) \(c.hash_cells) "
             + "\(bits(c.sleep_time)) \(c.has_tumbler) \(bits(c.tumbler_cx, c.tumbler_cy, c.tumbler_width, c.tumbler_height))"
             + " \(bits(c.tumbler_omega, c.tumbler_radius, c.tumbler_friction, c.tumbler_elasticity))"]
-        for w in baseline.walls {
-            lines.append("wall \(w.kind) \(bits(w.ax, w.ay, w.bx, w.by, w.radius, w.friction, w.elasticity)) "
-                + tail(w.collision, w.vertex_count, w.vertices))
+        /// A wall's, body's or joint's fields, as its line and a change's line write them.
+        func fields(_ w: cbaseline_wall) -> String {
+            "\(w.kind) \(bits(w.ax, w.ay, w.bx, w.by, w.radius, w.friction, w.elasticity)) " + tail(w.collision, w.vertex_count, w.vertices)
         }
-        for k in baseline.crates {
-            lines.append("body \(k.kind) \(k.kinematic) \(bits(k.cx, k.cy, k.width, k.height, k.angle, k.vx, k.vy, k.angular_velocity, k.mass))"
-                + " \(bits(k.friction, k.elasticity, k.radius, k.ax, k.ay, k.bx, k.by)) " + tail(k.collision, k.vertex_count, k.vertices))
+        func fields(_ k: cbaseline_crate) -> String {
+            "\(k.kind) \(k.kinematic) \(bits(k.cx, k.cy, k.width, k.height, k.angle, k.vx, k.vy, k.angular_velocity, k.mass))"
+                + " \(bits(k.friction, k.elasticity, k.radius, k.ax, k.ay, k.bx, k.by)) " + tail(k.collision, k.vertex_count, k.vertices)
         }
-        for j in baseline.joints {
+        func fields(_ j: cbaseline_joint) -> String {
             let p = j.params
-            lines.append("joint \(j.kind) \(j.a) \(j.b) \(bits(p.0, p.1, p.2, p.3, p.4, p.5, p.6)) \(bits(j.max_force, j.max_bias, j.error_bias))"
-                + " \(j.collide_bodies)")
+            return "\(j.kind) \(j.a) \(j.b) \(bits(p.0, p.1, p.2, p.3, p.4, p.5, p.6)) \(bits(j.max_force, j.max_bias, j.error_bias))"
+                + " \(j.collide_bodies)"
         }
+        for w in baseline.walls { lines.append("wall " + fields(w)) }
+        for k in baseline.crates { lines.append("body " + fields(k)) }
+        for j in baseline.joints { lines.append("joint " + fields(j)) }
         for (step, action) in inputs {
             switch action {
             case let .gravity(gravity): lines.append("gravity \(step) \(bits(gravity.x, gravity.y))")
@@ -64,10 +73,18 @@ package enum BaselineSpec {
                 case let .dragTo(target): (5, target, nil, 0, 0)
                 case .release: (6, .zero, nil, 0, 0)
                 }
-                lines.append("input \(step) \(kind) \(Int(id.rawValue) - 1) \(bits(value.x, value.y)) \(at == nil ? 0 : 1) "
+                lines.append("input \(step) \(kind) \(BaselineScene.index(id.rawValue)) \(bits(value.x, value.y)) \(at == nil ? 0 : 1) "
                     + "\(bits(at?.x ?? 0, at?.y ?? 0, torque)) \(steps)")
-            case .change:
-                preconditionFailure("the bench refuses structural changes before they reach the C baseline (baselineInputs)")
+            case let .change(change):
+                switch change {
+                case let .addCrate(spec): lines.append("addbody \(step) " + BaselineScene.withCrate(spec, fields))
+                case let .addWall(spec): lines.append("addwall \(step) " + BaselineScene.withWall(spec, fields))
+                case let .addJoint(kind, a, b, settings):
+                    lines.append("addjoint \(step) " + fields(BaselineScene.joint(kind, a: BaselineScene.index(a), b: BaselineScene.index(b),
+                                                                                   settings: settings)))
+                case let .removeBody(id): lines.append("removebody \(step) \(BaselineScene.index(id.rawValue))")
+                case let .removeJoint(id): lines.append("removejoint \(step) \(BaselineScene.index(id.rawValue))")
+                }
             }
         }
         if let probe { lines.append("probe \(probe.seed) \(probe.angles) \(probe.contactSteps)") }

@@ -26,7 +26,7 @@ final class BaselineWorld {
         switch action {
         case let .gravity(gravity): cbaseline_set_gravity(world, gravity.x, gravity.y)
         case let .body(id, input):
-            let index = Int32(truncatingIfNeeded: id.rawValue - 1)
+            let index = BaselineScene.index(id.rawValue)
             switch input {
             case let .impulse(impulse, at):
                 cbaseline_apply_impulse(world, index, impulse.x, impulse.y, at == nil ? 0 : 1, at?.x ?? 0, at?.y ?? 0)
@@ -38,8 +38,23 @@ final class BaselineWorld {
             case let .dragTo(target): cbaseline_drag_to(world, index, target.x, target.y)
             case .release: cbaseline_release(world, index)
             }
-        case .change:
-            preconditionFailure("the bench refuses structural changes before they reach the C baseline (baselineInputs)")
+        case let .change(change): make(change)
+        }
+    }
+
+    /// Makes a structural change as CrateDrop's world does (`World.apply(_:)`): bodies by id
+    /// (crate index = id − 1), joints by id (joint index = id − 1); an added joint works out its
+    /// made values from where its bodies are now. A change naming a part not in the world does
+    /// nothing (CrateDrop refuses it when its line applies).
+    private func make(_ change: StructuralChange) {
+        switch change {
+        case let .addCrate(spec): _ = BaselineScene.withCrate(spec) { crate in withUnsafePointer(to: crate) { cbaseline_add_crate(world, $0) } }
+        case let .addWall(spec): BaselineScene.withWall(spec) { wall in withUnsafePointer(to: wall) { cbaseline_add_wall(world, $0) } }
+        case let .addJoint(kind, a, b, settings):
+            var joint = BaselineScene.joint(kind, a: BaselineScene.index(a), b: BaselineScene.index(b), settings: settings)
+            _ = cbaseline_add_joint(world, &joint, nil)
+        case let .removeBody(id): cbaseline_remove_body(world, BaselineScene.index(id.rawValue))
+        case let .removeJoint(id): cbaseline_remove_joint(world, BaselineScene.index(id.rawValue))
         }
     }
 

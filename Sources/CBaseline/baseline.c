@@ -26,15 +26,19 @@ static int points(const double *xy, int count, cpVect *out) {
 struct cbaseline_world {
     cpSpace *space;
     cpFloat dt;
-    int wall_count;
+    int wall_count, wall_capacity;
     cpShape **walls;
     cpBody *tumbler_body;
     cpShape *tumbler_shapes[4];
-    int crate_count;
+    /* Every crate made, by index (its body id less one), for ever: a removed one's slots are
+       NULL. `bodies`, `shapes` and `drags` have room for crate_capacity. */
+    int crate_count, crate_capacity;
     cpBody **bodies;
     cpShape **shapes;
-    int joint_count;
+    /* Every joint made, by index (its joint id less one), with its kind: a removed one is NULL. */
+    int joint_count, joint_capacity;
     cpConstraint **joints;
+    int *joint_kinds;
     /* Forces held over the next steps, in the order held. */
     struct held { int index; cpVect force, point; int has_point; double torque; int remaining; } *held;
     int held_count, held_capacity;
@@ -60,6 +64,137 @@ static cpConstraint *joint_new(const cbaseline_joint *j, cpBody *a, cpBody *b) {
     }
 }
 
+/* `array` (of `count` entries of `size` bytes) moved to room for `capacity`, the new entries zeroed (NULL slots). */
+static void *resized(void *array, int count, int capacity, size_t size) {
+    char *bigger = realloc(array, (size_t)capacity * size);
+    if (!bigger) abort();
+    memset(bigger + (size_t)count * size, 0, (size_t)(capacity - count) * size);
+    return bigger;
+}
+
+/* The capacity for one entry more than `count` when `capacity` is full: doubled. */
+static int grown(int count, int capacity) { return count < capacity ? capacity : (capacity ? 2 * capacity : 8); }
+
+/* Room for one more crate in `bodies`, `shapes` and `drags`, which share a capacity. */
+static void reserve_crate(cbaseline_world *world) {
+    int count = world->crate_count, capacity = grown(count, world->crate_capacity);
+    if (capacity == world->crate_capacity) return;
+    world->bodies = resized(world->bodies, count, capacity, sizeof *world->bodies);
+    world->shapes = resized(world->shapes, count, capacity, sizeof *world->shapes);
+    world->drags = resized(world->drags, count, capacity, sizeof *world->drags);
+    world->crate_capacity = capacity;
+}
+
+/* Room for one more joint in `joints` and `joint_kinds`. */
+static void reserve_joint(cbaseline_world *world) {
+    int count = world->joint_count, capacity = grown(count, world->joint_capacity);
+    if (capacity == world->joint_capacity) return;
+    world->joints = resized(world->joints, count, capacity, sizeof *world->joints);
+    world->joint_kinds = resized(world->joint_kinds, count, capacity, sizeof *world->joint_kinds);
+    world->joint_capacity = capacity;
+}
+
+/* Crate `index`'s body, or NULL when there is none (removed, or never made). */
+static cpBody *body_at(const cbaseline_world *world, int index) {
+    return index >= 0 && index < world->crate_count ? world->bodies[index] : NULL;
+}
+
+/* A joint's end: crate `index`'s body, the static body for -1, NULL when there is no such crate. */
+static cpBody *end_at(cbaseline_world *world, int index) {
+    return index == -1 ? cpSpaceGetStaticBody(world->space) : body_at(world, index);
+}
+
+/* Makes wall `w` on the static body, its friction, elasticity and filter set, adds it to the
+   space and appends it to the walls. */
+static void make_wall(cbaseline_world *world, const cbaseline_wall *w) {
+    cpBody *ground = cpSpaceGetStaticBody(world->space);
+    cpShape *shape;
+    if (w->kind == CBASELINE_POLYGON) {
+        cpVect verts[32];
+        int n = points(w->vertices, w->vertex_count, verts);
+        shape = cpPolyShapeNew(ground, n, verts, cpTransformIdentity, w->radius);
+    } else {
+        shape = cpSegmentShapeNew(ground, cpv(w->ax, w->ay), cpv(w->bx, w->by), w->radius);
+    }
+    cpShapeSetFriction(shape, w->friction);
+    cpShapeSetElasticity(shape, w->elasticity);
+    set_collision(shape, w->collision);
+    cpSpaceAddShape(world->space, shape);
+    int capacity = grown(world->wall_count, world->wall_capacity);
+    if (capacity != world->wall_capacity) world->walls = resized(world->walls, world->wall_count, capacity, sizeof *world->walls);
+    world->wall_capacity = capacity;
+    world->walls[world->wall_count++] = shape;
+}
+
+/* Makes crate `c` (body, shape, position, angle, velocities, material, filter), adds the body and
+   then the shape to the space, and gives it the next index. */
+static int make_crate(cbaseline_world *world, const cbaseline_crate *c) {
+    cpVect verts[32];
+    int n = c->kind == CBASELINE_POLYGON ? points(c->vertices, c->vertex_count, verts) : 0;
+    cpVect a = cpv(c->ax, c->ay), b = cpv(c->bx, c->by);
+    cpFloat moment;
+    switch (c->kind) {
+    case CBASELINE_CIRCLE: moment = cpMomentForCircle(c->mass, 0, c->radius, cpvzero); break;
+    case CBASELINE_POLYGON: moment = cpMomentForPoly(c->mass, n, verts, cpvzero, c->radius); break;
+    case CBASELINE_SEGMENT: moment = cpMomentForSegment(c->mass, a, b, c->radius); break;
+    default: moment = cpMomentForBox(c->mass, c->width, c->height); break;
+    }
+    cpBody *body = c->kinematic ? cpBodyNewKinematic() : cpBodyNew(c->mass, moment);
+    cpShape *shape;
+    switch (c->kind) {
+    case CBASELINE_CIRCLE: shape = cpCircleShapeNew(body, c->radius, cpvzero); break;
+    case CBASELINE_POLYGON: shape = cpPolyShapeNew(body, n, verts, cpTransformIdentity, c->radius); break;
+    case CBASELINE_SEGMENT: shape = cpSegmentShapeNew(body, a, b, c->radius); break;
+    default: shape = cpBoxShapeNew(body, c->width, c->height, 0); break;
+    }
+    cpBodySetPosition(body, cpv(c->cx, c->cy));
+    cpBodySetAngle(body, c->angle);
+    cpBodySetVelocity(body, cpv(c->vx, c->vy));
+    cpBodySetAngularVelocity(body, c->angular_velocity);
+    cpShapeSetFriction(shape, c->friction);
+    cpShapeSetElasticity(shape, c->elasticity);
+    set_collision(shape, c->collision);
+    cpSpaceAddBody(world->space, body);
+    cpSpaceAddShape(world->space, shape);
+    reserve_crate(world);
+    world->bodies[world->crate_count] = body;
+    world->shapes[world->crate_count] = shape;
+    return world->crate_count++;
+}
+
+/* Sets what joint `joint` of `kind` works out when made (a pin's length, a pivot's anchors, a
+   ratchet's angle) to `values`, as CrateDrop's World does for a replayed make-up log. */
+static void set_made_values(cpConstraint *joint, int kind, const double *values) {
+    switch (kind) {
+    case CBASELINE_JOINT_PIN: cpPinJointSetDist(joint, values[0]); break;
+    case CBASELINE_JOINT_PIVOT:
+    case CBASELINE_JOINT_PIVOT_ANCHORS:
+        cpPivotJointSetAnchorA(joint, cpv(values[0], values[1]));
+        cpPivotJointSetAnchorB(joint, cpv(values[2], values[3]));
+        break;
+    case CBASELINE_JOINT_RATCHET: cpRatchetJointSetAngle(joint, values[0]); break;
+    default: break;
+    }
+}
+
+/* Makes joint `j` (the constraint, its settings, the made values when given), adds it to the
+   space and gives it the next index; -1 (nothing made) when an end is not in the world. */
+static int make_joint(cbaseline_world *world, const cbaseline_joint *j, const double *made_values) {
+    cpBody *a = end_at(world, j->a), *b = end_at(world, j->b);
+    if (!a || !b) return -1;
+    cpConstraint *joint = joint_new(j, a, b);
+    if (!isnan(j->max_force)) cpConstraintSetMaxForce(joint, j->max_force);
+    if (!isnan(j->max_bias)) cpConstraintSetMaxBias(joint, j->max_bias);
+    if (!isnan(j->error_bias)) cpConstraintSetErrorBias(joint, j->error_bias);
+    if (!j->collide_bodies) cpConstraintSetCollideBodies(joint, cpFalse);
+    if (made_values) set_made_values(joint, j->kind, made_values);
+    cpSpaceAddConstraint(world->space, joint);
+    reserve_joint(world);
+    world->joints[world->joint_count] = joint;
+    world->joint_kinds[world->joint_count] = j->kind;
+    return world->joint_count++;
+}
+
 cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaseline_wall *walls, int wall_count,
                                   const cbaseline_crate *crates, int crate_count, const cbaseline_joint *joints, int joint_count) {
     cbaseline_world *world = calloc(1, sizeof *world);
@@ -70,25 +205,7 @@ cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaselin
     if (config->hash_cells > 0) cpSpaceUseSpatialHash(world->space, config->hash_cell_size, config->hash_cells);
     if (config->sleep_time > 0) cpSpaceSetSleepTimeThreshold(world->space, config->sleep_time);
 
-    cpBody *ground = cpSpaceGetStaticBody(world->space);
-    world->wall_count = wall_count;
-    world->walls = calloc((size_t)wall_count + 1, sizeof *world->walls);
-    for (int i = 0; i < wall_count; i++) {
-        const cbaseline_wall *w = &walls[i];
-        cpShape *shape;
-        if (w->kind == CBASELINE_POLYGON) {
-            cpVect verts[32];
-            int n = points(w->vertices, w->vertex_count, verts);
-            shape = cpPolyShapeNew(ground, n, verts, cpTransformIdentity, w->radius);
-        } else {
-            shape = cpSegmentShapeNew(ground, cpv(w->ax, w->ay), cpv(w->bx, w->by), w->radius);
-        }
-        cpShapeSetFriction(shape, w->friction);
-        cpShapeSetElasticity(shape, w->elasticity);
-        set_collision(shape, w->collision);
-        cpSpaceAddShape(world->space, shape);
-        world->walls[i] = shape;
-    }
+    for (int i = 0; i < wall_count; i++) make_wall(world, &walls[i]);
 
     if (config->has_tumbler) {
         cpBody *body = cpBodyNewKinematic();
@@ -107,56 +224,68 @@ cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaselin
         world->tumbler_body = body;
     }
 
-    world->crate_count = crate_count;
-    world->bodies = calloc((size_t)crate_count + 1, sizeof *world->bodies);
-    world->shapes = calloc((size_t)crate_count + 1, sizeof *world->shapes);
-    for (int i = 0; i < crate_count; i++) {
-        const cbaseline_crate *c = &crates[i];
-        cpVect verts[32];
-        int n = c->kind == CBASELINE_POLYGON ? points(c->vertices, c->vertex_count, verts) : 0;
-        cpVect a = cpv(c->ax, c->ay), b = cpv(c->bx, c->by);
-        cpFloat moment;
-        switch (c->kind) {
-        case CBASELINE_CIRCLE: moment = cpMomentForCircle(c->mass, 0, c->radius, cpvzero); break;
-        case CBASELINE_POLYGON: moment = cpMomentForPoly(c->mass, n, verts, cpvzero, c->radius); break;
-        case CBASELINE_SEGMENT: moment = cpMomentForSegment(c->mass, a, b, c->radius); break;
-        default: moment = cpMomentForBox(c->mass, c->width, c->height); break;
-        }
-        cpBody *body = c->kinematic ? cpBodyNewKinematic() : cpBodyNew(c->mass, moment);
-        cpShape *shape;
-        switch (c->kind) {
-        case CBASELINE_CIRCLE: shape = cpCircleShapeNew(body, c->radius, cpvzero); break;
-        case CBASELINE_POLYGON: shape = cpPolyShapeNew(body, n, verts, cpTransformIdentity, c->radius); break;
-        case CBASELINE_SEGMENT: shape = cpSegmentShapeNew(body, a, b, c->radius); break;
-        default: shape = cpBoxShapeNew(body, c->width, c->height, 0); break;
-        }
-        cpBodySetPosition(body, cpv(c->cx, c->cy));
-        cpBodySetAngle(body, c->angle);
-        cpBodySetVelocity(body, cpv(c->vx, c->vy));
-        cpBodySetAngularVelocity(body, c->angular_velocity);
-        cpShapeSetFriction(shape, c->friction);
-        cpShapeSetElasticity(shape, c->elasticity);
-        set_collision(shape, c->collision);
-        cpSpaceAddBody(world->space, body);
-        cpSpaceAddShape(world->space, shape);
-        world->bodies[i] = body;
-        world->shapes[i] = shape;
-    }
-
-    world->joint_count = joint_count;
-    world->drags = calloc((size_t)world->crate_count + 1, sizeof *world->drags);
-    world->joints = calloc((size_t)joint_count + 1, sizeof *world->joints);
-    for (int i = 0; i < joint_count; i++) {
-        const cbaseline_joint *j = &joints[i];
-        cpConstraint *joint = joint_new(j, j->a < 0 ? ground : world->bodies[j->a], j->b < 0 ? ground : world->bodies[j->b]);
-        if (!isnan(j->max_force)) cpConstraintSetMaxForce(joint, j->max_force);
-        if (!isnan(j->max_bias)) cpConstraintSetMaxBias(joint, j->max_bias);
-        if (!isnan(j->error_bias)) cpConstraintSetErrorBias(joint, j->error_bias);
-        if (!j->collide_bodies) cpConstraintSetCollideBodies(joint, cpFalse);
-        cpSpaceAddConstraint(world->space, joint);
-        world->joints[i] = joint;
-    }
+    for (int i = 0; i < crate_count; i++) make_crate(world, &crates[i]);
+    /* Scene joints name earlier crates (the callers check): each is made. */
+    for (int i = 0; i < joint_count; i++) make_joint(world, &joints[i], NULL);
     return world;
+}
+
+int cbaseline_add_crate(cbaseline_world *world, const cbaseline_crate *crate) { return make_crate(world, crate); }
+
+void cbaseline_add_wall(cbaseline_world *world, const cbaseline_wall *wall) { make_wall(world, wall); }
+
+int cbaseline_add_joint(cbaseline_world *world, const cbaseline_joint *joint, const double *made_values) {
+    return make_joint(world, joint, made_values);
+}
+
+int cbaseline_joint_made_values(const cbaseline_world *world, int index, double values[4]) {
+    cpConstraint *joint = index >= 0 && index < world->joint_count ? world->joints[index] : NULL;
+    if (!joint) return 0;
+    switch (world->joint_kinds[index]) {
+    case CBASELINE_JOINT_PIN: values[0] = cpPinJointGetDist(joint); return 1;
+    case CBASELINE_JOINT_PIVOT:
+    case CBASELINE_JOINT_PIVOT_ANCHORS: {
+        cpVect a = cpPivotJointGetAnchorA(joint), b = cpPivotJointGetAnchorB(joint);
+        values[0] = a.x;
+        values[1] = a.y;
+        values[2] = b.x;
+        values[3] = b.y;
+        return 4;
+    }
+    case CBASELINE_JOINT_RATCHET: values[0] = cpRatchetJointGetAngle(joint); return 1;
+    default: return 0;
+    }
+}
+
+void cbaseline_remove_joint(cbaseline_world *world, int index) {
+    cpConstraint *joint = index >= 0 && index < world->joint_count ? world->joints[index] : NULL;
+    if (!joint) return;
+    cpSpaceRemoveConstraint(world->space, joint);
+    cpConstraintFree(joint);
+    world->joints[index] = NULL;
+}
+
+void cbaseline_remove_body(cbaseline_world *world, int index) {
+    cpBody *body = body_at(world, index);
+    if (!body) return;
+    /* The order CrateDrop's World takes it in (World.apply(.removeBody)): the joints that hold it,
+       in ascending joint id; its drag (World.remove(_: Crate)); its shape, then the body; its
+       held forces. Chipmunk removes from its arrays by moving the last entry into the gap, so
+       this order decides the solver's from here on. */
+    for (int j = 0; j < world->joint_count; j++) {
+        cpConstraint *joint = world->joints[j];
+        if (joint && (cpConstraintGetBodyA(joint) == body || cpConstraintGetBodyB(joint) == body)) cbaseline_remove_joint(world, j);
+    }
+    cbaseline_release(world, index);
+    cpSpaceRemoveShape(world->space, world->shapes[index]);
+    cpSpaceRemoveBody(world->space, body);
+    int kept = 0;
+    for (int h = 0; h < world->held_count; h++) if (world->held[h].index != index) world->held[kept++] = world->held[h];
+    world->held_count = kept;
+    cpShapeFree(world->shapes[index]);
+    cpBodyFree(body);
+    world->shapes[index] = NULL;
+    world->bodies[index] = NULL;
 }
 
 void cbaseline_set_gravity(cbaseline_world *world, double gravity_x, double gravity_y) {
@@ -164,25 +293,32 @@ void cbaseline_set_gravity(cbaseline_world *world, double gravity_x, double grav
 }
 
 void cbaseline_apply_impulse(cbaseline_world *world, int index, double jx, double jy, int has_point, double px, double py) {
-    cpBody *body = world->bodies[index];
+    cpBody *body = body_at(world, index);
+    if (!body) return;
     cpBodyApplyImpulseAtWorldPoint(body, cpv(jx, jy), has_point ? cpv(px, py) : cpBodyGetPosition(body));
 }
 
-void cbaseline_set_velocity(cbaseline_world *world, int index, double vx, double vy) { cpBodySetVelocity(world->bodies[index], cpv(vx, vy)); }
+void cbaseline_set_velocity(cbaseline_world *world, int index, double vx, double vy) {
+    cpBody *body = body_at(world, index);
+    if (body) cpBodySetVelocity(body, cpv(vx, vy));
+}
 
-void cbaseline_set_angular_velocity(cbaseline_world *world, int index, double w) { cpBodySetAngularVelocity(world->bodies[index], w); }
+void cbaseline_set_angular_velocity(cbaseline_world *world, int index, double w) {
+    cpBody *body = body_at(world, index);
+    if (body) cpBodySetAngularVelocity(body, w);
+}
 
 void cbaseline_hold_force(cbaseline_world *world, int index, double fx, double fy, int has_point, double px, double py, double torque,
                           int steps) {
-    if (world->held_count == world->held_capacity) {
-        world->held_capacity = world->held_capacity ? 2 * world->held_capacity : 8;
-        world->held = realloc(world->held, (size_t)world->held_capacity * sizeof *world->held);
-    }
+    if (!body_at(world, index) || steps < 1) return;
+    int capacity = grown(world->held_count, world->held_capacity);
+    if (capacity != world->held_capacity) world->held = resized(world->held, world->held_count, capacity, sizeof *world->held);
+    world->held_capacity = capacity;
     world->held[world->held_count++] = (struct held){index, cpv(fx, fy), cpv(px, py), has_point, torque, steps};
 }
 
 void cbaseline_release(cbaseline_world *world, int index) {
-    cpConstraint *drag = world->drags[index];
+    cpConstraint *drag = index >= 0 && index < world->crate_count ? world->drags[index] : NULL;
     if (!drag) return;
     cpSpaceRemoveConstraint(world->space, drag);
     cpConstraintFree(drag);
@@ -190,8 +326,9 @@ void cbaseline_release(cbaseline_world *world, int index) {
 }
 
 void cbaseline_grab(cbaseline_world *world, int index, double x, double y, double max_force) {
+    cpBody *body = body_at(world, index);
+    if (!body) return;
     cbaseline_release(world, index);
-    cpBody *body = world->bodies[index];
     cpVect point = cpv(x, y);
     cpConstraint *drag = cpPivotJointNew2(cpSpaceGetStaticBody(world->space), body, point, cpBodyWorldToLocal(body, point));
     cpConstraintSetMaxForce(drag, max_force == max_force ? max_force : cpBodyGetMass(body) * CBASELINE_DRAG_PULL);
@@ -200,7 +337,8 @@ void cbaseline_grab(cbaseline_world *world, int index, double x, double y, doubl
 }
 
 void cbaseline_drag_to(cbaseline_world *world, int index, double x, double y) {
-    if (world->drags[index]) cpPivotJointSetAnchorA(world->drags[index], cpv(x, y));
+    cpConstraint *drag = index >= 0 && index < world->crate_count ? world->drags[index] : NULL;
+    if (drag) cpPivotJointSetAnchorA(drag, cpv(x, y));
 }
 
 void cbaseline_step(cbaseline_world *world, int steps) {
@@ -219,27 +357,28 @@ void cbaseline_step(cbaseline_world *world, int steps) {
 }
 
 /* The world's shapes (walls, the tumbler's, crates) and moving bodies (tumbler, crates), in the
-   order CrateDrop's World names them to a saved state; the caller frees both. */
-static int state_lists(cbaseline_world *world, cpShape ***shapes, cpBody ***bodies) {
+   order CrateDrop's World names them to a saved state (removed crates left out); the caller frees
+   both. Returns the shapes' count; the bodies' goes to `bodyCount`. */
+static int state_lists(cbaseline_world *world, cpShape ***shapes, cpBody ***bodies, int *bodyCount) {
     int tumbler = world->tumbler_body ? 1 : 0;
-    int shapeCount = world->wall_count + 4 * tumbler + world->crate_count;
-    *shapes = calloc((size_t)shapeCount + 1, sizeof **shapes);
+    *shapes = calloc((size_t)(world->wall_count + 4 * tumbler + world->crate_count) + 1, sizeof **shapes);
     *bodies = calloc((size_t)(tumbler + world->crate_count) + 1, sizeof **bodies);
-    int at = 0;
+    int at = 0, bodyAt = 0;
     for (int i = 0; i < world->wall_count; i++) (*shapes)[at++] = world->walls[i];
     for (int i = 0; i < 4 * tumbler; i++) (*shapes)[at++] = world->tumbler_shapes[i];
-    for (int i = 0; i < world->crate_count; i++) (*shapes)[at++] = world->shapes[i];
-    if (tumbler) (*bodies)[0] = world->tumbler_body;
-    for (int i = 0; i < world->crate_count; i++) (*bodies)[tumbler + i] = world->bodies[i];
-    return shapeCount;
+    for (int i = 0; i < world->crate_count; i++) if (world->shapes[i]) (*shapes)[at++] = world->shapes[i];
+    if (tumbler) (*bodies)[bodyAt++] = world->tumbler_body;
+    for (int i = 0; i < world->crate_count; i++) if (world->bodies[i]) (*bodies)[bodyAt++] = world->bodies[i];
+    *bodyCount = bodyAt;
+    return at;
 }
 
-/* The world's joints, then its drags by crate index, as CrateDrop's World lists them to a saved
-   state; the caller frees the list. */
+/* The world's joints (removed ones left out), then its drags by crate index, as CrateDrop's World
+   lists them to a saved state; the caller frees the list. */
 static int constraint_list(cbaseline_world *world, cpConstraint ***constraints) {
     *constraints = calloc((size_t)(world->joint_count + world->crate_count) + 1, sizeof **constraints);
     int count = 0;
-    for (int i = 0; i < world->joint_count; i++) (*constraints)[count++] = world->joints[i];
+    for (int i = 0; i < world->joint_count; i++) if (world->joints[i]) (*constraints)[count++] = world->joints[i];
     for (int i = 0; i < world->crate_count; i++) if (world->drags[i]) (*constraints)[count++] = world->drags[i];
     return count;
 }
@@ -249,9 +388,9 @@ long cbaseline_state_save(cbaseline_world *world, unsigned char *buffer, long ca
     cpShape **shapes;
     cpBody **bodies;
     cpConstraint **constraints;
-    int shapeCount = state_lists(world, &shapes, &bodies), constraintCount = constraint_list(world, &constraints);
-    long size = cratedrop_state_save(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count,
-                                     constraints, constraintCount, buffer, capacity, aid, aidCapacity, aidSize);
+    int bodyCount, shapeCount = state_lists(world, &shapes, &bodies, &bodyCount), constraintCount = constraint_list(world, &constraints);
+    long size = cratedrop_state_save(world->space, shapes, shapeCount, bodies, bodyCount, constraints, constraintCount, buffer, capacity, aid,
+                                     aidCapacity, aidSize);
     free(shapes);
     free(bodies);
     free(constraints);
@@ -263,9 +402,9 @@ int cbaseline_state_restore(cbaseline_world *world, const unsigned char *bytes, 
     cpShape **shapes;
     cpBody **bodies;
     cpConstraint **constraints;
-    int shapeCount = state_lists(world, &shapes, &bodies), constraintCount = constraint_list(world, &constraints);
-    int result = cratedrop_state_restore(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count,
-                                         constraints, constraintCount, bytes, count, message, size);
+    int bodyCount, shapeCount = state_lists(world, &shapes, &bodies, &bodyCount), constraintCount = constraint_list(world, &constraints);
+    int result = cratedrop_state_restore(world->space, shapes, shapeCount, bodies, bodyCount, constraints, constraintCount, bytes, count,
+                                         message, size);
     free(shapes);
     free(bodies);
     free(constraints);
@@ -278,9 +417,9 @@ int cbaseline_state_restore_as_saved(cbaseline_world *world, const unsigned char
     cpShape **shapes;
     cpBody **bodies;
     cpConstraint **constraints;
-    int shapeCount = state_lists(world, &shapes, &bodies), constraintCount = constraint_list(world, &constraints);
-    int result = cratedrop_state_restore_as_saved(world->space, shapes, shapeCount, bodies, (world->tumbler_body ? 1 : 0) + world->crate_count,
-                                                  constraints, constraintCount, bytes, count, aid, aidSize, message, size);
+    int bodyCount, shapeCount = state_lists(world, &shapes, &bodies, &bodyCount), constraintCount = constraint_list(world, &constraints);
+    int result = cratedrop_state_restore_as_saved(world->space, shapes, shapeCount, bodies, bodyCount, constraints, constraintCount, bytes,
+                                                  count, aid, aidSize, message, size);
     free(shapes);
     free(bodies);
     free(constraints);
@@ -299,8 +438,10 @@ static uint64_t fnv_double(uint64_t hash, double value) {
 
 unsigned long long cbaseline_state_hash(const cbaseline_world *world) {
     uint64_t hash = 0xcbf29ce484222325ULL;
+    /* Ascending index is ascending body id; a removed crate is no longer counted. */
     for (int i = 0; i < world->crate_count; i++) {
         cpBody *body = world->bodies[i];
+        if (!body) continue;
         cpVect p = cpBodyGetPosition(body), v = cpBodyGetVelocity(body);
         hash = fnv_double(hash, p.x);
         hash = fnv_double(hash, p.y);
@@ -313,28 +454,30 @@ unsigned long long cbaseline_state_hash(const cbaseline_world *world) {
 }
 
 void cbaseline_destroy(cbaseline_world *world) {
+    /* Everything out of the space (constraints, shapes, bodies), the space freed, then the rest. */
     for (int i = 0; i < world->crate_count; i++) cbaseline_release(world, i);
     free(world->drags);
-    for (int i = 0; i < world->joint_count; i++) cpSpaceRemoveConstraint(world->space, world->joints[i]);
-    for (int i = 0; i < world->crate_count; i++) cpSpaceRemoveShape(world->space, world->shapes[i]);
+    for (int i = 0; i < world->joint_count; i++) if (world->joints[i]) cpSpaceRemoveConstraint(world->space, world->joints[i]);
+    for (int i = 0; i < world->crate_count; i++) if (world->shapes[i]) cpSpaceRemoveShape(world->space, world->shapes[i]);
     for (int i = 0; i < world->wall_count; i++) cpSpaceRemoveShape(world->space, world->walls[i]);
     if (world->tumbler_body) {
         for (int i = 0; i < 4; i++) cpSpaceRemoveShape(world->space, world->tumbler_shapes[i]);
     }
-    for (int i = 0; i < world->crate_count; i++) cpSpaceRemoveBody(world->space, world->bodies[i]);
+    for (int i = 0; i < world->crate_count; i++) if (world->bodies[i]) cpSpaceRemoveBody(world->space, world->bodies[i]);
     if (world->tumbler_body) cpSpaceRemoveBody(world->space, world->tumbler_body);
     cpSpaceFree(world->space);
     for (int i = 0; i < world->crate_count; i++) {
-        cpShapeFree(world->shapes[i]);
-        cpBodyFree(world->bodies[i]);
+        if (world->shapes[i]) cpShapeFree(world->shapes[i]);
+        if (world->bodies[i]) cpBodyFree(world->bodies[i]);
     }
     for (int i = 0; i < world->wall_count; i++) cpShapeFree(world->walls[i]);
     if (world->tumbler_body) {
         for (int i = 0; i < 4; i++) cpShapeFree(world->tumbler_shapes[i]);
         cpBodyFree(world->tumbler_body);
     }
-    for (int i = 0; i < world->joint_count; i++) cpConstraintFree(world->joints[i]);
+    for (int i = 0; i < world->joint_count; i++) if (world->joints[i]) cpConstraintFree(world->joints[i]);
     free(world->joints);
+    free(world->joint_kinds);
     free(world->held);
     free(world->walls);
     free(world->bodies);

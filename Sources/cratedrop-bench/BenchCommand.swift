@@ -78,7 +78,7 @@ struct CrateDropBench: ParsableCommand {
     var baselineSpec = false
 
     @Option(name: [.customLong("inputs"), .customLong("gravity")],
-            help: ArgumentHelp("With --baseline-spec: the input stream's timed lines (gravity, bodies' inputs) to include; with --step-loop --side c: applied, and the hash printed after every step (the C build's trail).", valueName: "FILE"))
+            help: ArgumentHelp("With --baseline-spec: the input stream's timed lines (gravity, bodies' inputs, structural changes) to include; with --step-loop --side c: applied, and the hash printed after every step (the C build's trail).", valueName: "FILE"))
     var gravity: String?
 
     func validate() throws {
@@ -210,7 +210,7 @@ struct CrateDropBench: ParsableCommand {
         }
     }
 
-    /// `--baseline-spec`: the scene (and its gravity changes, or the probe's settings) as text.
+    /// `--baseline-spec`: the scene (and its input stream's timed lines, or the probe's settings) as text.
     private func printBaselineSpec() throws {
         guard let path = scenes.first else { throw ValidationError("--baseline-spec needs a scene file or 'probe'") }
         if path == "probe" {
@@ -219,17 +219,20 @@ struct CrateDropBench: ParsableCommand {
             return
         }
         let scene = try loadSceneOrExit(path)
-        let inputs = try gravity.map { try baselineInputs(path: $0, scene: scene) } ?? []
+        let inputs = try baselineInputs(path: gravity, scene: scene)
         try StandardOutput.print(String(BaselineSpec.text(scene: scene, inputs: inputs).dropLast()))
     }
 }
 
-/// The timed inputs of `path` for the C baseline, which makes no structural changes (yet): a line
-/// that adds or removes a part is refused (69) rather than silently left out of the C side.
-private func baselineInputs(path: String, scene: Scene) throws -> [(step: Int, action: InputAction)] {
-    let inputs = try timedInputs(path: path, scene: scene)
-    if inputs.contains(where: { if case .change = $0.action { true } else { false } }) {
-        printError("cratedrop-bench: \(path): the C baseline makes no structural changes (add, remove): give it inputs without them")
+/// The timed inputs of `path` (none when nil) for the C baseline, which makes every structural
+/// change but breaks no joints (yet): a scene joint or an added one with a breaking threshold
+/// (`break_impulse`, `break_force`) is refused (69) rather than left unbroken on the C side.
+private func baselineInputs(path: String?, scene: Scene) throws -> [(step: Int, action: InputAction)] {
+    let inputs = try path.map { try timedInputs(path: $0, scene: scene) } ?? []
+    let breaking = scene.joints.contains { $0.settings.breaks } ? "the scene \(scene.name)"
+        : inputs.contains { if case let .change(.addJoint(_, _, _, settings)) = $0.action { settings.breaks } else { false } } ? path : nil
+    if let breaking {
+        printError("cratedrop-bench: \(breaking): the C baseline breaks no joints: give it joints without break_impulse or break_force")
         throw ExitCodes.unavailable
     }
     return inputs

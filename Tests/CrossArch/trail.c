@@ -5,11 +5,14 @@
      trail SPEC STEPS     "STEP HASH" after every step, as `cratedrop hash --every 1` prints it
      trail SPEC STEPS --from-state FILE
                           the same, continuing a saved state (a CrateDrop state file, made by
-                          `cratedrop hash --save-state` or by this harness on any CPU) from its step
+                          `cratedrop hash --save-state` or by this harness on any CPU) from its step;
+                          across structural changes, the spec's changes before that step are made
+                          first, as its make-up log says (the joints' made values from the log)
      trail SPEC STEPS --save-at N TEMPLATE OUT
                           also saves the state after step N as a CrateDrop state file: TEMPLATE's
                           header (a state file of the same scene) with this CPU's name, the step,
-                          gravity and physics (docs/determinism.md, "Saved states")
+                          gravity and physics, then TEMPLATE's make-up log (so TEMPLATE is saved at
+                          step N of the same inputs) (docs/determinism.md, "Saved states")
      trail SPEC STEPS --state-cost REPS
                           after STEPS steps, REPS times: save the state, step once, restore it
                           (then REPS times more, as a state kept in memory, with its aid); prints
@@ -32,6 +35,9 @@
 
 #define MAX_CHANGES 4096
 
+/* Input kinds past the bodies' inputs (0...6): the structural changes. */
+enum { INPUT_ADD_BODY = 7, INPUT_ADD_WALL, INPUT_ADD_JOINT, INPUT_REMOVE_BODY, INPUT_REMOVE_JOINT };
+
 typedef struct {
     cbaseline_config config;
     cbaseline_wall *walls;
@@ -43,9 +49,19 @@ typedef struct {
     int change_steps[MAX_CHANGES];
     double change_gravity[MAX_CHANGES][2];
     int change_count;
-    /* Bodies' inputs (BaselineSpec's "input" lines), in file order. */
-    struct input { int step, kind, index, has_point, steps; double x, y, px, py, torque; } inputs[MAX_CHANGES];
+    /* Bodies' inputs (BaselineSpec's "input" lines, kinds 0...6) and structural changes (its
+       "addbody", "addwall", "addjoint", "removebody" and "removejoint" lines, kinds INPUT_ADD_BODY
+       ...), in file order: at a step, they apply in that order. */
+    struct input {
+        int step, kind, index, has_point, steps;
+        double x, y, px, py, torque;
+        cbaseline_crate crate;
+        cbaseline_wall wall;
+        cbaseline_joint joint;
+    } *inputs;
     int input_count;
+    /* Crates and joints made by the scene and the changes so far, as the lines are read. */
+    int bodies_made, joints_made;
     int has_probe;
     unsigned long long probe_seed;
     int probe_angles, probe_contact_steps;
@@ -94,6 +110,63 @@ static void next_collision_and_vertices(char **cursor, cbaseline_collision *coll
     *vertices = xy;
 }
 
+/* Reads a wall line's fields (after "wall", or "addwall STEP"). */
+static void next_wall(char **cursor, cbaseline_wall *w) {
+    w->kind = (int)next_integer(cursor);
+    w->ax = next_double(cursor);
+    w->ay = next_double(cursor);
+    w->bx = next_double(cursor);
+    w->by = next_double(cursor);
+    w->radius = next_double(cursor);
+    w->friction = next_double(cursor);
+    w->elasticity = next_double(cursor);
+    next_collision_and_vertices(cursor, &w->collision, &w->vertex_count, &w->vertices);
+    if (w->kind == CBASELINE_POLYGON && w->vertex_count < 3) { fprintf(stderr, "trail: a polygon needs 3...32 vertices\n"); exit(65); }
+}
+
+/* Reads a body line's fields (after "body", or "addbody STEP"). */
+static void next_crate(char **cursor, cbaseline_crate *k) {
+    k->kind = (int)next_integer(cursor);
+    if (k->kind < CBASELINE_BOX || k->kind > CBASELINE_SEGMENT) { fprintf(stderr, "trail: unknown body kind %d\n", k->kind); exit(65); }
+    k->kinematic = (int)next_integer(cursor);
+    k->cx = next_double(cursor);
+    k->cy = next_double(cursor);
+    k->width = next_double(cursor);
+    k->height = next_double(cursor);
+    k->angle = next_double(cursor);
+    k->vx = next_double(cursor);
+    k->vy = next_double(cursor);
+    k->angular_velocity = next_double(cursor);
+    k->mass = next_double(cursor);
+    k->friction = next_double(cursor);
+    k->elasticity = next_double(cursor);
+    k->radius = next_double(cursor);
+    k->ax = next_double(cursor);
+    k->ay = next_double(cursor);
+    k->bx = next_double(cursor);
+    k->by = next_double(cursor);
+    next_collision_and_vertices(cursor, &k->collision, &k->vertex_count, &k->vertices);
+    if (k->kind == CBASELINE_POLYGON && k->vertex_count < 3) { fprintf(stderr, "trail: a polygon needs 3...32 vertices\n"); exit(65); }
+}
+
+/* Reads a joint line's fields (after "joint", or "addjoint STEP"), its ends among the
+   `bodies_made` crates made before it. */
+static void next_joint(char **cursor, cbaseline_joint *j, int bodies_made) {
+    j->kind = (int)next_integer(cursor);
+    j->a = (int)next_integer(cursor);
+    j->b = (int)next_integer(cursor);
+    if (j->kind < CBASELINE_JOINT_PIN || j->kind > CBASELINE_JOINT_SIMPLE_MOTOR) { fprintf(stderr, "trail: unknown joint kind %d\n", j->kind); exit(65); }
+    if (j->a < -1 || j->a >= bodies_made || j->b < -1 || j->b >= bodies_made || j->a == j->b) {
+        fprintf(stderr, "trail: a joint's bodies must be earlier bodies (or -1, static), and two\n");
+        exit(65);
+    }
+    for (int i = 0; i < 7; i++) j->params[i] = next_double(cursor);
+    j->max_force = next_double(cursor);
+    j->max_bias = next_double(cursor);
+    j->error_bias = next_double(cursor);
+    j->collide_bodies = (int)next_integer(cursor);
+}
+
 static void read_spec(const char *path, spec *s) {
     FILE *file = fopen(path, "r");
     if (!file) { perror(path); exit(66); }
@@ -101,6 +174,8 @@ static void read_spec(const char *path, spec *s) {
     s->walls = calloc(1024, sizeof *s->walls);
     s->crates = calloc(200000, sizeof *s->crates);
     s->joints = calloc(100000, sizeof *s->joints);
+    s->inputs = calloc(MAX_CHANGES, sizeof *s->inputs);
+    if (!s->walls || !s->crates || !s->joints || !s->inputs) { fprintf(stderr, "trail: out of memory\n"); exit(71); }
     char line[4096];
     while (fgets(line, sizeof line, file)) {
         char *cursor;
@@ -125,55 +200,36 @@ static void read_spec(const char *path, spec *s) {
             c->tumbler_friction = next_double(&cursor);
             c->tumbler_elasticity = next_double(&cursor);
         } else if (strcmp(kind, "wall") == 0 && s->wall_count < 1024) {
-            cbaseline_wall *w = &s->walls[s->wall_count++];
-            w->kind = (int)next_integer(&cursor);
-            w->ax = next_double(&cursor);
-            w->ay = next_double(&cursor);
-            w->bx = next_double(&cursor);
-            w->by = next_double(&cursor);
-            w->radius = next_double(&cursor);
-            w->friction = next_double(&cursor);
-            w->elasticity = next_double(&cursor);
-            next_collision_and_vertices(&cursor, &w->collision, &w->vertex_count, &w->vertices);
-            if (w->kind == CBASELINE_POLYGON && w->vertex_count < 3) { fprintf(stderr, "trail: a polygon needs 3...32 vertices\n"); exit(65); }
+            next_wall(&cursor, &s->walls[s->wall_count++]);
         } else if (strcmp(kind, "body") == 0 && s->crate_count < 200000) {
-            cbaseline_crate *k = &s->crates[s->crate_count++];
-            k->kind = (int)next_integer(&cursor);
-            if (k->kind < CBASELINE_BOX || k->kind > CBASELINE_SEGMENT) { fprintf(stderr, "trail: unknown body kind %d\n", k->kind); exit(65); }
-            k->kinematic = (int)next_integer(&cursor);
-            k->cx = next_double(&cursor);
-            k->cy = next_double(&cursor);
-            k->width = next_double(&cursor);
-            k->height = next_double(&cursor);
-            k->angle = next_double(&cursor);
-            k->vx = next_double(&cursor);
-            k->vy = next_double(&cursor);
-            k->angular_velocity = next_double(&cursor);
-            k->mass = next_double(&cursor);
-            k->friction = next_double(&cursor);
-            k->elasticity = next_double(&cursor);
-            k->radius = next_double(&cursor);
-            k->ax = next_double(&cursor);
-            k->ay = next_double(&cursor);
-            k->bx = next_double(&cursor);
-            k->by = next_double(&cursor);
-            next_collision_and_vertices(&cursor, &k->collision, &k->vertex_count, &k->vertices);
-            if (k->kind == CBASELINE_POLYGON && k->vertex_count < 3) { fprintf(stderr, "trail: a polygon needs 3...32 vertices\n"); exit(65); }
+            next_crate(&cursor, &s->crates[s->crate_count++]);
+            s->bodies_made++;
         } else if (strcmp(kind, "joint") == 0 && s->joint_count < 100000) {
-            cbaseline_joint *j = &s->joints[s->joint_count++];
-            j->kind = (int)next_integer(&cursor);
-            j->a = (int)next_integer(&cursor);
-            j->b = (int)next_integer(&cursor);
-            if (j->kind < CBASELINE_JOINT_PIN || j->kind > CBASELINE_JOINT_SIMPLE_MOTOR) { fprintf(stderr, "trail: unknown joint kind %d\n", j->kind); exit(65); }
-            if (j->a < -1 || j->a >= s->crate_count || j->b < -1 || j->b >= s->crate_count || j->a == j->b) {
-                fprintf(stderr, "trail: a joint's bodies must be earlier bodies (or -1, static), and two\n");
-                exit(65);
+            next_joint(&cursor, &s->joints[s->joint_count++], s->bodies_made);
+            s->joints_made++;
+        } else if ((strcmp(kind, "addbody") == 0 || strcmp(kind, "addwall") == 0 || strcmp(kind, "addjoint") == 0
+                    || strcmp(kind, "removebody") == 0 || strcmp(kind, "removejoint") == 0) && s->input_count < MAX_CHANGES) {
+            struct input *in = &s->inputs[s->input_count++];
+            in->step = (int)next_integer(&cursor);
+            if (strcmp(kind, "addbody") == 0) {
+                in->kind = INPUT_ADD_BODY;
+                next_crate(&cursor, &in->crate);
+                s->bodies_made++;
+            } else if (strcmp(kind, "addwall") == 0) {
+                in->kind = INPUT_ADD_WALL;
+                next_wall(&cursor, &in->wall);
+            } else if (strcmp(kind, "addjoint") == 0) {
+                in->kind = INPUT_ADD_JOINT;
+                next_joint(&cursor, &in->joint, s->bodies_made);
+                s->joints_made++;
+            } else {
+                in->kind = strcmp(kind, "removebody") == 0 ? INPUT_REMOVE_BODY : INPUT_REMOVE_JOINT;
+                in->index = (int)next_integer(&cursor);
+                if (in->index < 0 || in->index >= (in->kind == INPUT_REMOVE_BODY ? s->bodies_made : s->joints_made)) {
+                    fprintf(stderr, "trail: a removal names a crate or joint not made before it\n");
+                    exit(65);
+                }
             }
-            for (int i = 0; i < 7; i++) j->params[i] = next_double(&cursor);
-            j->max_force = next_double(&cursor);
-            j->max_bias = next_double(&cursor);
-            j->error_bias = next_double(&cursor);
-            j->collide_bodies = (int)next_integer(&cursor);
         } else if (strcmp(kind, "gravity") == 0 && s->change_count < MAX_CHANGES) {
             s->change_steps[s->change_count] = (int)next_integer(&cursor);
             s->change_gravity[s->change_count][0] = next_double(&cursor);
@@ -191,7 +247,7 @@ static void read_spec(const char *path, spec *s) {
             in->py = next_double(&cursor);
             in->torque = next_double(&cursor);
             in->steps = (int)next_integer(&cursor);
-            if (in->kind < 0 || in->kind > 6 || in->index < 0 || in->index >= s->crate_count || (in->kind == 3 && in->steps < 1)) {
+            if (in->kind < 0 || in->kind > 6 || in->index < 0 || in->index >= s->bodies_made || (in->kind == 3 && in->steps < 1)) {
                 fprintf(stderr, "trail: an input names a kind (0...6), a crate or a step count out of range\n");
                 exit(65);
             }
@@ -282,10 +338,88 @@ typedef struct {
     double gravity[2];
     const unsigned char *physics;
     uint32_t physics_count;
+    uint32_t version;
+    /* Format 6's make-up log (Sources/SceneModel/MakeupChange+Bytes.swift): its bytes, count
+       first, as written (a state this harness saves carries its template's); each change's step,
+       tag (1 add crate, 2 add wall, 3 add joint, 4 remove body, 5 remove joint; 6, a joint that
+       broke, is refused) and made values. */
+    const unsigned char *log;
+    size_t log_count;
+    struct logged { uint64_t step; int tag, made_count; double made[4]; } *changes;
+    uint32_t change_count;
 } state_file;
 
 static uint32_t le32(const unsigned char *at) { return (uint32_t)at[0] | (uint32_t)at[1] << 8 | (uint32_t)at[2] << 16 | (uint32_t)at[3] << 24; }
 static uint64_t le64(const unsigned char *at) { return (uint64_t)le32(at) | (uint64_t)le32(at + 4) << 32; }
+
+/* Bytes of a state file read in order, checked against its end. */
+typedef struct { const unsigned char *at, *end; const char *path; } state_reader;
+
+static const unsigned char *take(state_reader *r, size_t count) {
+    if ((size_t)(r->end - r->at) < count) { fprintf(stderr, "trail: %s is cut short\n", r->path); exit(65); }
+    const unsigned char *taken = r->at;
+    r->at += count;
+    return taken;
+}
+
+static uint32_t take32(state_reader *r) { return le32(take(r, 4)); }
+static uint64_t take64(state_reader *r) { return le64(take(r, 8)); }
+
+/* Passes over a u32 count of vertices and their x, y doubles. */
+static void skip_vertices(state_reader *r) {
+    uint32_t n = take32(r);
+    if (n > 32) { fprintf(stderr, "trail: %s: a polygon of %u vertices\n", r->path, n); exit(65); }
+    take(r, 16 * (size_t)n);
+}
+
+/* Reads one make-up log entry, passing over the part's values (the spec has them). */
+static void read_logged(state_reader *r, struct logged *entry) {
+    entry->step = take64(r);
+    take64(r); /* the id made */
+    uint32_t taken = take32(r);
+    take(r, 8 * (size_t)taken);
+    uint32_t made = take32(r);
+    if (made > 4) { fprintf(stderr, "trail: %s: a joint with %u made values\n", r->path, made); exit(65); }
+    entry->made_count = (int)made;
+    for (uint32_t i = 0; i < made; i++) {
+        uint64_t bits = take64(r);
+        memcpy(&entry->made[i], &bits, sizeof bits);
+    }
+    entry->tag = *take(r, 1);
+    switch (entry->tag) {
+    case 1: /* a crate: shape, 9 doubles, filter and sensor, colour, body type */
+        switch (*take(r, 1)) {
+        case 0: take(r, 16); break;
+        case 1: take(r, 8); break;
+        case 2: skip_vertices(r); take(r, 8); break;
+        case 3: take(r, 40); break;
+        default: fprintf(stderr, "trail: %s: an unknown shape\n", r->path); exit(65);
+        }
+        take(r, 72 + 13 + 4 + 1);
+        break;
+    case 2: /* a wall: segment or polygon, 3 doubles, filter and sensor, colour */
+        switch (*take(r, 1)) {
+        case 0: take(r, 32); break;
+        case 1: skip_vertices(r); break;
+        default: fprintf(stderr, "trail: %s: an unknown wall\n", r->path); exit(65);
+        }
+        take(r, 24 + 13 + 4);
+        break;
+    case 3: { /* a joint: kind, its values, two ends, five optional settings (max force, max bias,
+                 error bias, break impulse, break force: a flag and a double each), collide */
+        take(r, 1);
+        uint32_t values = take32(r);
+        if (values > 8) { fprintf(stderr, "trail: %s: a joint of %u values\n", r->path, values); exit(65); }
+        take(r, 8 * (size_t)values + 16 + 5 * 9 + 1);
+        break;
+    }
+    case 4: case 5: take(r, 8); break;
+    case 6: /* a joint that broke: this harness breaks none, so cannot go on from it */
+        fprintf(stderr, "trail: %s: a joint broke before the state was saved; this harness does not break joints\n", r->path);
+        exit(65);
+    default: fprintf(stderr, "trail: %s: an unknown change\n", r->path); exit(65);
+    }
+}
 
 static void read_state_file(const char *path, state_file *f) {
     FILE *file = fopen(path, "rb");
@@ -296,28 +430,41 @@ static void read_state_file(const char *path, state_file *f) {
     f->bytes = malloc((size_t)size + 1);
     f->count = fread(f->bytes, 1, (size_t)size, file);
     fclose(file);
-    if (f->count < 12 || memcmp(f->bytes, "CDSTATE\n", 8) != 0 || le32(f->bytes + 8) != 5) {
-        fprintf(stderr, "trail: %s is not a version 5 state file\n", path);
+    f->version = f->count >= 12 ? le32(f->bytes + 8) : 0;
+    if (f->count < 12 || memcmp(f->bytes, "CDSTATE\n", 8) != 0 || (f->version != 5 && f->version != 6)) {
+        fprintf(stderr, "trail: %s is not a version 5 or 6 state file\n", path);
         exit(65);
     }
-    size_t at = 12;
+    state_reader r = {f->bytes + 12, f->bytes + f->count - 8, path}; /* the checksum ends it */
     for (int field = 0; field < 5; field++) { /* class, backend, architecture, scene file, scene text */
-        uint32_t length = le32(f->bytes + at);
+        size_t at = (size_t)(r.at - f->bytes);
+        uint32_t length = take32(&r);
+        take(&r, length);
         if (field == 2) { f->architecture_at = at; f->architecture_length = 4 + length; }
-        at += 4 + length;
     }
-    f->header_end = at;
-    f->step = le64(f->bytes + at);
-    uint64_t bits[2] = {le64(f->bytes + at + 8), le64(f->bytes + at + 16)};
+    f->header_end = (size_t)(r.at - f->bytes);
+    f->step = take64(&r);
+    uint64_t bits[2];
+    bits[0] = take64(&r);
+    bits[1] = take64(&r);
     memcpy(f->gravity, bits, sizeof bits);
-    f->fingerprint = le64(f->bytes + at + 24);
-    f->physics_count = le32(f->bytes + at + 32);
-    f->physics = f->bytes + at + 36;
+    f->fingerprint = take64(&r);
+    f->physics_count = take32(&r);
+    f->physics = take(&r, f->physics_count);
     /* Forces held over the next steps (inputs with "steps") and drags are not carried by this harness. */
-    if (le32(f->physics + f->physics_count) != 0 || le32(f->physics + f->physics_count + 4) != 0) {
+    if (take32(&r) != 0 || take32(&r) != 0) {
         fprintf(stderr, "trail: %s holds forces over its next steps or drags, which this harness does not continue\n", path);
         exit(65);
     }
+    f->log = r.at;
+    if (f->version >= 6) {
+        f->change_count = take32(&r);
+        if (f->change_count > MAX_CHANGES) { fprintf(stderr, "trail: %s: more changes than a spec holds\n", path); exit(65); }
+        f->changes = calloc((size_t)f->change_count + 1, sizeof *f->changes);
+        for (uint32_t i = 0; i < f->change_count; i++) read_logged(&r, &f->changes[i]);
+    }
+    f->log_count = (size_t)(r.at - f->log);
+    if (r.at != r.end) { fprintf(stderr, "trail: %s has bytes after its make-up log\n", path); exit(65); }
 }
 
 static void put32(FILE *out, uint32_t v, uint64_t *hash) {
@@ -357,6 +504,8 @@ static void write_state_file(cbaseline_world *world, const state_file *template,
     put_bytes(out, physics, (size_t)size, &hash);
     put32(out, 0, &hash); /* no held forces */
     put32(out, 0, &hash); /* no drags */
+    /* The make-up log: the template's, saved at the same step of the same inputs. */
+    put_bytes(out, template->log, template->log_count, &hash);
     uint64_t unused = 0;
     put32(out, (uint32_t)hash, &unused);
     put32(out, (uint32_t)(hash >> 32), &unused);
@@ -408,6 +557,25 @@ static int state_cost(spec *s, int steps, int reps) {
     return 0;
 }
 
+/* Applies a body's input or makes a structural change; an added joint takes `made` (a replayed
+   make-up log's values) when not NULL. */
+static void apply_input(cbaseline_world *world, const struct input *in, const double *made) {
+    switch (in->kind) {
+    case 0: cbaseline_apply_impulse(world, in->index, in->x, in->y, in->has_point, in->px, in->py); break;
+    case 1: cbaseline_set_velocity(world, in->index, in->x, in->y); break;
+    case 2: cbaseline_set_angular_velocity(world, in->index, in->x); break;
+    case 3: cbaseline_hold_force(world, in->index, in->x, in->y, in->has_point, in->px, in->py, in->torque, in->steps); break;
+    case 4: cbaseline_grab(world, in->index, in->x, in->y, in->torque); break;
+    case 5: cbaseline_drag_to(world, in->index, in->x, in->y); break;
+    case 6: cbaseline_release(world, in->index); break;
+    case INPUT_ADD_BODY: cbaseline_add_crate(world, &in->crate); break;
+    case INPUT_ADD_WALL: cbaseline_add_wall(world, &in->wall); break;
+    case INPUT_ADD_JOINT: cbaseline_add_joint(world, &in->joint, made); break;
+    case INPUT_REMOVE_BODY: cbaseline_remove_body(world, in->index); break;
+    default: cbaseline_remove_joint(world, in->index); break;
+    }
+}
+
 int main(int argc, char **argv) {
     /* Debian's debug build prints a banner on stdout at its first cpSpaceNew: keep stdout for results. */
     cpSpaceFree(CChipmunk_SpaceNewQuietly());
@@ -437,6 +605,27 @@ int main(int argc, char **argv) {
     if (save_at) read_state_file(argv[5], &state);
     int save_step = save_at ? atoi(argv[4]) : -1;
     if (from_state) {
+        /* The world's make-up at the saved step, as CrateDrop's World rebuilds it for a state
+           across changes: the spec's changes before that step replayed without stepping, each
+           matching the state's log, an added joint taking the log's made values; then the state. */
+        int logged = 0;
+        for (int i = 0; i < s.input_count && s.inputs[i].step < (int)state.step; i++) {
+            const struct input *in = &s.inputs[i];
+            if (in->kind < INPUT_ADD_BODY) continue;
+            const struct logged *entry = logged < (int)state.change_count ? &state.changes[logged] : NULL;
+            if (!entry || entry->step != (uint64_t)in->step || entry->tag != in->kind - INPUT_ADD_BODY + 1) {
+                fprintf(stderr, "trail: %s: the state's make-up log is not the spec's changes before step %llu\n", argv[4],
+                        (unsigned long long)state.step);
+                return 65;
+            }
+            apply_input(world, in, entry->made_count > 0 ? entry->made : NULL);
+            logged++;
+        }
+        if (logged != (int)state.change_count) {
+            fprintf(stderr, "trail: %s: the state's make-up log has %u changes, the spec %d before step %llu\n", argv[4], state.change_count,
+                    logged, (unsigned long long)state.step);
+            return 65;
+        }
         char message[256] = "";
         if (cbaseline_state_restore(world, state.physics, state.physics_count, message, sizeof message) != 0) {
             fprintf(stderr, "trail: %s: %s\n", argv[4], message);
@@ -452,16 +641,7 @@ int main(int argc, char **argv) {
     }
     for (int step = start; step < steps; step++) {
         for (; next_input < s.input_count && s.inputs[next_input].step <= step; next_input++) {
-            const struct input *in = &s.inputs[next_input];
-            switch (in->kind) {
-            case 0: cbaseline_apply_impulse(world, in->index, in->x, in->y, in->has_point, in->px, in->py); break;
-            case 1: cbaseline_set_velocity(world, in->index, in->x, in->y); break;
-            case 2: cbaseline_set_angular_velocity(world, in->index, in->x); break;
-            case 4: cbaseline_grab(world, in->index, in->x, in->y, in->torque); break;
-            case 5: cbaseline_drag_to(world, in->index, in->x, in->y); break;
-            case 6: cbaseline_release(world, in->index); break;
-            default: cbaseline_hold_force(world, in->index, in->x, in->y, in->has_point, in->px, in->py, in->torque, in->steps); break;
-            }
+            apply_input(world, &s.inputs[next_input], NULL);
         }
         while (next_change < s.change_count && s.change_steps[next_change] <= step) {
             gravity[0] = s.change_gravity[next_change][0];

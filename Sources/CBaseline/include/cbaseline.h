@@ -92,11 +92,47 @@ typedef struct cbaseline_world cbaseline_world;
 cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaseline_wall *walls, int wall_count,
                                   const cbaseline_crate *crates, int crate_count, const cbaseline_joint *joints, int joint_count);
 
+/* Structural changes, made at a step boundary as CrateDrop's World makes them (World.apply(_:),
+   docs/determinism.md, "A world that changes"). Crates and joints keep their index for ever:
+   crate index = body id less one (the scene's first, in creation order, then those added), joint
+   index = joint id less one (the scene's in file order, then those added); a removed one's slot
+   stays empty and no later part takes it. Validation is the caller's (CrateDrop checks the lines):
+   a change naming a crate or joint that is not in the world does nothing.
+
+   Add a crate: built exactly as cbaseline_create builds a scene's (body, shape, position, angle,
+   velocities, material, filter; body then shape added); returns its index. The vertex array is
+   read here only. */
+int cbaseline_add_crate(cbaseline_world *world, const cbaseline_crate *crate);
+
+/* Add a wall: made on the static body and added as cbaseline_create makes a scene's, after the others. */
+void cbaseline_add_wall(cbaseline_world *world, const cbaseline_wall *wall);
+
+/* Add a joint between crates `joint->a` and `joint->b` (indices; -1: the static body): made, its
+   settings set, added, as cbaseline_create makes a scene's. What its cp…New works out from where
+   the bodies are now (a pin's length, a pivot's anchors, a ratchet's angle: its "made values",
+   as World.makeup logs them) is worked out when `made_values` is NULL, else set from it (a
+   replayed log's: 1 value for a pin, 4 for a pivot's anchors a.x a.y b.x b.y, 1 for a ratchet)
+   before it is added. Returns its index, or -1 (nothing made) when an end is not in the world. */
+int cbaseline_add_joint(cbaseline_world *world, const cbaseline_joint *joint, const double *made_values);
+
+/* Joint `index`'s made values (see cbaseline_add_joint) into `values`; returns how many (0 for
+   the other kinds or a joint not in the world). */
+int cbaseline_joint_made_values(const cbaseline_world *world, int index, double values[4]);
+
+/* Remove crate `index`: the joints that hold it first (cpSpaceRemoveConstraint, ascending joint
+   index), then its drag, then its shape (cpSpaceRemoveShape), then its body (cpSpaceRemoveBody),
+   each freed; the forces held on it are dropped. The order decides Chipmunk's arrays' order, so
+   the solver's. */
+void cbaseline_remove_body(cbaseline_world *world, int index);
+
+/* Remove joint `index` (cpSpaceRemoveConstraint, then freed). */
+void cbaseline_remove_joint(cbaseline_world *world, int index);
+
 /* Sets gravity for the following steps (a gravity stream's change, applied at a step boundary). */
 void cbaseline_set_gravity(cbaseline_world *world, double gravity_x, double gravity_y);
 
 /* A body's inputs, as CrateDrop's World applies them at a step boundary, to crate `index` (from 0,
-   in creation order: its id less one). A push: cpBodyApplyImpulseAtWorldPoint at (px, py), or at
+   in creation order: its id less one; nothing for a crate not in the world). A push: cpBodyApplyImpulseAtWorldPoint at (px, py), or at
    the body's position when has_point is 0; velocities: cpBodySetVelocity, cpBodySetAngularVelocity. */
 void cbaseline_apply_impulse(cbaseline_world *world, int index, double jx, double jy, int has_point, double px, double py);
 void cbaseline_set_velocity(cbaseline_world *world, int index, double vx, double vy);
@@ -121,11 +157,13 @@ void cbaseline_release(cbaseline_world *world, int index);
 /* Takes `steps` fixed steps of 1/step_rate s, with the forces held. */
 void cbaseline_step(cbaseline_world *world, int steps);
 
-/* The documented state hash (FNV-1a 64 over x, y, angle, vx, vy, w of each crate in creation
-   order, little-endian IEEE-754 bits), computed independently of the Swift implementation. */
+/* The documented state hash (FNV-1a 64 over x, y, angle, vx, vy, w of each crate in the world in
+   ascending index, so body id, little-endian IEEE-754 bits), computed independently of the Swift
+   implementation. */
 unsigned long long cbaseline_state_hash(const cbaseline_world *world);
 
-/* Saved states, as CrateDrop's World saves and restores them (Sources/CChipmunk/cratedrop_state.h):
+/* Saved states, as CrateDrop's World saves and restores them (Sources/CChipmunk/cratedrop_state.h),
+   naming the parts in the world in its order (removed ones left out):
    weakly linked, so CBASELINE_STATE_UNAVAILABLE on Debian's libchipmunk, which lacks them. Save
    returns the state's size (the buffer holds it when it is at most `capacity`) or a negative
    code, and with `aid` (8-byte aligned room for `aidCapacity` bytes, or NULL) the restore aid,
