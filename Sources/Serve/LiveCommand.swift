@@ -23,6 +23,12 @@ package enum LiveCommand: Sendable, Equatable {
     case grab(body: BodyID, at: Vec2)
     case dragTo(body: BodyID, at: Vec2)
     case release(body: BodyID)
+    /// A crate dropped at a world point (a click on empty space): the run makes it of the scene's
+    /// typical size, density and material (`LiveRun.dropSpec`), added at the next step boundary
+    /// and recorded as an `add` line.
+    case drop(at: Vec2)
+    /// The body taken out of the world at the next step boundary, recorded as its `remove` line.
+    case remove(body: BodyID)
 
     /// The largest message a page may send, in bytes.
     package static let maxMessageBytes = 1024
@@ -43,7 +49,7 @@ package enum LiveCommand: Sendable, Equatable {
         guard case let .object(members) = value.kind, members.count == 1, let member = members.first else {
             return .failure(MessageError("expected one of {\"gravity\":[x,y]}, {\"command\":\"pause|resume|step|restart\"}, {\"rewind\":STEP}, "
                 + "{\"push\":{\"body\":ID,\"velocity\":[x,y],\"at\":[x,y]}}, {\"grab\" or \"drag_to\":{\"body\":ID,\"at\":[x,y]}} "
-                + "or {\"release\":{\"body\":ID}}"))
+                + "{\"release\" or \"remove\":{\"body\":ID}} or {\"drop\":{\"at\":[x,y]}}"))
         }
         switch (member.key, member.value.kind) {
         case let ("gravity", .array(items)):
@@ -70,28 +76,40 @@ package enum LiveCommand: Sendable, Equatable {
             }
         case let ("push", .object(fields)):
             return push(fields)
-        case let ("grab", .object(fields)), let ("drag_to", .object(fields)), let ("release", .object(fields)):
+        case let ("grab", .object(fields)), let ("drag_to", .object(fields)), let ("release", .object(fields)),
+             let ("remove", .object(fields)):
             return drag(member.key, fields)
+        case let ("drop", .object(fields)):
+            guard fields.count == 1, fields[0].key == "at", let at = point(fields[0].value) else {
+                return .failure(MessageError("drop must be {\"at\": [x, y]}: a point within ±\(Int(Limits.coordinate)) px"))
+            }
+            return .success(.drop(at: at))
         default:
-            return .failure(MessageError("unknown field '\(member.key)' or wrong type (known: gravity, command, rewind, push, grab, drag_to, release)"))
+            return .failure(MessageError("unknown field '\(member.key)' or wrong type "
+                + "(known: gravity, command, rewind, push, grab, drag_to, release, drop, remove)"))
         }
     }
 
-    /// `{"body": ID, "at": [x, y]}` (`grab`, `drag_to`) or `{"body": ID}` (`release`): a whole id
-    /// from 1, a point within the world's limits.
+    /// `{"body": ID, "at": [x, y]}` (`grab`, `drag_to`) or `{"body": ID}` (`release`, `remove`):
+    /// a whole id from 1, a point within the world's limits.
     private static func drag(_ kind: String, _ fields: [(key: String, value: JSONValue)]) -> Result<LiveCommand, MessageError> {
-        let releases = kind == "release"
-        let refusal = MessageError(releases ? "release must be {\"body\": ID}: a body's id from 1"
+        let releases = kind == "release" || kind == "remove"
+        let refusal = MessageError(releases ? "\(kind) must be {\"body\": ID}: a body's id from 1"
             : "\(kind) must be {\"body\": ID, \"at\": [x, y]}: a body's id from 1, a point within ±\(Int(Limits.coordinate)) px")
         guard Set(fields.map(\.key)) == (releases ? ["body"] : ["body", "at"]), fields.count == (releases ? 1 : 2),
               case let .number(_, literal) = fields.first(where: { $0.key == "body" })!.value.kind, let id = UInt64(literal), id >= 1 else {
             return .failure(refusal)
         }
-        if releases { return .success(.release(body: BodyID(id))) }
-        guard case let .array(items) = fields.first(where: { $0.key == "at" })!.value.kind, items.count == 2,
-              case let .number(x, _) = items[0].kind, case let .number(y, _) = items[1].kind,
-              x.isFinite, y.isFinite, abs(x) <= Limits.coordinate, abs(y) <= Limits.coordinate else { return .failure(refusal) }
-        return .success(kind == "grab" ? .grab(body: BodyID(id), at: Vec2(x, y)) : .dragTo(body: BodyID(id), at: Vec2(x, y)))
+        if releases { return .success(kind == "remove" ? .remove(body: BodyID(id)) : .release(body: BodyID(id))) }
+        guard let at = point(fields.first(where: { $0.key == "at" })!.value) else { return .failure(refusal) }
+        return .success(kind == "grab" ? .grab(body: BodyID(id), at: at) : .dragTo(body: BodyID(id), at: at))
+    }
+
+    /// `[x, y]`: finite numbers within the world's limits (±`Limits.coordinate` px).
+    private static func point(_ value: JSONValue) -> Vec2? {
+        guard case let .array(items) = value.kind, items.count == 2, case let .number(x, _) = items[0].kind,
+              case let .number(y, _) = items[1].kind, x.isFinite, y.isFinite, abs(x) <= Limits.coordinate, abs(y) <= Limits.coordinate else { return nil }
+        return Vec2(x, y)
     }
 
     /// `{"body": ID, "velocity": [x, y], "at": [x, y]}`: a whole id from 1, finite speeds within

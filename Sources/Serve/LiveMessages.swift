@@ -3,8 +3,9 @@ import SceneFile
 import SceneModel
 import Session
 
-/// What the server sends pages (docs/serve.md): the scene's look once as JSON text,
-/// then one compact binary message per frame.
+/// What the server sends pages (docs/serve.md): the scene's look once as JSON text, then one
+/// compact binary message per frame, and a parts message (JSON text) before the first frame
+/// whose world is made of other parts than the page was told.
 package enum LiveMessages {
     /// `{"type":"scene","world":[w,h],"background":"#…","crate":"#…","wall":"#…","look":"crate|plain",
     /// "walls":[{"points":[x0,y0,x1,y1,…],"radius":r,"color":"#…"},…],
@@ -16,27 +17,90 @@ package enum LiveMessages {
     /// joints (`JointLink`: anchors in their bodies' frames, null for the static body; only when
     /// the scene has any), and whether pages may rewind, sent on connect.
     package static func scene(_ scene: Scene, world: World, rewind: LiveRun.Rewind = .unavailable("not offered")) -> String {
-        func hex(_ color: RGB) -> JSONOutput { .string(color.hex) }
-        let walls = world.wallStates().map { wall -> JSONOutput in
+        let parts = LiveParts(world: world, scene: scene)
+        let joints = jointsOutput(parts.joints)
+        var message: JSONOutput = [
+            "type": "scene", "name": .string(scene.name),
+            "world": .numbers([scene.worldSize.x, scene.worldSize.y]),
+            "step_rate": .integer(scene.stepRate),
+            "gravity": .numbers([scene.gravity.x, scene.gravity.y]),
+            "background": hex(scene.render.background), "crate": hex(scene.render.crate), "wall": hex(scene.render.wall),
+            "look": .string(scene.render.look.rawValue), "walls": wallsOutput(parts.walls, scene: scene),
+            "bodies": .array(parts.bodies.map { bodyOutput($0, scene: scene) }),
+            "rewind": rewindOutput(rewind),
+        ]
+        if case let .array(list) = joints, !list.isEmpty, case var .object(fields) = message {
+            fields.insert((key: "joints", value: joints), at: fields.count - 1)
+            message = .object(fields)
+        }
+        return message.text
+    }
+
+    /// Added bodies a parts message carries at most; more go in the messages after it.
+    package static let bodiesPerPartsMessage = 256
+    /// Removed ids a parts message carries at most; more go in the messages after it.
+    package static let removalsPerPartsMessage = 4096
+
+    /// `{"type":"parts","version":V,"remove":[id,…],"add":[body,…](,"walls":[…])(,"joints":[…])}`:
+    /// what a page that knows `old` must be told to know `new` (the world changed as it ran, was
+    /// restarted or rewound), never the whole world again: the ids gone, the bodies made (each as
+    /// the scene message gives a body; an id made again, after a rewind, replaces the page's),
+    /// and the walls or the joints, whole as the scene message gives them, when they differ.
+    /// A page applies each message in turn, removals first.
+    /// - Returns: no message when nothing differs; several when more than
+    ///   `bodiesPerPartsMessage` bodies were made or `removalsPerPartsMessage` taken (walls and
+    ///   joints go in the first).
+    package static func parts(from old: LiveParts, to new: LiveParts, scene: Scene) -> [String] {
+        guard !new.sameParts(as: old) else { return [] }
+        let (added, removed, wallsChanged, jointsChanged) = new.changes(since: old)
+        guard !added.isEmpty || !removed.isEmpty || wallsChanged || jointsChanged else { return [] }
+        var messages: [String] = []
+        var (addedFrom, removedFrom) = (0, 0)
+        repeat {
+            let removing = removed[removedFrom..<min(removed.count, removedFrom + removalsPerPartsMessage)]
+            removedFrom += removing.count
+            // Removals go before additions: an added body then never waits behind a removal.
+            let adding = added[addedFrom..<(removedFrom < removed.count ? addedFrom : min(added.count, addedFrom + bodiesPerPartsMessage))]
+            addedFrom += adding.count
+            var fields: [(key: String, value: JSONOutput)] = [
+                ("type", "parts"), ("version", .integer(new.version)),
+                ("remove", .array(removing.map { .unsigned($0.rawValue) })), ("add", .array(adding.map { bodyOutput($0, scene: scene) })),
+            ]
+            if messages.isEmpty, wallsChanged { fields.append(("walls", wallsOutput(new.walls, scene: scene))) }
+            if messages.isEmpty, jointsChanged { fields.append(("joints", jointsOutput(new.joints))) }
+            messages.append(JSONOutput.object(fields).text)
+        } while removedFrom < removed.count || addedFrom < added.count
+        return messages
+    }
+
+    private static func hex(_ color: RGB) -> JSONOutput { .string(color.hex) }
+
+    /// `[id,width,height,"#rrggbb",kind(,[x0,y0,…],radius)]`.
+    private static func bodyOutput(_ body: LiveParts.Body, scene: Scene) -> JSONOutput {
+        let size = body.shape.boundingSize
+        let entry: [JSONOutput] = [.unsigned(body.id.rawValue), .number(size.x), .number(size.y),
+                                   hex(body.color ?? scene.render.crate), .string(body.shape.kind.rawValue)]
+        // A box and a circle are whole in their size; other shapes add their outline, so a
+        // pile of 5000 boxes sends no more than it did before shapes had outlines.
+        switch body.shape {
+        case .box, .circle: return .array(entry)
+        case .polygon, .segment:
+            let outline = body.shape.outline
+            return .array(entry + [.numbers(outline.points.flatMap { [$0.x, $0.y] }), .number(outline.radius)])
+        }
+    }
+
+    /// `[{"points":[x0,y0,x1,y1,…],"radius":r,"color":"#…"},…]`.
+    private static func wallsOutput(_ walls: [WallState], scene: Scene) -> JSONOutput {
+        .array(walls.map { wall -> JSONOutput in
             ["points": .numbers(wall.geometry.points.flatMap { [$0.x, $0.y] }), "radius": .number(wall.radius),
              "color": hex(wall.color ?? scene.render.wall)]
-        }
-        let colors = scene.crateColors(in: world)
-        let bodies = world.crates.compactMap { crate -> JSONOutput? in
-            guard let id = crate.id else { return nil }
-            let size = crate.shape.boundingSize
-            let body: [JSONOutput] = [.unsigned(id.rawValue), .number(size.x), .number(size.y),
-                                      hex(colors[id] ?? scene.render.crate), .string(crate.shape.kind.rawValue)]
-            // A box and a circle are whole in their size; other shapes add their outline, so a
-            // pile of 5000 boxes sends no more than it did before shapes had outlines.
-            switch crate.shape {
-            case .box, .circle: return .array(body)
-            case .polygon, .segment:
-                let outline = crate.shape.outline
-                return .array(body + [.numbers(outline.points.flatMap { [$0.x, $0.y] }), .number(outline.radius)])
-            }
-        }
-        let joints = world.jointLinks.filter(\.isDrawn).map { link -> JSONOutput in
+        })
+    }
+
+    /// The drawn joints: `[{"kind":…,"a":id|null,"anchor_a":[x,y],"b":…,"anchor_b":…(,"groove":…)(,"centres":true)},…]`.
+    private static func jointsOutput(_ links: [JointLink]) -> JSONOutput {
+        .array(links.filter(\.isDrawn).map { link -> JSONOutput in
             func id(_ body: BodyID?) -> JSONOutput { body.map { .unsigned($0.rawValue) } ?? .null }
             var fields: [(key: String, value: JSONOutput)] = [
                 ("kind", .string(link.kind.rawValue)), ("a", id(link.a)), ("anchor_a", .numbers([link.anchorA.x, link.anchorA.y])),
@@ -47,21 +111,7 @@ package enum LiveMessages {
             }
             if !link.hasAnchors { fields.append(("centres", .bool(true))) }
             return .object(fields)
-        }
-        var message: JSONOutput = [
-            "type": "scene", "name": .string(scene.name),
-            "world": .numbers([scene.worldSize.x, scene.worldSize.y]),
-            "step_rate": .integer(scene.stepRate),
-            "gravity": .numbers([scene.gravity.x, scene.gravity.y]),
-            "background": hex(scene.render.background), "crate": hex(scene.render.crate), "wall": hex(scene.render.wall),
-            "look": .string(scene.render.look.rawValue), "walls": .array(walls), "bodies": .array(bodies),
-            "rewind": rewindOutput(rewind),
-        ]
-        if !joints.isEmpty, case var .object(fields) = message {
-            fields.insert((key: "joints", value: .array(joints)), at: fields.count - 1)
-            message = .object(fields)
-        }
-        return message.text
+        })
     }
 
     private static func rewindOutput(_ rewind: LiveRun.Rewind) -> JSONOutput {

@@ -2,6 +2,7 @@ import FileIO
 import Physics
 import SceneModel
 import Session
+import Synchronization
 
 /// One frame of the live run, as the pages get it: the run's frame and the world's generation.
 package struct LiveFrame: Sendable {
@@ -53,6 +54,26 @@ package final class LiveRun: Sendable {
     /// Counts up each time the record is cut back or started again, so a download under way can
     /// tell that the file it reads is no longer the one it began.
     private let recordEpoch = RecordEpoch()
+    /// The parts of the scene's world, as the scene message describes them: what a page knows
+    /// when it connects, and what a world that has not changed (or was restarted) is made of.
+    package let baseParts: LiveParts
+    /// What a page's click on empty space drops.
+    package let drop: DropTemplate
+    /// Crates dropped so far (the palette is dealt out in turn).
+    private let dropsMade = Mutex(0)
+    /// The bodies of the newest frame, ascending id (nil before the first): which bodies a
+    /// page may push, grab or remove now.
+    private let present = Mutex<[BodyState]?>(nil)
+    /// Structural changes pages may still make at once, and when the last was taken.
+    private let changeAllowance = Mutex<(count: Double, last: ContinuousClock.Instant?)>((LiveRun.changesPerSecond, nil))
+
+    /// Structural changes (drops and removals) pages may make, on average, a second, in bursts of
+    /// up to as many: each drop is a body the world keeps stepping, so a page sending a thousand
+    /// drops a second must not fill the world in a minute.
+    package static let changesPerSecond = 10.0
+    /// Bodies pages may add beyond the scene's: a drop is refused while the world holds this many
+    /// more bodies than the scene makes.
+    package static let maximumDroppedBodies = 1000
 
     /// Whether a live run can be rewound.
     package enum Rewind: Sendable, Equatable {
@@ -75,8 +96,11 @@ package final class LiveRun: Sendable {
         self.sceneFile = sceneFile
         self.recordPath = recordPath
         masses = scene.allCrates().map { $0.bodyType == .dynamic ? $0.mass : nil }
+        drop = DropTemplate(scene: scene)
+        let built = world ?? (try? World(checked: checked))
+        baseParts = built.map { LiveParts(world: $0, scene: scene) } ?? LiveParts(version: 0, bodies: [], walls: [], joints: [])
         var settings = history ?? LiveHistory.Settings()
-        rewind = Self.rewindAvailability(scene: checked, world: world, recordPath: recordPath, seconds: settings.seconds)
+        rewind = Self.rewindAvailability(scene: checked, world: built, recordPath: recordPath, seconds: settings.seconds)
         if case .available = rewind {
             settings.onBranch = { [recordEpoch] in recordEpoch.advance() }
             self.history = settings
@@ -137,20 +161,84 @@ package final class LiveRun: Sendable {
             if !control.post(.dragTo(at), to: body) { return "cannot drag: \(LiveControl.maximumPendingPushes) inputs are waiting" }
         case let .release(body):
             if !control.post(.release, to: body) { return "cannot release: \(LiveControl.maximumPendingPushes) inputs are waiting" }
+        case let .drop(at):
+            return postDrop(at: at).map { "cannot drop: \($0)" }
+        case let .remove(body):
+            if case let .failure(refusal) = presence(of: body) { return "cannot remove: \(refusal.reason)" }
+            if !takeChange() { return "cannot remove: \(Self.changesRefusal)" }
+            if !control.post(.removeBody(body)) { return "cannot remove: \(LiveControl.maximumPendingPushes) inputs are waiting" }
         }
         return nil
     }
 
-    /// Why a page cannot push or grab `body`: not in the scene, or kinematic.
+    private static var changesRefusal: String { "pages may change the world at most \(Int(changesPerSecond)) times a second" }
+
+    /// A crate of `drop`'s making at `at`, posted to the run; else why not.
+    private func postDrop(at: Vec2) -> String? {
+        let size = scene.worldSize
+        guard (0...size.x).contains(at.x), (0...size.y).contains(at.y) else {
+            return "(\(at.x), \(at.y)) is outside the world, 0...\(size.x) × 0...\(size.y)"
+        }
+        if let count = present.withLock({ $0?.count }), count >= masses.count + Self.maximumDroppedBodies {
+            return "the world holds \(count) bodies: pages may add at most \(Self.maximumDroppedBodies) to the scene's \(masses.count)"
+        }
+        return dropsMade.withLock { made -> String? in
+            let spec = drop.spec(at: at, index: made)
+            // The template keeps within the limits; checked all the same, as an input line is.
+            if let problem = StructuralChange.addCrate(spec).problems().first { return "\(problem)" }
+            if !takeChange() { return Self.changesRefusal }
+            if !control.post(.addCrate(spec)) { return "\(LiveControl.maximumPendingPushes) inputs are waiting" }
+            made += 1
+            return nil
+        }
+    }
+
+    /// Takes one of the structural changes pages may make now (`changesPerSecond`).
+    private func takeChange(now: ContinuousClock.Instant = .now) -> Bool {
+        changeAllowance.withLock { allowance in
+            if let last = allowance.last {
+                let elapsed = now - last
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+                allowance.count = min(Self.changesPerSecond, allowance.count + seconds * Self.changesPerSecond)
+            }
+            allowance.last = now
+            guard allowance.count >= 1 else { return false }
+            allowance.count -= 1
+            return true
+        }
+    }
+
+    /// Why a page cannot push, grab or remove `body`: not in the scene, or kinematic.
     private struct BodyRefusal: Error {
         var reason: String
     }
 
-    /// The mass of `body`, a dynamic body of the scene, or why a page cannot push or grab it.
-    private func dynamicMass(of body: BodyID) -> Result<Double, BodyRefusal> {
-        guard body.rawValue >= 1, body.rawValue <= UInt64(masses.count) else {
-            return .failure(BodyRefusal(reason: "body \(body) is not in the scene (its bodies are 1...\(masses.count))"))
+    /// Whether `body` is in the world as the newest frame shows it (before the first frame: a
+    /// body of the scene), or why not.
+    private func presence(of body: BodyID) -> Result<Void, BodyRefusal> {
+        guard let bodies = present.withLock({ $0 }) else {
+            guard body.rawValue >= 1, body.rawValue <= UInt64(masses.count) else {
+                return .failure(BodyRefusal(reason: "body \(body) is not in the scene (its bodies are 1...\(masses.count))"))
+            }
+            return .success(())
         }
+        // Ascending id: a binary search.
+        var low = 0, high = bodies.count
+        while low < high {
+            let middle = (low + high) / 2
+            if bodies[middle].id < body { low = middle + 1 } else { high = middle }
+        }
+        if low < bodies.count, bodies[low].id == body { return .success(()) }
+        return .failure(BodyRefusal(reason: body.rawValue >= 1 && body.rawValue <= UInt64(masses.count)
+            ? "body \(body) is not in the world any more (it was removed)"
+            : "body \(body) is not in the scene (its bodies are 1...\(masses.count)) nor among the crates pages dropped and left in the world"))
+    }
+
+    /// The mass of `body`, a dynamic body in the world, or why a page cannot push or grab it.
+    /// Every body beyond the scene's is a page's drop, of `drop`'s mass.
+    private func dynamicMass(of body: BodyID) -> Result<Double, BodyRefusal> {
+        if case let .failure(refusal) = presence(of: body) { return .failure(refusal) }
+        guard body.rawValue <= UInt64(masses.count) else { return .success(drop.mass) }
         guard let mass = masses[Int(body.rawValue) - 1] else { return .failure(BodyRefusal(reason: "body \(body) is kinematic")) }
         return .success(mass)
     }
@@ -169,7 +257,10 @@ package final class LiveRun: Sendable {
         plan.gravity = RunPlan.GravityInputPlan(.live(control), badLines: .skip)
         plan.recordPath = recordPath
         plan.rewind = history
-        plan.liveFrames = { onFrame(LiveFrame(state: $0, generation: generation)) }
+        plan.liveFrames = { state in
+            self.present.withLock { $0 = state.snapshot.bodies }
+            onFrame(LiveFrame(state: state, generation: generation))
+        }
         return plan
     }
 

@@ -11,7 +11,10 @@ import Synchronization
 /// that carries frames to the page and tilts and commands from it.
 ///
 /// Every page has a slot holding the newest frame not yet sent: a new frame replaces an unsent
-/// one (counted as dropped), so a slow page never holds up physics or other pages.
+/// one (counted as dropped), so a slow page never holds up physics or other pages. With the frame
+/// goes the world's parts (`LiveParts`) it shows; before sending it, a page's writer sends what
+/// differs from the parts that page was last told (`LiveMessages.parts`), so a page never draws a
+/// frame whose bodies it does not know, and a slow page gets one difference, never a backlog.
 ///
 /// Every connection is tracked from the moment it is accepted: it must send its request head
 /// within `ServeLimits.requestHeadTimeout`, a page is pinged and closed when silent, and `stop()`
@@ -32,6 +35,9 @@ package final class LiveServer: Sendable {
 
     private let run: LiveRun
     private let sceneMessage: String
+    /// The parts of the newest frame's world, and what they were worked out from (its generation,
+    /// rewinds and structural version): worked out again only when one of those changes.
+    private let parts: Mutex<(key: PartsKey, parts: LiveParts)>
     private let allowedHosts: [String]
     private let clients = Mutex<[Int: Client]>([:])
     private let nextClient = Mutex(0)
@@ -43,9 +49,16 @@ package final class LiveServer: Sendable {
     /// The server's own threads, shut down by `shutdown(within:)`.
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
-    /// One page's newest unsent frame.
+    /// What a frame's parts are worked out from: another world (a restart), a rewind, a structural change.
+    private struct PartsKey: Equatable {
+        var generation: Int
+        var rewinds: Int
+        var version: Int
+    }
+
+    /// One page's newest unsent frame, with the parts of the world it shows.
     final class Client: Sendable {
-        let slot = Mutex<[UInt8]?>(nil)
+        let slot = Mutex<(frame: [UInt8], parts: LiveParts)?>(nil)
         let wake: AsyncStream<Void>.Continuation
         let signals: AsyncStream<Void>
 
@@ -60,20 +73,40 @@ package final class LiveServer: Sendable {
         self.run = run
         self.sceneMessage = sceneMessage
         self.allowedHosts = allowedHosts
+        parts = Mutex((PartsKey(generation: 0, rewinds: 0, version: 0), run.baseParts))
     }
 
-    /// Hands a frame to every page; an unsent older frame is dropped and counted.
-    package func broadcast(_ frame: [UInt8]) {
+    /// Hands a frame to every page, with the parts of the world it shows; an unsent older frame
+    /// is dropped and counted (the parts then go with the newer one).
+    package func broadcast(_ frame: LiveFrame) {
+        let bytes = LiveMessages.frame(frame)
+        let shown = parts(of: frame)
         let all = clients.withLock { Array($0.values) }
         var dropped = 0
         for client in all {
             client.slot.withLock { slot in
                 if slot != nil { dropped += 1 }
-                slot = frame
+                slot = (bytes, shown)
             }
             client.wake.yield()
         }
         if dropped > 0 { counters.withLock { $0.framesDropped += dropped } }
+    }
+
+    /// The parts of the world `frame` shows: the last frame's value while its world, rewinds and
+    /// structural version are the same (a changed world's snapshots carry one value until it
+    /// changes again), else worked out from the snapshot (the scene's when it carries none: a
+    /// world that has not changed, restarted or rewound to before its changes).
+    private func parts(of frame: LiveFrame) -> LiveParts {
+        let snapshot = frame.snapshot
+        let key = PartsKey(generation: frame.generation, rewinds: frame.rewind?.rewinds ?? 0, version: snapshot.parts?.version ?? 0)
+        return parts.withLock { last in
+            guard key != last.key else { return last.parts }
+            let now = snapshot.parts.map { LiveParts(parts: $0, bodies: snapshot.bodies) } ?? run.baseParts
+            // The same parts (a rewind within one make-up) stay the one value, which pages hold.
+            last = (key, now.sameParts(as: last.parts) ? last.parts : now)
+            return last.parts
+        }
     }
 
     /// Binds and serves until `stop()`; `onListening` gets the bound port. A bind that fails
@@ -212,8 +245,17 @@ package final class LiveServer: Sendable {
             try await outbound.write(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: sceneMessage)))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
+                    // What this page was told of the world's parts: the scene message's, then each
+                    // difference sent before the frame that shows it.
+                    var known = self.run.baseParts
                     for await _ in client.signals {
-                        guard let frame = client.slot.withLock({ slot in defer { slot = nil }; return slot }) else { continue }
+                        guard let (frame, parts) = client.slot.withLock({ slot in defer { slot = nil }; return slot }) else { continue }
+                        if parts !== known {
+                            for message in LiveMessages.parts(from: known, to: parts, scene: self.run.scene) {
+                                try await outbound.write(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: message)))
+                            }
+                            known = parts
+                        }
                         try await outbound.write(WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer(bytes: frame)))
                         self.counters.withLock { $0.framesSent += 1 }
                     }

@@ -24,6 +24,7 @@ os.environ["SE_AVOID_STATS"] = "true"
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 cratedrop = os.path.abspath(sys.argv[1])
@@ -52,6 +53,11 @@ def serve(scene, record, env=None):
         process.kill()
         raise SystemExit(f"FAIL no URL from cratedrop serve: {line!r}")
     return process, match.group(1)
+
+
+def focus(driver, element):
+    """Gives `element` the keyboard without a click: a click on the canvas's empty space drops a crate."""
+    driver.execute_script("arguments[0].focus()", element)
 
 
 def stop(process):
@@ -203,7 +209,7 @@ try:
 
     # Tilt: ArrowUp points gravity up; the crates then rise.
     canvas = driver.find_element(By.ID, "view")
-    canvas.click()
+    focus(driver, canvas)
     canvas.send_keys(Keys.ARROW_UP)
     wait_for(lambda: "[0, 1000]" in driver.find_element(By.ID, "gravity").text, 5, "the gravity readout")
     wait_for(lambda: b'"gravity":[0.0,1000.0]' in (open(record, "rb").read()), 10, "the tilt in the record")
@@ -295,7 +301,7 @@ else:
                  30, "frames with a rewind span")
         check(driver.find_element(By.ID, "rewind").is_enabled(), "on the portable backend the rewind slider is enabled")
         canvas = driver.find_element(By.ID, "view")
-        canvas.click()
+        focus(driver, canvas)
         canvas.send_keys(Keys.ARROW_RIGHT)
         wait_for(lambda: driver.execute_script("return window.cratedrop.step") > 600, 30, "step 600")
         driver.find_element(By.ID, "pause").click()
@@ -326,7 +332,7 @@ else:
               f"a second page sees the same rewind: step {seen}, {note!r}")
         driver.switch_to.window(first)
         driver.find_element(By.ID, "branch").click()
-        canvas.click()
+        focus(driver, canvas)
         canvas.send_keys(Keys.ARROW_LEFT)
         wait_for(lambda: driver.execute_script("return window.cratedrop.step") > target + 240, 30, "the new branch")
         driver.find_element(By.ID, "pause").click()
@@ -374,10 +380,10 @@ finally:
     driver.quit()
     stop(server)
 
-# Pushes and drags: a page pushes a body (a change of velocity at a point) and drags one with the
-# pointer; the run applies each at its next step, the record keeps them as bodies' input lines,
-# and `replay --verify` reproduces the run through them. A push naming no body is refused with
-# its reason, the socket open.
+# Pushes, drags, drops and removals: a page pushes a body (a change of velocity at a point), drags
+# one with the pointer, drops a crate with a click on empty space and removes it with X; the run
+# applies each at its next step, the record keeps them as input lines, and `replay --verify`
+# reproduces the run through them. A push naming no body is refused with its reason, the socket open.
 push_record = os.path.join(work, "push.rec")
 server, url = serve("Scenes/book.json", push_record)
 driver = browser()
@@ -389,7 +395,7 @@ try:
         socket.send(JSON.stringify({push: {body: 3, velocity: [0, 900], at: [at[0], at[1]]}}));
         socket.send(JSON.stringify({push: {body: 99, velocity: [0, 900], at: [10, 10]}}));""")
     refused = wait_for(lambda: driver.execute_script("return window.cratedrop.refused"), 10, "the refusal of a push to no body")
-    check("body 99 is not in the scene" in refused, f"a push to no body is refused with its reason: {refused!r}")
+    check("body 99 is not in the" in refused, f"a push to no body is refused with its reason: {refused!r}")
     wait_for(lambda: '"body":3,"impulse"' in open(push_record).read(), 10, "the push in the record")
     # A drag with the pointer: pressed on body 5 once it rests, moved up 60 CSS px in steps, let
     # go. The page sends a grab, the moves and a release; the run applies them at its steps and
@@ -415,6 +421,50 @@ try:
     lines = open(push_record).read()
     check('"body":5,"grab"' in lines and lines.count('"body":5,"drag_to"') >= 3,
           f"the drag is recorded: a grab and {lines.count('drag_to')} moves of body 5")
+
+    # Changing the world: a click on empty space drops a crate there. The server tells the page of
+    # body 6 (a parts message), the page draws one more body, and the record has the "add" line.
+    # With the pointer over it, X removes it: the page draws the scene's five again.
+    def page_point(world_x, world_y):
+        return driver.execute_script("""
+            const c = document.getElementById('view'), r = c.getBoundingClientRect();
+            const wx = scene.world[0], hw = c.height * wx / c.width;
+            return [r.left + arguments[0] / wx * c.clientWidth, r.top + (hw - arguments[1]) / hw * c.clientHeight];""", world_x, world_y)
+    spot = next((p for p in ([250, 250], [200, 270], [270, 200], [150, 270])
+                 if driver.execute_script("return bodyAt(arguments[0]) === null", p)), None)
+    check(spot is not None, f"book has empty space above its crates: {spot}")
+    before = driver.execute_script("return [window.cratedrop.bodiesDrawn, window.cratedrop.partsReceived]")
+    x, y = page_point(*spot)
+    actions = ActionBuilder(driver)
+    actions.pointer_action.move_to_location(int(x), int(y))
+    actions.pointer_action.pointer_down()
+    actions.pointer_action.pointer_up()
+    actions.perform()
+    drawn_after = wait_for(lambda: (lambda n: n if n == before[0] + 1 else None)(driver.execute_script("return window.cratedrop.bodiesDrawn")),
+                           10, "the dropped crate drawn")
+    parts = driver.execute_script("return [window.cratedrop.partsReceived, window.cratedrop.partsVersion, bodies.has(6), bodies.has(6) && bodies.get(6).w]")
+    wait_for(lambda: '"add":{' in open(push_record).read(), 10, "the drop in the record")
+    added = [line for line in open(push_record).read().splitlines() if '"add":{' in line]
+    check(before == [5, 0] and drawn_after == 6 and parts[0] == 1 and parts[1] == 1 and parts[2] and parts[3] == 32
+          and len(added) == 1 and '"size":[32.0,32.0],"mass":100.0' in added[0],
+          f"a click on empty space {spot} drops a crate: bodies drawn {before[0]} -> {drawn_after}, parts messages {parts[:2]}, "
+          f"body 6 known {parts[2]}, {parts[3]} px wide, the record's line {added}")
+    # The crate falls and settles; then the pointer over it and X.
+    wait_for(lambda: driver.execute_script("""
+        const p = frames[frames.length - 1].positions.get(6), last = window.lastSix;
+        window.lastSix = p;
+        return p && last !== undefined && Math.abs(last[0] - p[0]) < 0.2 && Math.abs(last[1] - p[1]) < 0.2;"""), 20, "body 6 at rest")
+    six = driver.execute_script("return frames[frames.length - 1].positions.get(6)")
+    x, y = page_point(six[0], six[1])
+    actions = ActionBuilder(driver)
+    actions.pointer_action.move_to_location(int(x), int(y))
+    actions.perform()
+    wait_for(lambda: driver.execute_script("const b = hover && bodyAt(hover); return b && b.id === 6"), 5, "the pointer over body 6")
+    ActionChains(driver).send_keys("x").perform()
+    wait_for(lambda: driver.execute_script("return window.cratedrop.bodiesDrawn") == 5, 10, "body 6 no longer drawn")
+    wait_for(lambda: '"body":6,"remove":true' in open(push_record).read(), 10, "the removal in the record")
+    check(driver.execute_script("return [window.cratedrop.partsReceived, bodies.has(6)]") == [2, False],
+          "X over the dropped crate removes it: the page was told (a second parts message), draws five bodies, and the record has the removal")
 finally:
     driver.quit()
     status, summary = stop(server)

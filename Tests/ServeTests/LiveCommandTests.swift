@@ -20,6 +20,8 @@ import Testing
         (#"{"grab": {"body": 3, "at": [40.5, 20]}}"#, .grab(body: BodyID(3), at: Vec2(40.5, 20))),
         (#"{"drag_to": {"at": [-1, 2e2], "body": 3}}"#, .dragTo(body: BodyID(3), at: Vec2(-1, 200))),
         (#"{"release": {"body": 3}}"#, .release(body: BodyID(3))),
+        (#"{"drop": {"at": [120.5, 2e2]}}"#, .drop(at: Vec2(120.5, 200))),
+        (#"{"remove": {"body": 7}}"#, .remove(body: BodyID(7))),
     ])
     func goodMessagesParse(text: String, expected: LiveCommand) throws {
         #expect(try LiveCommand.parse(text).get() == expected)
@@ -55,6 +57,15 @@ import Testing
         (#"{"drag_to": {"body": 2, "at": [1, 1], "at2": [1, 1]}}"#, "drag_to must be"),
         (#"{"release": {"body": 2, "at": [1, 1]}}"#, "release must be {\"body\": ID}"),
         (#"{"release": 2}"#, "unknown field 'release' or wrong type"),
+        (#"{"drop": {"at": [1e999, 0]}}"#, "drop must be {\"at\": [x, y]}: a point within ±1000000 px"),
+        (#"{"drop": {"at": [2e6, 0]}}"#, "drop must be {\"at\": [x, y]}"),
+        (#"{"drop": {"at": [1, 2], "size": [30, 30]}}"#, "drop must be {\"at\": [x, y]}"),
+        (#"{"drop": {"at": "here"}}"#, "drop must be {\"at\": [x, y]}"),
+        (#"{"drop": [1, 2]}"#, "unknown field 'drop' or wrong type"),
+        (#"{"remove": {"body": 0}}"#, "remove must be {\"body\": ID}: a body's id from 1"),
+        (#"{"remove": {"body": 1.5}}"#, "remove must be {\"body\": ID}"),
+        (#"{"remove": {"body": 2, "at": [1, 1]}}"#, "remove must be {\"body\": ID}"),
+        (#"{"remove": true}"#, "unknown field 'remove' or wrong type"),
     ])
     func badMessagesAreRefusedWithAReason(text: String, reason: String) {
         guard case let .failure(error) = LiveCommand.parse(text) else {

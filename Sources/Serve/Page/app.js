@@ -13,7 +13,9 @@ let gravity = [0, -1000];
 let paused = false;
 let rewind = null;             // {earliest, latest, rewinds}: the steps the run can go back to; null: none kept
 const drawn = [];              // times of drawn frames, for frames/s and the test's percentiles
-window.cratedrop = { drawn, received: 0, closed: null, rewind: null, refused: null };
+// For the browser test: frames received, the bodies drawn in the last drawn frame, the parts
+// messages applied and the newest's version.
+window.cratedrop = { drawn, received: 0, closed: null, rewind: null, refused: null, bodiesDrawn: 0, partsReceived: 0, partsVersion: 0 };
 
 const socket = new WebSocket(`ws://${location.host}/live`);
 socket.binaryType = "arraybuffer";
@@ -29,6 +31,8 @@ socket.onmessage = (event) => {
       window.cratedrop.refused = message.reason;
       refusedUntil = performance.now() + 4000;
       show("rewindNote", message.reason);
+    } else if (message.type === "parts") {
+      receiveParts(message);
     } else {
       receiveScene(message);
     }
@@ -37,16 +41,19 @@ socket.onmessage = (event) => {
   receiveFrame(new DataView(event.data));
 };
 
+// A body as the scene and parts messages give it: [id, w, h, colour, kind(, outline points, radius)].
+function describe([id, w, h, color, shape, points, radius]) {
+  // A box and a circle come as their size; their outlines follow from it.
+  if (!points) {
+    points = shape === "circle" ? [0, 0] : [-w / 2, -h / 2, w / 2, -h / 2, w / 2, h / 2, -w / 2, h / 2];
+    radius = shape === "circle" ? w / 2 : 0;
+  }
+  return [id, { w, h, color, shape, points, radius }];
+}
+
 function receiveScene(message) {
   scene = message;
-  bodies = new Map(message.bodies.map(([id, w, h, color, shape, points, radius]) => {
-    // A box and a circle come as their size; their outlines follow from it.
-    if (!points) {
-      points = shape === "circle" ? [0, 0] : [-w / 2, -h / 2, w / 2, -h / 2, w / 2, h / 2, -w / 2, h / 2];
-      radius = shape === "circle" ? w / 2 : 0;
-    }
-    return [id, { w, h, color, shape, points, radius }];
-  }));
+  bodies = new Map(message.bodies.map(describe));
   document.getElementById("title").textContent = `CrateDrop: ${message.name}`;
   const scale = Math.min(900 / message.world[0], 640 / message.world[1], 2);
   canvas.width = Math.round(message.world[0] * scale);
@@ -61,6 +68,26 @@ function receiveScene(message) {
   rewindHint = slider.disabled ? `Rewind is off: ${message.rewind ? message.rewind.unavailable : "not offered"}`
     : `Drag back through the last ${message.rewind.seconds} s.`;
   show("rewindNote", rewindHint);
+}
+
+// The world changed as it ran (a crate dropped, a body removed; a restart or a rewind across
+// changes): what differs from what this page was told, before the first frame that shows it.
+function receiveParts(message) {
+  for (const id of message.remove) {
+    bodies.delete(id);
+    if (grab && grab.id === id) grab = null;
+  }
+  for (const entry of message.add) {
+    const [id, body] = describe(entry);
+    bodies.set(id, body);
+  }
+  if (message.walls) {
+    scene.walls = message.walls;
+    backdrop = null;
+  }
+  if (message.joints) scene.joints = message.joints;
+  window.cratedrop.partsReceived++;
+  window.cratedrop.partsVersion = message.version;
 }
 
 // A frame: "CDF2", the header (LiveMessages.frame), then 16 bytes a body from byte 76.
@@ -291,9 +318,11 @@ function draw(now) {
   const [a, b] = frames.length === 2 ? frames : [frames[0], frames[0]];
   const interval = Math.max(1, b.time - a.time);
   const t = Math.min(1, (now - b.time) / interval);
+  let count = 0;
   for (const [id, [x, y, angle]] of b.positions) {
     const body = bodies.get(id);
     if (!body) continue;
+    count++;
     const before = a.positions.get(id) || [x, y, angle];
     const bx = before[0] + (x - before[0]) * t, by = before[1] + (y - before[1]) * t, ba = before[2] + (angle - before[2]) * t;
     drawCrate(bx * scale, canvas.height - by * scale, ba, body, scale);
@@ -303,6 +332,7 @@ function draw(now) {
   drawJoints(placed, scale);
   drawDrag(placed, scale);
   placed.clear();
+  window.cratedrop.bodiesDrawn = count;
 }
 
 // Joints as thin lines between their anchors, a dot at each (a groove as its groove; a gear or
@@ -354,7 +384,11 @@ window.addEventListener("keydown", (event) => {
   if (event.target === slider) return;  // arrow keys move the rewind slider, not gravity
   const turns = { ArrowLeft: -1, ArrowRight: 1 };
   const magnitude = Math.hypot(gravity[0], gravity[1]) || 1000;
-  if (event.key in turns) {
+  if (event.key === "Delete" || event.key === "Backspace" || event.key === "x" || event.key === "X") {
+    // The body under the pointer leaves the world (at the run's next step, recorded).
+    const body = hover ? bodyAt(hover) : null;
+    if (body) send({ remove: { body: body.id } });
+  } else if (event.key in turns) {
     const angle = Math.atan2(gravity[1], gravity[0]) + (turns[event.key] * Math.PI) / 12;
     sendGravity([magnitude * Math.cos(angle), magnitude * Math.sin(angle)]);
   } else if (event.key === "ArrowUp") {
@@ -371,10 +405,16 @@ window.addEventListener("keydown", (event) => {
 // grab where it was pressed, the pointer's moves (at most one a frame), a release; the run applies
 // each at its next step and records it, so the record replays the drag. Dragging anywhere else
 // points gravity.
-let dragStart = null, grab = null, lastMove = 0;
-function sendDrag(kind, body) {
-  if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ [kind]: body }));
+// A press on empty space that is let go before it tilts anything is a click: it drops a crate
+// there (the run makes it of the scene's typical size, in its palette, and records it).
+let dragStart = null, grab = null, lastMove = 0, click = null;
+// Where the pointer is over the canvas, in the world (null: elsewhere): Delete, Backspace or X
+// removes the body under it.
+let hover = null;
+function send(message) {
+  if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
+function sendDrag(kind, body) { send({ [kind]: body }); }
 // The grabbed point (on the body as drawn) to the pointer, in the joints' colour.
 function drawDrag(placed, scale) {
   if (!grab || !grab.pointer) return;
@@ -414,17 +454,22 @@ canvas.addEventListener("pointerdown", (event) => {
     sendDrag("grab", { body: body.id, at: point });
   } else {
     dragStart = [event.offsetX, event.offsetY];
+    click = point;
   }
 });
-function endDrag() {
+function endDrag(event) {
   dragStart = null;
+  if (click && event.type === "pointerup") send({ drop: { at: click } });
+  click = null;
   if (!grab) return;
   sendDrag("release", { body: grab.id });
   grab = null;
 }
 canvas.addEventListener("pointerup", endDrag);
 canvas.addEventListener("pointercancel", endDrag);
+canvas.addEventListener("pointerleave", () => { hover = null; });
 canvas.addEventListener("pointermove", (event) => {
+  if (scene) hover = worldPoint(event);
   if (grab) {
     grab.pointer = worldPoint(event);
     const now = performance.now();
@@ -440,6 +485,7 @@ canvas.addEventListener("pointermove", (event) => {
   const magnitude = Math.hypot(gravity[0], gravity[1]) || 1000;
   sendGravity([(magnitude * dx) / length, (magnitude * dy) / length]);
   dragStart = [event.offsetX, event.offsetY];
+  click = null;
 });
 
 // DeviceMotion: gravity follows the phone (portrait); iOS asks permission, over HTTPS or localhost.

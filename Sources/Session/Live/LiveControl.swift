@@ -4,8 +4,9 @@ import Synchronization
 
 /// What pages ask of a live run (`cratedrop serve`), posted from any thread and taken by the run
 /// at its frame and step boundaries: tilts (the run's gravity input, applied at the next step
-/// boundary and recorded like an untimed gravity line), pause, single step, restart, rewind (at
-/// the next frame boundary, `LiveHistory`).
+/// boundary and recorded like an untimed gravity line), bodies' inputs and structural changes
+/// (a crate dropped, a body removed: applied at the next step boundary and recorded as their
+/// input lines), pause, single step, restart, rewind (at the next frame boundary, `LiveHistory`).
 ///
 /// Bounded by construction: a tilt replaces a tilt not yet applied (only the newest matters
 /// at a step boundary), steps asked for while one is pending add nothing, and restarts coalesce
@@ -17,8 +18,9 @@ import Synchronization
 public final class LiveControl: GravityEvents, Sendable {
     private struct State {
         var gravity: Vec2?
-        /// Bodies' inputs (pushes, drags) not yet applied, oldest first (at most `maximumPendingPushes`).
-        var bodyInputs: [(body: BodyID, input: BodyInput)] = []
+        /// Bodies' inputs (pushes, drags) and structural changes (drops, removals) not yet
+        /// applied, oldest first (at most `maximumPendingPushes`).
+        var inputs: [InputAction] = []
         var tilts = 0
         var paused = false
         var stepRequested = false
@@ -37,8 +39,9 @@ public final class LiveControl: GravityEvents, Sendable {
 
     public init() {}
 
-    /// Bodies' inputs waiting for the next step boundary at most; more are refused until it
-    /// comes (a drag's move replaces its body's move not yet applied, so a pointer never fills it).
+    /// Bodies' inputs and structural changes waiting for the next step boundary at most; more are
+    /// refused until it comes (a drag's move replaces its body's move not yet applied, so a pointer
+    /// never fills it).
     public static let maximumPendingPushes = 16
 
     /// Gravity from now on, px/s², applied at the next step boundary.
@@ -55,16 +58,41 @@ public final class LiveControl: GravityEvents, Sendable {
     /// - Returns: false when `maximumPendingPushes` are already waiting (it is dropped).
     public func post(_ input: BodyInput, to body: BodyID) -> Bool {
         state.withLock { state in
-            if case .dragTo = input, let index = state.bodyInputs.lastIndex(where: { $0.body == body }),
-               case .dragTo = state.bodyInputs[index].input {
-                state.bodyInputs[index].input = input
+            // The newest entry about this body (its removal included): a move replaces it only if
+            // it is a move, so nothing jumps ahead of a grab, a release or a removal.
+            if case .dragTo = input, let index = state.inputs.lastIndex(where: { Self.concerns($0, body) }),
+               case .body(_, .dragTo) = state.inputs[index] {
+                state.inputs[index] = .body(body, input)
                 return true
             }
-            guard state.bodyInputs.count < Self.maximumPendingPushes else { return false }
-            state.bodyInputs.append((body, input))
+            guard state.inputs.count < Self.maximumPendingPushes else { return false }
+            state.inputs.append(.body(body, input))
             return true
         }
     }
+
+    /// A structural change (a crate dropped, a body removed), applied at the next step boundary
+    /// after the inputs posted before it and recorded as its input line. The caller has checked
+    /// the values; what the world refuses then (a body already gone, a drop deep in a heap) is
+    /// skipped with a warning.
+    /// - Returns: false when `maximumPendingPushes` inputs are already waiting (it is dropped).
+    public func post(_ change: StructuralChange) -> Bool {
+        state.withLock { state in
+            guard state.inputs.count < Self.maximumPendingPushes else { return false }
+            state.inputs.append(.change(change))
+            return true
+        }
+    }
+
+    /// Whether `action` is about body `body`: an input to it or its removal.
+    private static func concerns(_ action: InputAction, _ body: BodyID) -> Bool {
+        switch action {
+        case let .body(id, _): id == body
+        case let .change(.removeBody(id)): id == body
+        default: false
+        }
+    }
+
     public func pause() { state.withLock { $0.paused = true } }
     public func resume() { state.withLock { $0.paused = false } }
     /// One fixed step, when paused.
@@ -142,7 +170,8 @@ public final class LiveControl: GravityEvents, Sendable {
 
     public var source: String { "pages" }
 
-    /// The newest tilt not yet applied, then each body's input in turn, as untimed input lines; never waits.
+    /// The newest tilt not yet applied, then each body's input and structural change in turn, as
+    /// untimed input lines; never waits.
     public func next(wait: Bool, giveUp: () -> Bool) -> GravityStream.Event? {
         state.withLock { state in
             if let gravity = state.gravity {
@@ -150,10 +179,10 @@ public final class LiveControl: GravityEvents, Sendable {
                 state.tilts += 1
                 return .command(InputCommand(line: state.tilts, when: .whenRead, gravity: gravity))
             }
-            guard !state.bodyInputs.isEmpty else { return nil }
-            let next = state.bodyInputs.removeFirst()
+            guard !state.inputs.isEmpty else { return nil }
+            let next = state.inputs.removeFirst()
             state.tilts += 1
-            return .command(InputCommand(line: state.tilts, when: .whenRead, action: .body(next.body, next.input)))
+            return .command(InputCommand(line: state.tilts, when: .whenRead, action: next))
         }
     }
 }

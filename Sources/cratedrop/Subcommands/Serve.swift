@@ -156,7 +156,7 @@ struct Serve: ParsableCommand {
         do {
             outcome = try live.run(fps: fps, firstWorld: world, shouldStop: { StopSignals.received != nil || failure.withLock { $0 } != nil },
                                    onWarning: { printError("cratedrop: warning: \($0)") }) { frame in
-                server.broadcast(LiveMessages.frame(frame))
+                server.broadcast(frame)
             }
         } catch {
             if case .recordNotCreated = error {
