@@ -26,7 +26,13 @@ extension World {
 
     /// Names each wall shape by its place (walls, then tumblers' walls) for contact events.
     func labelWalls() {
-        for (index, shape) in (walls.map(\.shape) + tumblers.flatMap(\.shapes)).enumerated() { Chipmunk.shapeSetParty(shape, -(index + 1)) }
+        for (index, wall) in walls.enumerated() { Chipmunk.shapeSetParty(wall.shape, -(index + 1)) }
+        labelTumblerWalls()
+    }
+
+    /// Names the tumblers' walls, which follow the world's walls.
+    func labelTumblerWalls() {
+        for (index, shape) in tumblers.flatMap(\.shapes).enumerated() { Chipmunk.shapeSetParty(shape, -(walls.count + index + 1)) }
     }
 
     /// The events Chipmunk noted in the step just taken, each pair in order (`a` before `b`, its

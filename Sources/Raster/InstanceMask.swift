@@ -34,6 +34,13 @@ public struct InstanceMask: Sendable, Equatable {
         return "body \(highestBodyID) is past the highest id a 16-bit mask holds for a body (\(maxBodyID); walls take \(firstWallID) and up)"
     }
 
+    /// Why a world's walls cannot be told apart in a mask, if they cannot: more than `wallIDCount`
+    /// (the scene's and a tumbler's), where later walls would all share the last id.
+    public static func refusal(wallCount: Int) -> String? {
+        guard wallCount > wallIDCount else { return nil }
+        return "the world has \(wallCount) walls; a 16-bit mask tells \(wallIDCount) apart (ids \(firstWallID) and up)"
+    }
+
     /// The mask id of body `id`, nil past `maxBodyID`.
     static func id(of body: BodyID) -> UInt16? {
         body.rawValue <= maxBodyID ? UInt16(body.rawValue) : nil

@@ -53,7 +53,10 @@ struct SceneDecoder {
         // Read before the parts that inherit it.
         if let value = member(fields, "defaults") { surfaceDefaults = defaultsBlock(value, path: "defaults") }
         let bounds = member(fields, "bounds").flatMap { boundsWalls($0, path: "bounds") }
-        let walls = array(fields, "walls") { decoder, value, path in decoder.wall(value, path: path) }
+        // The world's limit counts the bounds' four too.
+        let walls = array(fields, "walls", limit: (Limits.walls.upperBound - 4, "walls")) {
+            decoder, value, path in decoder.wall(value, path: path)
+        }
         let crates = array(fields, "crates", limit: (Limits.crateCount.upperBound, "crates in all (inline and generated)")) { decoder, value, path in
             decoder.crate(value, path: path)
         }

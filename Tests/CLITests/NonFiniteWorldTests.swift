@@ -5,7 +5,9 @@ import Testing
 /// A world that goes NaN stops its run with a clear error, naming the step and the body (issue 49,
 /// audit finding 3): a rotary spring of the largest stiffness pulled a million radians from rest
 /// overflows within a few dozen steps. Before, such runs exited 0 and wrote NaN into traces,
-/// records and saved states, and a sweep sample was written complete.
+/// records and saved states, and a sweep sample was written complete. On Debian's libchipmunk7, a
+/// debug build, Chipmunk's own checks abort the process inside the step that overflows (exit 134),
+/// before CrateDrop can look: the test is CrateDrop's Chipmunk's.
 @Suite struct NonFiniteWorldTests {
     static let scene = """
         {"world": [400, 400], "gravity": [0, -100],
@@ -13,7 +15,7 @@ import Testing
          "joints": [{"kind": "damped_rotary_spring", "a": 0, "b": 1, "rest_angle": 1000000, "stiffness": 1e15, "damping": 0}]}
         """
 
-    @Test func aRunStopsAtTheStepTheWorldWentNonFinite() throws {
+    @Test(.enabled(if: SavedStateCommandTests.portable)) func aRunStopsAtTheStepTheWorldWentNonFinite() throws {
         let folder = SavedStateCommandTests.temporary("nonfinite")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -23,7 +25,7 @@ import Testing
         #expect(hash.status == 65 && hash.stderr.contains(message), "\(hash.status) \(hash.stderr)")
         // Nothing written holds a value that is not a number: the trace stops at step 31.
         let rows = try String(contentsOfFile: "\(folder)/t.csv", encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
-        #expect(!rows.contains { $0.lowercased().contains("nan") || $0.contains("inf") } && rows.last!.hasPrefix("31,"), "\(rows.suffix(2))")
+        #expect(!rows.contains { $0.lowercased().contains("nan") || $0.contains("inf") } && rows.last?.hasPrefix("31,") == true, "\(rows.suffix(2))")
         // The record's checkpoints stop before it too (JSON writes a value that is not a number as null).
         let record = try String(contentsOfFile: "\(folder)/r.rec", encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix(#"{"step""#) }
         #expect(!record.contains { $0.contains("null") || $0.hasPrefix(#"{"step":32,"#) } && !record.isEmpty)

@@ -44,7 +44,8 @@ final class FrameOutput: StepStage {
         // The masks' folder is checked and made before the frames' sink starts (an encoder, a file).
         var maskWriter: DirectoryFrameWriter?
         if let masks = frames.masks {
-            if let refusal = InstanceMask.refusal(highestBodyID: world.bodyShapes.highestID) {
+            if let refusal = InstanceMask.refusal(highestBodyID: world.bodyShapes.highestID)
+                ?? InstanceMask.refusal(wallCount: world.wallStates().count + world.tumblers.reduce(0) { $0 + $1.wallStates.count }) {
                 throw .unsuitable(path: masks, reason: refusal)
             }
             try DirectoryFrameWriter.prepare(directory: masks, replaceExisting: frames.destination.replacesExisting, masks: true)
