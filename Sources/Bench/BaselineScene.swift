@@ -3,12 +3,15 @@ import SceneModel
 
 /// A scene as the C baseline takes it (`Sources/CBaseline/include/cbaseline.h`): one config,
 /// the walls in creation order (bounds first), the crates in creation order, each shape as data
-/// (kind, numbers, vertices). Owns the vertex storage the C structs point into, for its life.
+/// (kind, numbers, vertices), the joints, and every crate its spawners release with its step.
+/// Owns the vertex storage the C structs point into, for its life.
 final class BaselineScene {
     var config = cbaseline_config()
     private(set) var walls: [cbaseline_wall] = []
     private(set) var crates: [cbaseline_crate] = []
     private(set) var joints: [cbaseline_joint] = []
+    /// The spawners' crates (`spawned(_:)`), in the order they are released.
+    private(set) var spawns: [(step: Int, crate: cbaseline_crate)] = []
     /// Every polygon's vertices, as x, y pairs; the structs point into it.
     private let vertexStorage: UnsafeMutableBufferPointer<Double>
 
@@ -33,9 +36,9 @@ final class BaselineScene {
             config.tumbler_friction = tumbler.friction
             config.tumbler_elasticity = tumbler.elasticity
         }
-        let sceneWalls = scene.allWalls(), sceneCrates = scene.allCrates()
+        let sceneWalls = scene.allWalls(), sceneCrates = scene.allCrates(), spawned = Self.spawned(scene)
         var polygons: [[Vec2]] = sceneWalls.compactMap { if case let .polygon(vertices) = $0.geometry { vertices } else { nil } }
-        polygons += sceneCrates.compactMap { if case let .polygon(vertices, _) = $0.shape { vertices } else { nil } }
+        polygons += (sceneCrates + spawned.map(\.spec)).compactMap { if case let .polygon(vertices, _) = $0.shape { vertices } else { nil } }
         vertexStorage = .allocate(capacity: max(1, 2 * polygons.reduce(0) { $0 + $1.count }))
         var used = 0
         /// Copies `vertices` into the storage: where they start and how many.
@@ -56,6 +59,27 @@ final class BaselineScene {
             crates.append(Self.crate(spec, vertices: vertices))
         }
         for spec in scene.joints { joints.append(Self.joint(spec)) }
+        for (step, spec) in spawned {
+            var vertices: (UnsafePointer<Double>, Int32)?
+            if case let .polygon(points, _) = spec.shape { vertices = store(points) }
+            spawns.append((step, Self.crate(spec, vertices: vertices)))
+        }
+    }
+
+    /// Every crate `scene`'s spawners release, with the step it is released at (before that step,
+    /// counted from 0), in the order CrateDrop's world makes them: by step, and at one step
+    /// spawner by spawner in file order. The values are the spawner's own (`Spawner.crate(_:)`:
+    /// its SplitMix64 draws and `BodyShape.scaled(by:)`), worked out here once, so the C side
+    /// builds the same doubles and needs no generator of its own. CrateDrop refuses a crate that
+    /// would lie deep in more than 8 bodies, which this list cannot know: it holds every one.
+    static func spawned(_ scene: Scene) -> [(step: Int, spec: CrateSpec)] {
+        var releases: [(step: Int, spawner: Int, index: Int)] = []
+        for (number, spawner) in scene.spawners.enumerated() {
+            let first = spawner.firstStep(stepRate: scene.stepRate), interval = spawner.interval(stepRate: scene.stepRate)
+            for index in 0..<spawner.count { releases.append((first + index * interval, number, index)) }
+        }
+        releases.sort { ($0.step, $0.spawner, $0.index) < ($1.step, $1.spawner, $1.index) }
+        return releases.map { ($0.step, scene.spawners[$0.spawner].crate($0.index)) }
     }
 
     /// A wall as `cbaseline.h` takes it; a polygon's points are at `vertices` (x, y pairs and their
@@ -145,6 +169,8 @@ final class BaselineScene {
         joint.max_bias = settings.maxBias ?? .nan
         joint.error_bias = settings.errorBias ?? .nan
         joint.collide_bodies = settings.collideBodies ? 1 : 0
+        joint.break_impulse = settings.breakImpulse ?? .nan
+        joint.break_force = settings.breakForce ?? .nan
         return joint
     }
 

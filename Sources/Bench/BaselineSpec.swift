@@ -10,7 +10,8 @@ import SceneModel
 ///     config GX GY ITERATIONS STEP_RATE HASH_CELL_SIZE HASH_CELLS SLEEP_TIME HAS_TUMBLER TCX TCY TW TH TOMEGA TRADIUS TFRICTION TELASTICITY
 ///     wall KIND AX AY BX BY RADIUS FRICTION ELASTICITY GROUP CATEGORIES MASK SENSOR N X0 Y0 … XN-1 YN-1
 ///     body KIND KINEMATIC CX CY W H ANGLE VX VY W MASS FRICTION ELASTICITY RADIUS AX AY BX BY GROUP CATEGORIES MASK SENSOR N X0 Y0 …
-///     joint KIND A B P0 … P6 MAX_FORCE MAX_BIAS ERROR_BIAS COLLIDE_BODIES
+///     joint KIND A B P0 … P6 MAX_FORCE MAX_BIAS ERROR_BIAS COLLIDE_BODIES BREAK_IMPULSE BREAK_FORCE
+///                                           (a threshold NaN: none)
 ///     gravity STEP GX GY                    (acts on step STEP, counted from 0)
 ///     input STEP KIND INDEX X Y HAS_POINT PX PY TORQUE STEPS
 ///                                           (a body's input before step STEP: KIND 0 impulse, 1 velocity,
@@ -22,12 +23,17 @@ import SceneModel
 ///     addwall STEP <a wall line's fields>    the inputs: a crate added (it takes the next index), a
 ///     addjoint STEP <a joint line's fields>  wall, a joint (the next joint index; A and B crate
 ///     removebody STEP INDEX                  indices, its id less one), a crate removed with its
-///     removejoint STEP INDEX                 joints, a joint removed (INDEX its id less one))
+///     removejoint STEP INDEX                 joints, a joint removed (INDEX its id less one); a
+///                                            spawner's crate is an addbody line at its step, after
+///                                            that step's input lines, spawners in file order)
 ///     probe SEED ANGLES CONTACT_STEPS       (the determinism probe: angle seed and count, contact steps)
 ///
 /// KIND is `cbaseline.h`'s shape or joint kind; A and B a joint's crate indices (−1: static);
-/// integers are decimal. Crates and joints keep their index for ever: one removed leaves its index
-/// unused (`cbaseline_add_crate`).
+/// integers are decimal. Crates and joints keep their index for ever: one removed (or a joint
+/// broken, which the harness does as `cbaseline_step` does) leaves its index unused
+/// (`cbaseline_add_crate`). The spawners' crates are written out with the values CrateDrop
+/// works out for them (`BaselineScene.spawned(_:)`), every one whatever the run's length: the
+/// harness has no crowding check, so a crate CrateDrop refuses makes the trails part.
 package enum BaselineSpec {
     package static func text(scene: Scene, inputs: [(step: Int, action: InputAction)] = [],
                             probe: (seed: UInt64, angles: Int, contactSteps: Int)? = nil) -> String {
@@ -54,12 +60,22 @@ package enum BaselineSpec {
         func fields(_ j: cbaseline_joint) -> String {
             let p = j.params
             return "\(j.kind) \(j.a) \(j.b) \(bits(p.0, p.1, p.2, p.3, p.4, p.5, p.6)) \(bits(j.max_force, j.max_bias, j.error_bias))"
-                + " \(j.collide_bodies)"
+                + " \(j.collide_bodies) \(bits(j.break_impulse, j.break_force))"
+        }
+        /// The spawners' crates not yet written, in release order: each goes after every input
+        /// line of its step (the stream's steps never go down).
+        var spawns = baseline.spawns[...]
+        func spawnLines(before step: Int?) {
+            while let (at, crate) = spawns.first, step.map({ at < $0 }) ?? true {
+                lines.append("addbody \(at) " + fields(crate))
+                spawns = spawns.dropFirst()
+            }
         }
         for w in baseline.walls { lines.append("wall " + fields(w)) }
         for k in baseline.crates { lines.append("body " + fields(k)) }
         for j in baseline.joints { lines.append("joint " + fields(j)) }
         for (step, action) in inputs {
+            spawnLines(before: step)
             switch action {
             case let .gravity(gravity): lines.append("gravity \(step) \(bits(gravity.x, gravity.y))")
             case let .body(id, input):
@@ -87,6 +103,7 @@ package enum BaselineSpec {
                 }
             }
         }
+        spawnLines(before: nil)
         if let probe { lines.append("probe \(probe.seed) \(probe.angles) \(probe.contactSteps)") }
             return lines.joined(separator: "\n") + "\n"
         }

@@ -12,8 +12,11 @@ final class BaselineWorld {
     init(scene: Scene) {
         let baseline = BaselineScene(scene)
         world = withExtendedLifetime(baseline) {
-            cbaseline_create(&baseline.config, baseline.walls, Int32(baseline.walls.count), baseline.crates, Int32(baseline.crates.count),
-                             baseline.joints, Int32(baseline.joints.count))
+            let world = cbaseline_create(&baseline.config, baseline.walls, Int32(baseline.walls.count), baseline.crates,
+                                         Int32(baseline.crates.count), baseline.joints, Int32(baseline.joints.count))!
+            // The spawners' crates, held by the C world for their steps (it copies the vertices).
+            for (step, crate) in baseline.spawns { withUnsafePointer(to: crate) { cbaseline_spawn(world, Int64(step), $0) } }
+            return world
         }
     }
 
@@ -59,4 +62,8 @@ final class BaselineWorld {
     }
 
     var stateHash: StateHash { StateHash(value: cbaseline_state_hash(world)) }
+
+    /// The crates in the C world now: CrateDrop's `World.crates.count` when both made the same
+    /// (a spawned crate CrateDrop refused is one more here).
+    var crateCount: Int { Int(cbaseline_crate_count(world)) }
 }

@@ -36,6 +36,11 @@ package struct SceneBenchmark: Sendable {
     /// Both sides' state hashes after the same steps; equal when the comparison is like for like.
     package var swiftHash: StateHash
     package var cHash: StateHash
+    /// The spawned crates CrateDrop's world refused (a heap where they appear), which the C
+    /// baseline makes all the same, and the C world's crate count: when they are not 0 and
+    /// `crates`, the hashes differ for that reason (`cbaseline_spawn`).
+    package var refusedSpawns = 0
+    package var cCrates = 0
     /// Drawing one frame at the render size, ms.
     package var draw: Spread
     /// Writing one frame file (temporary name, rename), ms.
@@ -88,7 +93,7 @@ package enum Benchmark {
         return SceneBenchmark(
             scene: scene.name, crates: world.crates.count, stepsPerRepetition: steps,
             swiftStep: Spread(swift), snapshot: Spread(snapshot), cStep: Spread(c),
-            swiftHash: world.stateHash, cHash: baseline.stateHash,
+            swiftHash: world.stateHash, cHash: baseline.stateHash, refusedSpawns: world.refusedSpawnCount, cCrates: baseline.crateCount,
             draw: render.draw, fileWrite: render.fileWrite, streamThroughput: render.stream)
     }
 

@@ -26,6 +26,8 @@ static int points(const double *xy, int count, cpVect *out) {
 struct cbaseline_world {
     cpSpace *space;
     cpFloat dt;
+    int step_rate;
+    long long steps_taken;
     int wall_count, wall_capacity;
     cpShape **walls;
     cpBody *tumbler_body;
@@ -35,10 +37,18 @@ struct cbaseline_world {
     int crate_count, crate_capacity;
     cpBody **bodies;
     cpShape **shapes;
-    /* Every joint made, by index (its joint id less one), with its kind: a removed one is NULL. */
-    int joint_count, joint_capacity;
+    /* Every joint made, by index (its joint id less one), with its kind and its breaking
+       thresholds (break impulse, break force; a threshold is set when > 0): a removed one is NULL.
+       `breakable` joints in the world have a threshold; `broken` has room for joint_capacity. */
+    int joint_count, joint_capacity, breakable;
     cpConstraint **joints;
     int *joint_kinds;
+    double (*joint_breaks)[2];
+    int *broken;
+    /* Crates held for the start of a step (cbaseline_spawn), by step then in the order held;
+       those before `next_spawn` are made (or were held too late). Each owns its vertex copy. */
+    struct spawn { long long step; cbaseline_crate crate; } *spawns;
+    int spawn_count, spawn_capacity, next_spawn;
     /* Forces held over the next steps, in the order held. */
     struct held { int index; cpVect force, point; int has_point; double torque; int remaining; } *held;
     int held_count, held_capacity;
@@ -85,14 +95,19 @@ static void reserve_crate(cbaseline_world *world) {
     world->crate_capacity = capacity;
 }
 
-/* Room for one more joint in `joints` and `joint_kinds`. */
+/* Room for one more joint in `joints`, `joint_kinds`, `joint_breaks` and `broken`. */
 static void reserve_joint(cbaseline_world *world) {
     int count = world->joint_count, capacity = grown(count, world->joint_capacity);
     if (capacity == world->joint_capacity) return;
     world->joints = resized(world->joints, count, capacity, sizeof *world->joints);
     world->joint_kinds = resized(world->joint_kinds, count, capacity, sizeof *world->joint_kinds);
+    world->joint_breaks = resized(world->joint_breaks, count, capacity, sizeof *world->joint_breaks);
+    world->broken = resized(world->broken, count, capacity, sizeof *world->broken);
     world->joint_capacity = capacity;
 }
+
+/* Whether a threshold is set: > 0 (NaN and a zeroed struct's 0 are not). */
+static int threshold_set(double threshold) { return threshold > 0; }
 
 /* Crate `index`'s body, or NULL when there is none (removed, or never made). */
 static cpBody *body_at(const cbaseline_world *world, int index) {
@@ -192,6 +207,9 @@ static int make_joint(cbaseline_world *world, const cbaseline_joint *j, const do
     reserve_joint(world);
     world->joints[world->joint_count] = joint;
     world->joint_kinds[world->joint_count] = j->kind;
+    world->joint_breaks[world->joint_count][0] = threshold_set(j->break_impulse) ? j->break_impulse : 0;
+    world->joint_breaks[world->joint_count][1] = threshold_set(j->break_force) ? j->break_force : 0;
+    if (threshold_set(j->break_impulse) || threshold_set(j->break_force)) world->breakable++;
     return world->joint_count++;
 }
 
@@ -200,6 +218,7 @@ cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaselin
     cbaseline_world *world = calloc(1, sizeof *world);
     world->space = cpSpaceNew();
     world->dt = 1.0 / (cpFloat)config->step_rate;
+    world->step_rate = config->step_rate;
     cpSpaceSetGravity(world->space, cpv(config->gravity_x, config->gravity_y));
     cpSpaceSetIterations(world->space, config->iterations);
     if (config->hash_cells > 0) cpSpaceUseSpatialHash(world->space, config->hash_cell_size, config->hash_cells);
@@ -263,6 +282,7 @@ void cbaseline_remove_joint(cbaseline_world *world, int index) {
     cpSpaceRemoveConstraint(world->space, joint);
     cpConstraintFree(joint);
     world->joints[index] = NULL;
+    if (threshold_set(world->joint_breaks[index][0]) || threshold_set(world->joint_breaks[index][1])) world->breakable--;
 }
 
 void cbaseline_remove_body(cbaseline_world *world, int index) {
@@ -341,8 +361,52 @@ void cbaseline_drag_to(cbaseline_world *world, int index, double x, double y) {
     if (drag) cpPivotJointSetAnchorA(drag, cpv(x, y));
 }
 
+void cbaseline_spawn(cbaseline_world *world, long long step, const cbaseline_crate *crate) {
+    int capacity = grown(world->spawn_count, world->spawn_capacity);
+    if (capacity != world->spawn_capacity) world->spawns = resized(world->spawns, world->spawn_count, capacity, sizeof *world->spawns);
+    world->spawn_capacity = capacity;
+    /* After every crate held for its step or an earlier one (the common case: held in step order, at the end). */
+    int at = world->spawn_count;
+    while (at > world->next_spawn && world->spawns[at - 1].step > step) at--;
+    memmove(&world->spawns[at + 1], &world->spawns[at], (size_t)(world->spawn_count - at) * sizeof *world->spawns);
+    struct spawn *spawn = &world->spawns[at];
+    spawn->step = step;
+    spawn->crate = *crate;
+    int n = crate->kind == CBASELINE_POLYGON && crate->vertex_count > 0 ? crate->vertex_count : 0;
+    double *vertices = NULL;
+    if (n > 0) {
+        vertices = malloc((size_t)(2 * n) * sizeof *vertices);
+        if (!vertices) abort();
+        memcpy(vertices, crate->vertices, (size_t)(2 * n) * sizeof *vertices);
+    }
+    spawn->crate.vertices = vertices;
+    spawn->crate.vertex_count = n;
+    world->spawn_count++;
+}
+
+/* The joints that break in the step just taken (World.breakJoints): all found first, in ascending
+   index, then each removed in ascending index. */
+static void break_joints(cbaseline_world *world) {
+    int count = 0;
+    for (int j = 0; j < world->joint_count; j++) {
+        cpConstraint *joint = world->joints[j];
+        if (!joint) continue;
+        double breakImpulse = world->joint_breaks[j][0], breakForce = world->joint_breaks[j][1];
+        if (!threshold_set(breakImpulse) && !threshold_set(breakForce)) continue;
+        double impulse = fabs(cpConstraintGetImpulse(joint));
+        /* As JointSettings.breaks(impulse:stepRate:) writes it: |impulse| × rate, not |impulse| / dt. */
+        if ((threshold_set(breakImpulse) && impulse > breakImpulse)
+            || (threshold_set(breakForce) && impulse * (double)world->step_rate > breakForce)) world->broken[count++] = j;
+    }
+    for (int i = 0; i < count; i++) cbaseline_remove_joint(world, world->broken[i]);
+}
+
 void cbaseline_step(cbaseline_world *world, int steps) {
     for (int i = 0; i < steps; i++) {
+        for (; world->next_spawn < world->spawn_count && world->spawns[world->next_spawn].step <= world->steps_taken; world->next_spawn++) {
+            const struct spawn *spawn = &world->spawns[world->next_spawn];
+            if (spawn->step == world->steps_taken) make_crate(world, &spawn->crate);
+        }
         int kept = 0;
         for (int h = 0; h < world->held_count; h++) {
             struct held *held = &world->held[h];
@@ -353,7 +417,15 @@ void cbaseline_step(cbaseline_world *world, int steps) {
         }
         world->held_count = kept;
         cpSpaceStep(world->space, world->dt);
+        world->steps_taken++;
+        if (world->breakable > 0) break_joints(world);
     }
+}
+
+int cbaseline_crate_count(const cbaseline_world *world) {
+    int count = 0;
+    for (int i = 0; i < world->crate_count; i++) count += world->bodies[i] != NULL;
+    return count;
 }
 
 /* The world's shapes (walls, the tumbler's, crates) and moving bodies (tumbler, crates), in the
@@ -478,6 +550,10 @@ void cbaseline_destroy(cbaseline_world *world) {
     for (int i = 0; i < world->joint_count; i++) if (world->joints[i]) cpConstraintFree(world->joints[i]);
     free(world->joints);
     free(world->joint_kinds);
+    free(world->joint_breaks);
+    free(world->broken);
+    for (int i = 0; i < world->spawn_count; i++) free((void *)world->spawns[i].crate.vertices);
+    free(world->spawns);
     free(world->held);
     free(world->walls);
     free(world->bodies);

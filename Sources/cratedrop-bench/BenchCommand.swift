@@ -120,6 +120,10 @@ struct CrateDropBench: ParsableCommand {
         let mismatched = results.filter { !$0.hashesMatch }
         if !mismatched.isEmpty {
             printError("cratedrop: bench: state hashes differ between CrateDrop and plain C for: \(mismatched.map(\.scene).joined(separator: ", "))")
+            for result in mismatched where result.refusedSpawns > 0 {
+                printError("cratedrop: bench: \(result.scene): CrateDrop refused \(result.refusedSpawns) spawned crate(s) (a heap where they appear), "
+                    + "which the C baseline makes (\(result.cCrates) crates against \(result.crates)): compare scenes whose spawns all succeed")
+            }
             throw ExitCode.failure
         }
     }
@@ -198,9 +202,10 @@ struct CrateDropBench: ParsableCommand {
             _ = measuredSwiftStepLoop(world, steps: steps, snapshots: true)
             try StandardOutput.print("\(world.stepCount) \(world.stateHash)")
         case .c:
-            if let path = gravity {
+            let inputs = try baselineInputs(path: gravity, scene: scene)
+            try requireEverySpawn(scene: scene, inputs: inputs, steps: settings.warmupSteps + steps)
+            if gravity != nil {
                 // Every step's hash with the inputs, as `cratedrop hash --every 1 --inputs` prints it.
-                let inputs = try baselineInputs(path: path, scene: scene)
                 let trail = BaselineRunner.trail(scene: scene, inputs: inputs, steps: settings.warmupSteps + steps)
                 for (index, hash) in trail.enumerated() { try StandardOutput.print("\(index + 1) \(hash)") }
                 return
@@ -225,15 +230,20 @@ struct CrateDropBench: ParsableCommand {
 }
 
 /// The timed inputs of `path` (none when nil) for the C baseline, which makes every structural
-/// change but breaks no joints (yet): a scene joint or an added one with a breaking threshold
-/// (`break_impulse`, `break_force`) is refused (69) rather than left unbroken on the C side.
+/// change, breaks joints and releases spawners' crates as CrateDrop's world does.
 private func baselineInputs(path: String?, scene: Scene) throws -> [(step: Int, action: InputAction)] {
-    let inputs = try path.map { try timedInputs(path: $0, scene: scene) } ?? []
-    let breaking = scene.joints.contains { $0.settings.breaks } ? "the scene \(scene.name)"
-        : inputs.contains { if case let .change(.addJoint(_, _, _, settings)) = $0.action { settings.breaks } else { false } } ? path : nil
-    if let breaking {
-        printError("cratedrop-bench: \(breaking): the C baseline breaks no joints: give it joints without break_impulse or break_force")
-        throw ExitCodes.unavailable
-    }
-    return inputs
+    try path.map { try timedInputs(path: $0, scene: scene) } ?? []
+}
+
+/// Refuses (69) a scene whose spawned crates CrateDrop's world would not all make in `steps`
+/// steps with `inputs`: the C baseline has no crowding check and makes every one, so its hashes
+/// would part from CrateDrop's without a word. Scenes without spawners cost nothing here.
+private func requireEverySpawn(scene: Scene, inputs: [(step: Int, action: InputAction)], steps: Int) throws {
+    guard !scene.spawners.isEmpty else { return }
+    let refused = try BaselineRunner.refusedSpawns(scene: scene, inputs: inputs, steps: steps)
+    guard refused.count > 0 else { return }
+    let first = refused.first.map { " (crate \($0.crate) of spawner \($0.spawner), at step \($0.step): \($0.reason))" } ?? ""
+    printError("cratedrop-bench: \(scene.name): CrateDrop refuses a spawned crate\(first), which the C baseline would make (it has no "
+        + "crowding check), so their hashes would differ: compare scenes whose spawns all succeed")
+    throw ExitCodes.unavailable
 }

@@ -7,7 +7,8 @@
                           the same, continuing a saved state (a CrateDrop state file, made by
                           `cratedrop hash --save-state` or by this harness on any CPU) from its step;
                           across structural changes, the spec's changes before that step are made
-                          first, as its make-up log says (the joints' made values from the log)
+                          first, as its make-up log says (the joints' made values from the log),
+                          with the joints that broke removed where the log has them
      trail SPEC STEPS --save-at N TEMPLATE OUT
                           also saves the state after step N as a CrateDrop state file: TEMPLATE's
                           header (a state file of the same scene) with this CPU's name, the step,
@@ -27,6 +28,7 @@
 #include "shim.h"
 
 #include <chipmunk/chipmunk.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,8 @@
 #include <time.h>
 
 #define MAX_CHANGES 4096
+/* A state's make-up log: the spec's changes (spawned crates among them) and the joints that broke. */
+#define MAX_LOGGED 1000000
 
 /* Input kinds past the bodies' inputs (0...6): the structural changes. */
 enum { INPUT_ADD_BODY = 7, INPUT_ADD_WALL, INPUT_ADD_JOINT, INPUT_REMOVE_BODY, INPUT_REMOVE_JOINT };
@@ -51,7 +55,8 @@ typedef struct {
     int change_count;
     /* Bodies' inputs (BaselineSpec's "input" lines, kinds 0...6) and structural changes (its
        "addbody", "addwall", "addjoint", "removebody" and "removejoint" lines, kinds INPUT_ADD_BODY
-       ...), in file order: at a step, they apply in that order. */
+       ...; a spawner's crate is an "addbody" line), in file order: at a step, they apply in that
+       order. Grown as lines are read. */
     struct input {
         int step, kind, index, has_point, steps;
         double x, y, px, py, torque;
@@ -59,7 +64,7 @@ typedef struct {
         cbaseline_wall wall;
         cbaseline_joint joint;
     } *inputs;
-    int input_count;
+    int input_count, input_capacity;
     /* Crates and joints made by the scene and the changes so far, as the lines are read. */
     int bodies_made, joints_made;
     int has_probe;
@@ -85,6 +90,16 @@ static long next_integer(char **cursor) {
     char *word = strtok_r(NULL, " \n", cursor);
     if (!word) { fprintf(stderr, "trail: spec line too short\n"); exit(65); }
     return strtol(word, NULL, 10);
+}
+
+/* A line's step: a spawner's last crate may come at step 2^53, past `int` (and past `long` on
+   i386): such a step is never reached, and reads as INT_MAX. */
+static int next_step(char **cursor) {
+    char *word = strtok_r(NULL, " \n", cursor);
+    if (!word) { fprintf(stderr, "trail: spec line too short\n"); exit(65); }
+    long long step = strtoll(word, NULL, 10);
+    if (step < 0) { fprintf(stderr, "trail: a step below 0\n"); exit(65); }
+    return step > INT_MAX ? INT_MAX : (int)step;
 }
 
 /* A 32-bit unsigned decimal (filter bits), as strtoul reads it on 32-bit CPUs too. */
@@ -165,6 +180,21 @@ static void next_joint(char **cursor, cbaseline_joint *j, int bodies_made) {
     j->max_bias = next_double(cursor);
     j->error_bias = next_double(cursor);
     j->collide_bodies = (int)next_integer(cursor);
+    j->break_impulse = next_double(cursor);
+    j->break_force = next_double(cursor);
+}
+
+/* The next input line's room, the inputs grown when full. */
+static struct input *new_input(spec *s) {
+    if (s->input_count == s->input_capacity) {
+        int capacity = s->input_capacity ? 2 * s->input_capacity : 256;
+        struct input *grown = realloc(s->inputs, (size_t)capacity * sizeof *grown);
+        if (!grown) { fprintf(stderr, "trail: out of memory\n"); exit(71); }
+        memset(grown + s->input_capacity, 0, (size_t)(capacity - s->input_capacity) * sizeof *grown);
+        s->inputs = grown;
+        s->input_capacity = capacity;
+    }
+    return &s->inputs[s->input_count++];
 }
 
 static void read_spec(const char *path, spec *s) {
@@ -174,8 +204,7 @@ static void read_spec(const char *path, spec *s) {
     s->walls = calloc(1024, sizeof *s->walls);
     s->crates = calloc(200000, sizeof *s->crates);
     s->joints = calloc(100000, sizeof *s->joints);
-    s->inputs = calloc(MAX_CHANGES, sizeof *s->inputs);
-    if (!s->walls || !s->crates || !s->joints || !s->inputs) { fprintf(stderr, "trail: out of memory\n"); exit(71); }
+    if (!s->walls || !s->crates || !s->joints) { fprintf(stderr, "trail: out of memory\n"); exit(71); }
     char line[4096];
     while (fgets(line, sizeof line, file)) {
         char *cursor;
@@ -208,9 +237,9 @@ static void read_spec(const char *path, spec *s) {
             next_joint(&cursor, &s->joints[s->joint_count++], s->bodies_made);
             s->joints_made++;
         } else if ((strcmp(kind, "addbody") == 0 || strcmp(kind, "addwall") == 0 || strcmp(kind, "addjoint") == 0
-                    || strcmp(kind, "removebody") == 0 || strcmp(kind, "removejoint") == 0) && s->input_count < MAX_CHANGES) {
-            struct input *in = &s->inputs[s->input_count++];
-            in->step = (int)next_integer(&cursor);
+                    || strcmp(kind, "removebody") == 0 || strcmp(kind, "removejoint") == 0)) {
+            struct input *in = new_input(s);
+            in->step = next_step(&cursor);
             if (strcmp(kind, "addbody") == 0) {
                 in->kind = INPUT_ADD_BODY;
                 next_crate(&cursor, &in->crate);
@@ -231,13 +260,13 @@ static void read_spec(const char *path, spec *s) {
                 }
             }
         } else if (strcmp(kind, "gravity") == 0 && s->change_count < MAX_CHANGES) {
-            s->change_steps[s->change_count] = (int)next_integer(&cursor);
+            s->change_steps[s->change_count] = next_step(&cursor);
             s->change_gravity[s->change_count][0] = next_double(&cursor);
             s->change_gravity[s->change_count][1] = next_double(&cursor);
             s->change_count++;
-        } else if (strcmp(kind, "input") == 0 && s->input_count < MAX_CHANGES) {
-            struct input *in = &s->inputs[s->input_count++];
-            in->step = (int)next_integer(&cursor);
+        } else if (strcmp(kind, "input") == 0) {
+            struct input *in = new_input(s);
+            in->step = next_step(&cursor);
             in->kind = (int)next_integer(&cursor);
             in->index = (int)next_integer(&cursor);
             in->x = next_double(&cursor);
@@ -341,11 +370,11 @@ typedef struct {
     uint32_t version;
     /* Format 6's make-up log (Sources/SceneModel/MakeupChange+Bytes.swift): its bytes, count
        first, as written (a state this harness saves carries its template's); each change's step,
-       tag (1 add crate, 2 add wall, 3 add joint, 4 remove body, 5 remove joint; 6, a joint that
-       broke, is refused) and made values. */
+       tag (1 add crate, 2 add wall, 3 add joint, 4 remove body, 5 remove joint, 6 a joint that
+       broke), made values, and the id a removal names. */
     const unsigned char *log;
     size_t log_count;
-    struct logged { uint64_t step; int tag, made_count; double made[4]; } *changes;
+    struct logged { uint64_t step, id; int tag, made_count; double made[4]; } *changes;
     uint32_t change_count;
 } state_file;
 
@@ -413,10 +442,7 @@ static void read_logged(state_reader *r, struct logged *entry) {
         take(r, 8 * (size_t)values + 16 + 5 * 9 + 1);
         break;
     }
-    case 4: case 5: take(r, 8); break;
-    case 6: /* a joint that broke: this harness breaks none, so cannot go on from it */
-        fprintf(stderr, "trail: %s: a joint broke before the state was saved; this harness does not break joints\n", r->path);
-        exit(65);
+    case 4: case 5: case 6: entry->id = take64(r); break;
     default: fprintf(stderr, "trail: %s: an unknown change\n", r->path); exit(65);
     }
 }
@@ -459,7 +485,7 @@ static void read_state_file(const char *path, state_file *f) {
     f->log = r.at;
     if (f->version >= 6) {
         f->change_count = take32(&r);
-        if (f->change_count > MAX_CHANGES) { fprintf(stderr, "trail: %s: more changes than a spec holds\n", path); exit(65); }
+        if (f->change_count > MAX_LOGGED) { fprintf(stderr, "trail: %s: a make-up log of more than %d changes\n", path, MAX_LOGGED); exit(65); }
         f->changes = calloc((size_t)f->change_count + 1, sizeof *f->changes);
         for (uint32_t i = 0; i < f->change_count; i++) read_logged(&r, &f->changes[i]);
     }
@@ -606,24 +632,33 @@ int main(int argc, char **argv) {
     int save_step = save_at ? atoi(argv[4]) : -1;
     if (from_state) {
         /* The world's make-up at the saved step, as CrateDrop's World rebuilds it for a state
-           across changes: the spec's changes before that step replayed without stepping, each
-           matching the state's log, an added joint taking the log's made values; then the state. */
-        int logged = 0;
-        for (int i = 0; i < s.input_count && s.inputs[i].step < (int)state.step; i++) {
-            const struct input *in = &s.inputs[i];
-            if (in->kind < INPUT_ADD_BODY) continue;
-            const struct logged *entry = logged < (int)state.change_count ? &state.changes[logged] : NULL;
-            if (!entry || entry->step != (uint64_t)in->step || entry->tag != in->kind - INPUT_ADD_BODY + 1) {
+           across changes: the state's log replayed without stepping, each entry matching the
+           spec's next change before that step (a spawner's crate among them), an added joint
+           taking the log's made values; a joint that broke (which the spec does not say) removed
+           where the log has it; then the state. */
+        int next_spec = 0, made = 0;
+        for (uint32_t e = 0; e < state.change_count; e++) {
+            const struct logged *entry = &state.changes[e];
+            if (entry->tag == 6) {
+                if (entry->id < 1 || entry->id > (uint64_t)INT_MAX) { fprintf(stderr, "trail: %s: a broken joint's id is out of range\n", argv[4]); return 65; }
+                cbaseline_remove_joint(world, (int)(entry->id - 1));
+                continue;
+            }
+            while (next_spec < s.input_count && s.inputs[next_spec].kind < INPUT_ADD_BODY) next_spec++;
+            const struct input *in = next_spec < s.input_count ? &s.inputs[next_spec] : NULL;
+            if (!in || (uint64_t)in->step >= state.step || entry->step != (uint64_t)in->step || entry->tag != in->kind - INPUT_ADD_BODY + 1) {
                 fprintf(stderr, "trail: %s: the state's make-up log is not the spec's changes before step %llu\n", argv[4],
                         (unsigned long long)state.step);
                 return 65;
             }
             apply_input(world, in, entry->made_count > 0 ? entry->made : NULL);
-            logged++;
+            next_spec++;
+            made++;
         }
-        if (logged != (int)state.change_count) {
-            fprintf(stderr, "trail: %s: the state's make-up log has %u changes, the spec %d before step %llu\n", argv[4], state.change_count,
-                    logged, (unsigned long long)state.step);
+        for (; next_spec < s.input_count && (uint64_t)s.inputs[next_spec].step < state.step; next_spec++) {
+            if (s.inputs[next_spec].kind < INPUT_ADD_BODY) continue;
+            fprintf(stderr, "trail: %s: the state's make-up log has %d of the spec's changes before step %llu, not all\n", argv[4], made,
+                    (unsigned long long)state.step);
             return 65;
         }
         char message[256] = "";

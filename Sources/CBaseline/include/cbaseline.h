@@ -58,12 +58,14 @@ enum {
 
 /* A joint between crates a and b (indices into the crates; -1: the space's static body). The
    settings are set, in this order, only when given: max_force, max_bias, error_bias when not NaN,
-   then collide_bodies when 0. */
+   then collide_bodies when 0. It breaks (CrateDrop's `break_impulse` and `break_force`: see
+   cbaseline_step) when a threshold is given: one > 0 (NaN or 0: none, as a zeroed struct has). */
 typedef struct {
     int kind, a, b;
     double params[7];
     double max_force, max_bias, error_bias;
     int collide_bodies;
+    double break_impulse, break_force;
 } cbaseline_joint;
 
 /* The defaults: every category, every mask bit, no group, not a sensor. */
@@ -154,8 +156,28 @@ void cbaseline_grab(cbaseline_world *world, int index, double x, double y, doubl
 void cbaseline_drag_to(cbaseline_world *world, int index, double x, double y);
 void cbaseline_release(cbaseline_world *world, int index);
 
-/* Takes `steps` fixed steps of 1/step_rate s, with the forces held. */
+/* Holds crate `crate` to be added at the start of step `step` (counted from 0: the step that
+   takes the world from `step` to `step + 1` steps taken), as CrateDrop's World releases a scene's
+   spawner's crate (World.releaseSpawns, docs/scenes.md, "Spawners"): after the changes and inputs
+   made at that step boundary (made before cbaseline_step is called), in the order held (hold a
+   step's crates spawner by spawner, in file order), each built as cbaseline_add_crate builds one
+   and given the next index. The caller works out the crate's values (the spawner's draws); the
+   vertex array is copied. A crate held for a step already taken is never added. CrateDrop refuses
+   a spawned crate that would lie deep in more than 8 bodies; this build makes every one, so its
+   hashes equal CrateDrop's only for scenes whose spawns all succeed. */
+void cbaseline_spawn(cbaseline_world *world, long long step, const cbaseline_crate *crate);
+
+/* Takes `steps` fixed steps of 1/step_rate s. Each, as CrateDrop's World.step takes it: the
+   crates held for it added (cbaseline_spawn), the forces held applied, cpSpaceStep, then the
+   joints that break: every joint in the world whose impulse in the step
+   (|cpConstraintGetImpulse|) is more than its break_impulse, or whose |impulse| × step_rate is
+   more than its break_force, found over all joints in ascending index first, then each removed in
+   ascending index as cbaseline_remove_joint removes one (JointSettings.breaks(impulse:stepRate:),
+   World.breakJoints). */
 void cbaseline_step(cbaseline_world *world, int steps);
+
+/* The crates in the world now (made, by the scene, changes or spawns, and not removed). */
+int cbaseline_crate_count(const cbaseline_world *world);
 
 /* The documented state hash (FNV-1a 64 over x, y, angle, vx, vy, w of each crate in the world in
    ascending index, so body id, little-endian IEEE-754 bits), computed independently of the Swift
