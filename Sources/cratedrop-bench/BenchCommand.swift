@@ -71,7 +71,7 @@ struct CrateDropBench: ParsableCommand {
     @Option(help: ArgumentHelp("With --png: where to write the encoded frame as PPM.", valueName: "FILE"))
     var frameOut: String?
 
-    @Flag(help: "Saved states of the first scene after --warmup steps (default 600): median save and restore time in memory and bytes per body, as JSON (CrateDrop's Chipmunk).")
+    @Flag(help: "Saved states of the first scene after --warmup steps (default 600; with --inputs, its lines act meanwhile): median save and restore time in memory and bytes per body, as JSON (CrateDrop's Chipmunk).")
     var stateCost = false
 
     @Flag(help: "Print the first scene (or 'probe', the determinism probe) as the C baseline's text spec, for scripts/cross-arch.")
@@ -139,7 +139,20 @@ struct CrateDropBench: ParsableCommand {
             throw ExitCodes.unavailable
         }
         let world = try makeWorld(scene)
-        for _ in 0..<(warmup ?? 600) { world.step() }
+        // With --inputs, its lines act during the warm-up steps (a world that changed: the state's
+        // make-up log is saved and restored with it).
+        var pending = try gravity.map { try timedInputs(path: $0, scene: scene) }?[...] ?? []
+        for _ in 0..<(warmup ?? 600) {
+            while let next = pending.first, next.step <= world.stepCount {
+                pending.removeFirst()
+                switch next.action {
+                case let .gravity(gravity): try world.setGravity(gravity)
+                case let .body(id, input): try world.apply(input, to: id)
+                case let .change(change): try world.apply(change)
+                }
+            }
+            world.step()
+        }
         // Wall time, and this thread's CPU time: on a shared machine the second leaves out the
         // time the thread waited for a core.
         func threadSeconds() -> Double {
@@ -176,6 +189,7 @@ struct CrateDropBench: ParsableCommand {
             "save_cpu_ms": .number(medianMs(saveCPU)), "restore_cpu_ms": .number(medianMs(restoreCPU)),
             "restore_from_bytes_ms": .number(medianMs(fromBytes)),
             "physics_bytes": .integer(state.physics.count), "bytes_per_body": .number(Double(state.physics.count) / Double(bodies)),
+            "makeup_changes": .integer(world.makeup.count), "state_bytes": .integer(state.bytes.count),
         ]
         try StandardOutput.print(report.text)
     }
