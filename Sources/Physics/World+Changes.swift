@@ -47,7 +47,8 @@ extension World {
         case let .addWall(spec):
             try addWall(spec)
         case let .addJoint(kind, a, b, settings):
-            let joint = try makeJoint(kind, a: try body(a, key: "add_joint.a"), b: try body(b, key: "add_joint.b"), settings: settings)
+            let joint = try makeJoint(kind, a: try body(a, key: "add_joint.a"), b: try body(b, key: "add_joint.b"), settings: settings,
+                                      replaying: madeValues != nil)
             if let madeValues { Chipmunk.constraintSetMadeValues(joint.constraint, kind, madeValues) }
             entry.madeValues = Chipmunk.constraintMadeValues(joint.constraint, kind)
             entry.made = add(joint).rawValue
@@ -222,6 +223,7 @@ extension World {
         swap(&eventBuffer, &other.eventBuffer)
         swap(&contactEvents, &other.contactEvents)
         swap(&nextBodyID, &other.nextBodyID)
+        swap(&nonFinite, &other.nonFinite)
         for crate in crates { crate.world = self }
         for wall in walls { wall.world = self }
         for tumbler in tumblers { tumbler.world = self }

@@ -113,8 +113,9 @@ extension World {
     /// Puts `state` into the world: from the next step on it goes on exactly as the world the
     /// state was saved from. A state whose make-up log is not this world's (saved before or after
     /// a structural change, or after others) is put into the world built again from its scene
-    /// with the state's log replayed, which this world then becomes. On any error the world is
-    /// left as it was.
+    /// with the state's log replayed, which this world then becomes: its crates, walls and joints
+    /// are then new objects, and those held from before are detached (look bodies up again by id,
+    /// `crate(_:)`). On any error the world is left as it was.
     /// - Throws: `StateError.otherWorld` when the state belongs to another make-up; `malformed`
     ///   with what is wrong (a make-up log that does not replay as written among it);
     ///   `unsupportedBackend` on Debian's library; `unsupportedWorld` for a state of another log
@@ -172,6 +173,9 @@ extension World {
         // Checked above: cannot fail.
         try? setGravity(state.gravity)
         heldForces = state.heldForces
+        // A look-ahead (the synctest's) may have stepped the world past finite values: the state's
+        // own next step says whether it goes there.
+        nonFinite = nil
         // Inputs applied to the state being replaced are not this one's.
         inputsBeforeNextStep = []
         stepCount = state.step

@@ -230,7 +230,9 @@ public final class World {
     }
 
     /// A checked joint of this world's bodies, not yet added.
-    func makeJoint(_ kind: JointKind, a: Crate?, b: Crate?, settings: JointSettings) throws(PhysicsError) -> Joint {
+    /// - Parameter replaying: a replayed log's joint, whose made values come from the log: where its
+    ///   bodies are now (their scene places) decides nothing, so the check of where its anchors are is not made.
+    func makeJoint(_ kind: JointKind, a: Crate?, b: Crate?, settings: JointSettings, replaying: Bool = false) throws(PhysicsError) -> Joint {
         func end(_ crate: Crate?) throws(PhysicsError) -> JointEnd {
             guard let crate else { return .world }
             guard crate.world === self, let index = crates.lastIndex(where: { $0 === crate }) else { throw .notInThisWorld }
@@ -238,7 +240,7 @@ public final class World {
         }
         let spec = JointSpec(kind, a: try end(a), b: try end(b), settings: settings)
         var problems = spec.problems()
-        if problems.isEmpty, let (pointA, pointB) = spec.anchorsInWorld({ end in
+        if problems.isEmpty, !replaying, let (pointA, pointB) = spec.anchorsInWorld({ end in
             guard let index = end.crateIndex else { return (.zero, 0) }
             let state = crates[index].state
             return (state.position, state.angle)

@@ -102,6 +102,10 @@ extension Spawner {
         list.check("count", count, in: 1...Limits.crateCount.upperBound)
         list.check("jitter", jitter, magnitude: Limits.coordinate)
         if jitter.x < 0 || jitter.y < 0 { list.add("jitter", "must be >= 0 in x and y") }
+        // Every crate's centre within the coordinate limit, as every crate's is.
+        if at.isFinite, jitter.isFinite, abs(at.x) + jitter.x > Limits.coordinate || abs(at.y) + jitter.y > Limits.coordinate {
+            list.add("jitter", "moves crates past ±\(Limits.coordinate) px from at [\(at.x), \(at.y)]")
+        }
         if let scale {
             if !(scale.lowerBound > 0 && scale.upperBound <= Self.maxScale) {
                 list.add("scale", "must be within (0, \(Self.maxScale)], got [\(scale.lowerBound), \(scale.upperBound)]")

@@ -38,4 +38,16 @@ import Testing
         let failure = try String(contentsOfFile: "\(folder)/out/failed/000000.json", encoding: .utf8)
         #expect(failure.contains(message), "\(failure)")
     }
+
+    /// A synctest's look-ahead that steps past the world's finite values does not end the run:
+    /// the restored world goes on, and the run ends at its own last step (review of stop 45).
+    @Test(.enabled(if: SavedStateCommandTests.portable)) func aLookAheadPastTheOverflowDoesNotEndTheRun() throws {
+        let scene = SavedStateCommandTests.temporary("spring-synctest.json")
+        try Self.scene.write(toFile: scene, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: scene) }
+        let plain = try CLI.run(["hash", scene, "--steps", "30"])
+        let synctest = try CLI.run(["hash", scene, "--steps", "30", "--synctest", "3"])
+        #expect(plain.status == 0 && synctest.status == 0 && synctest.stdout == plain.stdout && synctest.stdout.hasPrefix("30 "),
+                "\(synctest.status) \(synctest.stdout) \(synctest.stderr)")
+    }
 }

@@ -56,4 +56,16 @@ import Testing
         let validated = try CLI.run(["validate", "Scenes/crate-drop.json"])
         #expect(validated.stdout == "Scenes/crate-drop.json: ok (0 crates, 40 from 2 spawners, 4 walls)\n", "\(validated.stdout)")
     }
+
+    /// A record that removes a spawned body replays and verifies: the reader cannot know the
+    /// spawned ids the lines do not say, and leaves them to the replay (review of stop 45).
+    @Test func aRecordRemovingASpawnedBodyReplays() throws {
+        let (inputs, record) = (SavedStateCommandTests.temporary("remove-spawned.jsonl"), SavedStateCommandTests.temporary("remove-spawned.rec"))
+        defer { for path in [inputs, record] { try? FileManager.default.removeItem(atPath: path) } }
+        try #"{"step": 300, "body": 3, "remove": true}"#.write(toFile: inputs, atomically: true, encoding: .utf8)
+        let run = try CLI.run(["hash", "Scenes/crate-drop.json", "--steps", "400", "--gravity", inputs, "--record", record])
+        #expect(run.status == 0, "\(run.stderr)")
+        let replay = try CLI.run(["replay", record, "--verify"])
+        #expect(replay.status == 0 && replay.stdout.contains(#""verified":true"#), "\(replay.stdout)\(replay.stderr)")
+    }
 }

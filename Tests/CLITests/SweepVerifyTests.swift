@@ -166,6 +166,21 @@ import Testing
         let noTable = try CLI.run(["sweep", "verify", out, "--sample", "0"])
         #expect(noTable.status == 3 && noTable.stderr.contains("manifest.npy: missing beside manifest.jsonl"), "\(noTable.stderr)")
         #expect(try CLI.run(["sweep", "merge", out]).status == 0)
+        // A header edited to a row count past any file's (and widths past any): differs, no trap.
+        let table = "\(out)/manifest.npy"
+        let original = try Data(contentsOf: URL(fileURLWithPath: table))
+        var text = String(decoding: original, as: UTF8.self)
+        for (pattern, replacement) in [(#"'shape': \(\d+,\)"#, "'shape': (9223372036854775807,)"), (#"'<i8'"#, "'<U4611686018427387904'")] {
+            text = String(decoding: original, as: UTF8.self)
+            let before = text.utf8.count
+            text = text.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
+            // Keep the header's length: take the extra characters out of its padding.
+            text = text.replacingOccurrences(of: String(repeating: " ", count: text.utf8.count - before) + "\n", with: "\n")
+            try Data(text.utf8).write(to: URL(fileURLWithPath: table))
+            let edited = try CLI.run(["sweep", "verify", out, "--sample", "0"])
+            #expect(edited.status == 3 && edited.stderr.contains("manifest.npy"), "\(pattern): \(edited.status) \(edited.stderr)")
+        }
+        try original.write(to: URL(fileURLWithPath: table))
         // Another spec (here: the same axes, another length) did not make this folder: 65, naming both fingerprints.
         let other = "\(folder)/other.json"
         try String(contentsOfFile: "\(folder)/spec.json", encoding: .utf8).replacingOccurrences(of: #""seconds": 1"#, with: #""seconds": 2"#)

@@ -59,6 +59,7 @@ import Testing
         (#""every": 0.5, "count": 3, "scale": [2, 1]"#, "spawners[0].scale: the smallest factor (2.0) is more than the largest (1.0)"),
         (#""every": 0.5, "count": 3, "scale": [0.5, 1e9]"#, "spawners[0].scale: must be within (0, 100.0]"),
         (#""every": 0.5, "count": 3, "jitter": [-1, 0]"#, "spawners[0].jitter: must be >= 0"),
+        (#""every": 0.5, "count": 3, "jitter": [999950, 0]"#, "spawners[0].jitter: moves crates past ±1000000.0 px from at [100.0, 100.0]"),
     ])
     func aBadSpawnerIsNamedByItsKey(keys: String, message: String) throws {
         let text = """

@@ -168,7 +168,8 @@ enum SampleFileDifference {
 
         /// The first row whose field `name` reads `value`.
         func row(of bytes: [UInt8], where name: String, is value: String) -> Int? {
-            guard bytes.count >= dataStart + rows * rowSize, let field = fields.first(where: { $0.name == name }) else { return nil }
+            let (span, overflow) = rows.multipliedReportingOverflow(by: rowSize)
+            guard !overflow, bytes.count - dataStart >= span, let field = fields.first(where: { $0.name == name }) else { return nil }
             return (0..<rows).first { row in values(of: bytes, row: row).first { $0.name == field.name }?.value == value }
         }
 
@@ -186,7 +187,9 @@ enum SampleFileDifference {
                 guard pieces.count >= 3 else { return nil }
                 // '<f8', '|S8', '|b1' or numpy's '?': the byte order, the kind, the width.
                 let type = pieces[2].drop { "<>|=".contains($0) }
-                guard let kind = type.first, let width = type == "?" ? 1 : Int(type.dropFirst()), width > 0 else { return nil }
+                // Outside input (an edited file): widths and counts bounded before any arithmetic.
+                guard let kind = type.first, let width = type == "?" ? 1 : Int(type.dropFirst()), (1...(1 << 20)).contains(width),
+                      fields.count < 4096 else { return nil }
                 let bytes = kind == "U" ? 4 * width : width
                 fields.append((String(pieces[0]), size, kind, bytes))
                 size += bytes
@@ -194,7 +197,11 @@ enum SampleFileDifference {
             guard size > 0, let shape = header.range(of: "'shape': (") else { return nil }
             dataStart = start + headerLength
             rowSize = size
-            rows = Int(header[shape.upperBound...].drop { $0 == " " }.prefix { $0.isNumber }) ?? 0
+            // A row count past what the file could hold is no table's.
+            guard let count = Int(header[shape.upperBound...].drop { $0 == " " }.prefix { $0.isNumber }.prefix(18)), count <= bytes.count else {
+                return nil
+            }
+            rows = count
             self.fields = fields
         }
 
