@@ -126,16 +126,21 @@ import Testing
                 }
                 runDone.signal()
             }.start()
+            // The server's task waits for one of the cooperative pool's threads, which a busy run
+            // of the suite (2 cores, tests blocking theirs) can hold for a long while.
             let start = Date()
-            while port.load(ordering: .relaxed) == 0, Date().timeIntervalSince(start) < 20 { usleep(10_000) }
+            while port.load(ordering: .relaxed) == 0, Date().timeIntervalSince(start) < 120 { usleep(10_000) }
         }
 
         /// Stops the run and the server (once; later calls do nothing).
         func stop() {
             guard !stopping.exchange(true, ordering: .relaxed) else { return }
-            _ = runDone.wait(timeout: .now() + 20)
+            _ = runDone.wait(timeout: .now() + 60)
             server.stop()
-            _ = serveDone.wait(timeout: .now() + 5)
+            // Its threads go only once `serve` has returned: a task that has not yet bound would
+            // bind on a group already shut down, which NIO ends the process for. (A stopped server
+            // that binds late closes at once and returns.)
+            guard serveDone.wait(timeout: .now() + 120) == .success else { return }
             server.shutdown(within: 1)
         }
     }
