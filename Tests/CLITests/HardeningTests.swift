@@ -152,7 +152,7 @@ import Testing
         #expect(files == [".frame-00001.ppm.tmp"] + (1...6).map { "frame-0000\($0).ppm" })
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func pipesThatNobodyServesAreRefusedAtOnce() throws {
         let fifo = Self.temporary("fifo")
         #expect(mkfifo(fifo, 0o600) == 0)

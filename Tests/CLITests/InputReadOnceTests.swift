@@ -16,13 +16,13 @@ import Testing
         return lines.filter { $0.contains("open") && $0.contains("\"\(input)\"") }.count
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: [["hash", "Scenes/book.json", "--steps", "1"],
+    @Test(.timeLimit(.minutes(3)), arguments: [["hash", "Scenes/book.json", "--steps", "1"],
                                                 ["run", "Scenes/book.json", "--seconds", "0.1"]])
     func aSceneIsOpenedOnce(arguments: [String]) throws {
         #expect(try Self.opens(of: "Scenes/book.json", arguments) == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aSavedStateIsOpenedOnce() throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("once-\(UUID().uuidString).state").path
         defer { try? FileManager.default.removeItem(atPath: state) }
@@ -38,7 +38,7 @@ import Testing
     /// A saved state longer than the first read that then cannot be read whole is told as a
     /// state that cannot be read (66), not handed to the scene loader as if it were a scene.
     /// A sparse file past the states' 1 GiB limit, refused before a byte of it is read.
-    @Test(.timeLimit(.minutes(1)), arguments: [["hash", "STATE", "--steps", "1"], ["run", "STATE", "--seconds", "0.1"]])
+    @Test(.timeLimit(.minutes(3)), arguments: [["hash", "STATE", "--steps", "1"], ["run", "STATE", "--seconds", "0.1"]])
     func aStateTooLargeToReadIsToldAsAState(arguments: [String]) throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("large-\(UUID().uuidString).state").path
         defer { try? FileManager.default.removeItem(atPath: state) }
@@ -52,7 +52,7 @@ import Testing
     }
 
     /// `validate` tells it the same way, on its line of stdout.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func validateTellsAStateTooLargeToReadAsAState() throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("large-\(UUID().uuidString).state").path
         defer { try? FileManager.default.removeItem(atPath: state) }

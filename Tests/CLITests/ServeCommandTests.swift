@@ -37,7 +37,7 @@ import Testing
 
     /// `--host 0.0.0.0` binds every address, which no browser opens: the URL printed names this
     /// machine (its name, then its first network address), and the page loads from each.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aWildcardHostPrintsAUsableURL() throws {
         let process = Process()
         process.executableURL = CLI.executable

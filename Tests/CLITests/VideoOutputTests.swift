@@ -99,7 +99,7 @@ import Testing
     /// An offline video's encoder is the bottleneck: the step loop (the main thread) and the
     /// drawing thread give way to it (nice +10), the thread that hands it frames does not. A
     /// stand-in ffmpeg reads the threads' nice values from /proc while the run feeds it.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func anOfflineVideoGivesWayToTheEncoderExceptTheFrameWriter() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -178,7 +178,7 @@ import Testing
     }
 
     /// Ctrl-C during a video run: the summary, exit 130, and a playable video of every frame drawn.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func ctrlCStillLeavesAPlayableVideo() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

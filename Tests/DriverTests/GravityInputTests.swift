@@ -37,7 +37,7 @@ final class ScriptedWorld {
     }
 
     /// In real time a producer that says nothing never holds up a step.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aSilentProducerNeverStallsRealTimeStepping() throws {
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0)
@@ -75,7 +75,7 @@ final class ScriptedWorld {
 
     /// Offline, the step waits until it is known whether a change applies to it. The line is
     /// written only once the step is seen waiting (its stop check runs after 50 ms without input).
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func offlineStepsWaitForTheLineThatDecidesThem() throws {
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0)
@@ -102,7 +102,7 @@ final class ScriptedWorld {
 
     /// A flood of bad lines skipped one after another never holds off a stop request: the
     /// request (here, on the 1000th check) is seen between two lines.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aStopRequestEndsAFloodOfSkippedLines() throws {
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0)

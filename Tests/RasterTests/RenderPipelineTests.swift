@@ -89,7 +89,7 @@ final class KeepingSink: FrameSink, @unchecked Sendable {
 
     /// With the writer held, at most inFlight + 2 drawn + 1 being written frames fit; a real-time
     /// submitter is then refused at once instead of waiting, and the refusals are counted.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aStalledWriterMakesRealTimeFramesSkipNotWait() {
         let sink = RecordingSink(gated: true)
         let pipeline = RenderPipeline(inFlight: 2, interpolate: false, sink: sink, makeRenderer: Self.renderer)
@@ -104,7 +104,7 @@ final class KeepingSink: FrameSink, @unchecked Sendable {
 
     /// Frames drawn ahead of the writer are bounded by `drawnAhead`: with the writer held, the
     /// drawing thread stops after that many and the step loop after `inFlight` more.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func drawnAheadBoundsTheFramesWaitingToBeWritten() throws {
         let sink = RecordingSink(gated: true)
         let pipeline = RenderPipeline(inFlight: 3, drawnAhead: 6, interpolate: false, sink: sink, makeRenderer: Self.renderer)

@@ -43,7 +43,7 @@ import Testing
 
     /// Serve builds one world: the scene message is drawn from it, rewinds are checked on it, and
     /// the first run steps that very world.
-    @Test(.timeLimit(.minutes(1))) func theFirstRunStepsTheWorldItWasGiven() throws {
+    @Test(.timeLimit(.minutes(3))) func theFirstRunStepsTheWorldItWasGiven() throws {
         let scene = try Repository.scene("book")
         let world = try World(scene: scene)
         let text = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Repository.path("Scenes/book.json"))))
@@ -103,7 +103,7 @@ import Testing
     /// A pause a page asks for shows in the run's next frame, which takes no step, and a resume
     /// in the frame after it: the paused flag goes out with every frame, also with those that take
     /// no step (a page turns its pause button to "resume" on that flag; the browser test waits for it).
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aPauseAndAResumeShowInTheNextFrame() async throws {
         let record = Self.temporary("p.rec")
         defer { unlink(record) }
@@ -170,7 +170,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aBranchCutsOffADownloadUnderWayAndTheNextDownloadIsTheNewBranch() async throws {
         guard World.canSaveState else { return }
         let record = Self.temporary("b.rec")

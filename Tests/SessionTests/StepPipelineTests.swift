@@ -83,7 +83,7 @@ import Testing
     }
 
     /// `serve`'s plan: the live clock stands still while paused, and a single step moves it by one step.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aPausedLiveRunTakesOnlyTheStepsAskedFor() throws {
         let control = LiveControl()
         control.pause()
@@ -101,7 +101,7 @@ import Testing
     }
 
     /// A restart asked of a live run ends it at the next frame, saying so.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aRestartEndsTheLiveRunAtAFrameBoundary() throws {
         let control = LiveControl()
         let scene = try Repository.scene("book")

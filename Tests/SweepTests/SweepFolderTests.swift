@@ -220,7 +220,7 @@ import Testing
     /// falls between the look at the name and the open, the open refuses the link (`O_NOFOLLOW`)
     /// and nothing outside is touched. Many removals race a swapping thread; with a walk by path
     /// (`lstat` then `opendir`), some emptied the outside folder.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aFolderSwappedForALinkDuringRemovalIsNotFollowed() throws {
         let fixture = try SweepFixture()
         defer { fixture.remove() }
