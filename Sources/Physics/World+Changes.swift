@@ -121,8 +121,11 @@ extension World {
     /// events after the step's contacts.
     func breakJoints() {
         var broken: [JointBreak] = []
-        for (joint, id) in zip(joints, jointIDs) where joint.settings.breaks && joint.settings.breaks(impulse: joint.impulse, stepRate: stepRate) {
-            broken.append(JointBreak(step: stepCount, joint: id, a: joint.a?.id, b: joint.b?.id, impulse: joint.impulse))
+        for (joint, id) in zip(joints, jointIDs) where joint.settings.breaks {
+            // One read of Chipmunk's impulse a joint: the test and the report use the same value.
+            let impulse = joint.impulse
+            guard joint.settings.breaks(impulse: impulse, stepRate: stepRate) else { continue }
+            broken.append(JointBreak(step: stepCount, joint: id, a: joint.a?.id, b: joint.b?.id, impulse: impulse))
         }
         jointBreaks = broken
         for item in broken {
