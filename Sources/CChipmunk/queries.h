@@ -6,6 +6,7 @@
    -(wall index + 1), as World sets it) first, then the query's own values. */
 
 #include <chipmunk/chipmunk.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -64,6 +65,25 @@ static inline void CChipmunk_QuerySegmentFirst(cpSpace *space, cpVect a, cpVect 
 static inline void CChipmunk_QueryBox(cpSpace *space, cpBB box, CChipmunk_Hits *hits) {
     hits->fields = 1;
     cpSpaceBBQuery(space, box, CP_SHAPE_FILTER_ALL, CChipmunk_BoxHit, hits);
+}
+
+/* Rows: party, depth (how far the shapes overlap: the deepest contact's distance, whose size is
+   taken because Chipmunk 7.0.3's cpShapesCollide gives it the wrong sign when it collides the pair
+   in the other order, as it does a polygon against a segment; every contact it reports overlaps). */
+static inline void CChipmunk_ShapeHit(cpShape *shape, cpContactPointSet *points, void *data) {
+    double deepest = 0;
+    for (int i = 0; i < points->count; i++) {
+        double depth = fabs(points->points[i].distance);
+        if (depth > deepest) deepest = depth;
+    }
+    double *row = CChipmunk_HitRow((CChipmunk_Hits *)data, shape);
+    if (row) row[1] = deepest;
+}
+
+/* The shapes `shape` overlaps now, its own filter honoured (cpSpaceShapeQuery). */
+static inline void CChipmunk_QueryShape(cpSpace *space, cpShape *shape, CChipmunk_Hits *hits) {
+    hits->fields = 2;
+    cpSpaceShapeQuery(space, shape, CChipmunk_ShapeHit, hits);
 }
 
 #endif

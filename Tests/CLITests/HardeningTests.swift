@@ -91,7 +91,7 @@ import Testing
 
     /// The worst accepted packing: a 71×71 block of touching crates (19,740 pairs in contact,
     /// corners included) builds and steps; one more row is refused.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(3)))
     func theWorstAcceptedPackedBlockBuildsAndStepsAndALargerOneIsRefused() throws {
         let accepted = try Self.grid(71, spacing: 10), refused = try Self.grid(72, spacing: 10)
         defer { for path in [accepted, refused] { try? FileManager.default.removeItem(atPath: path) } }

@@ -142,7 +142,7 @@ import Testing
         try Self.check(recipe)
     }
 
-    @Test(.timeLimit(.minutes(2)), arguments: helpRecipes)
+    @Test(.timeLimit(.minutes(3)), arguments: helpRecipes)
     func helpRecipesMakeWhatTheySay(recipe: Recipe) throws {
         for line in recipe.lines { #expect(Self.runHelp.contains(line), "run --help no longer shows: \(line)") }
         try Self.check(recipe)

@@ -246,7 +246,7 @@ import Testing
 
     /// A second Ctrl-C soon after the first only repeats the request: the frame being written is
     /// finished, the summary printed, no temporary file left behind.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(3)))
     func aSecondSignalStillFinishesTheRun() throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -65,7 +65,7 @@ import Testing
     /// Traces follow the make-up (a removed body's rows stop, an added one's start at its step);
     /// frames draw an added body from its step (here against the same run without that add), and
     /// nothing differs before it.
-    @Test(.timeLimit(.minutes(2))) func framesAndTracesFollowTheChanges() throws {
+    @Test(.timeLimit(.minutes(3))) func framesAndTracesFollowTheChanges() throws {
         let inputs = try Self.inputs("drawn.jsonl")
         let without = try Self.inputs("drawn-without.jsonl", Self.changes.split(separator: "\n").filter { !$0.contains("circle") && !$0.contains("\"body\": 8") }
             .joined(separator: "\n") + "\n")
@@ -128,7 +128,7 @@ import Testing
 
     /// A flood of adds on one spot is refused once a new body would lie deep in more than 8
     /// others (each step would take minutes); a line past the run's end is told, not applied.
-    @Test(.timeLimit(.minutes(2))) func aFloodOfAddsAndALateLineAreTold() throws {
+    @Test(.timeLimit(.minutes(3))) func aFloodOfAddsAndALateLineAreTold() throws {
         let flood = String(repeating: #"{"step": 5, "add": {"center": [100, 100], "size": [10, 10], "mass": 1}}"# + "\n", count: 1000)
         let inputs = try Self.inputs("flood.jsonl", flood)
         defer { try? FileManager.default.removeItem(atPath: inputs) }
@@ -140,5 +140,31 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: late) }
         let told = try CLI.run(["hash", "Scenes/book.json", "--steps", "100", "--gravity", late])
         #expect(told.status == 0 && told.stderr.contains("late.jsonl:1: step 500 is past the run's end (it ends after step 100)"), "\(told.stderr)")
+    }
+
+    /// What a change did beyond its line is told (stderr, the run goes on): an add that starts
+    /// overlapping a body or a wall (Chipmunk pushes them apart at the next step), with how deep;
+    /// the joints a body's removal took with it.
+    @Test(.timeLimit(.minutes(3))) func anOverlappingAddAndTheJointsARemovalTookAreTold() throws {
+        let inputs = try Self.inputs("told.jsonl", """
+            {"step": 5, "add": {"center": [150, 150], "size": [10, 10], "mass": 1}}
+            {"step": 6, "add": {"center": [152, 150], "size": [10, 10], "mass": 1}}
+            {"step": 7, "add_joint": {"kind": "pin", "a": 6, "b": 7}}
+            {"step": 8, "add_joint": {"kind": "pin", "a": 6, "b": "static", "anchor_b": [100, 100]}}
+            {"step": 9, "body": 6, "remove": true}
+            {"step": 10, "add": {"center": [150, 0], "size": [10, 10], "mass": 1}}
+            {"step": 11, "add": {"center": [60, 150], "size": [10, 10], "mass": 1}}
+            {"step": 12, "body": 7, "remove": true}
+
+            """)
+        defer { try? FileManager.default.removeItem(atPath: inputs) }
+        let run = try CLI.run(["hash", "Scenes/book.json", "--steps", "20", "--gravity", inputs])
+        #expect(run.status == 0 && run.stdout.hasPrefix("20 "), "\(run.stderr)")
+        let told = run.stderr.split(separator: "\n").map { String($0.drop { $0 != ":" }.dropFirst()) }
+        #expect(told == [
+            " warning: \(inputs):2: add: body 7 starts overlapping body 6 by 8 px (Chipmunk pushes them apart at the next step)",
+            " warning: \(inputs):5: removing body 6 at step 9 took the joints that held it with it: 1, 2",
+            " warning: \(inputs):6: add: body 8 starts overlapping wall 0 by 6 px (Chipmunk pushes them apart at the next step)",
+        ], "\(run.stderr)")
     }
 }

@@ -218,7 +218,7 @@ import Testing
 
 /// The live view's pacing, read where a viewer reads it: the real-time PPM stream on a pipe.
 @Suite struct LivePacingTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(3)))
     func realtimeFramesArriveAtTheFrameRate() throws {
         let process = Process()
         process.executableURL = CLI.executable

@@ -178,4 +178,31 @@ import Testing
         for _ in 0..<100 { fresh.step(); continued.append(fresh.stateHash) }
         #expect(continued == straight)
     }
+
+    /// `overlaps(of:)` gives the depth of each overlap of shapes that push each other, worked out
+    /// here from the geometry: a 10 px box centred on the book's floor (a segment of radius 1 along
+    /// y = 0) reaches 5 + 1 = 6 px into it; two 10 px boxes 2 px apart overlap by 8. A sensor, or a
+    /// pair a filter keeps apart, overlaps nothing; an overlap within the slop is left out.
+    @Test func anAddedBodysOverlapsAreMeasured() throws {
+        let world = try World(scene: Repository.scene("book"))
+        let onFloor = try #require(try world.apply(.addCrate(CrateSpec(center: Vec2(150, 0), size: Vec2(10, 10), mass: 1))).made)
+        let overlaps = world.overlaps(of: BodyID(onFloor))
+        #expect(overlaps.map(\.party) == [.wall(0)] && abs(overlaps[0].depth - 6) < 1e-9, "\(overlaps)")
+        let first = try #require(try world.apply(.addCrate(CrateSpec(center: Vec2(150, 150), size: Vec2(10, 10), mass: 1))).made)
+        let second = try #require(try world.apply(.addCrate(CrateSpec(center: Vec2(152, 150), size: Vec2(10, 10), mass: 1))).made)
+        let pair = world.overlaps(of: BodyID(second))
+        #expect(pair.map(\.party) == [.body(BodyID(first))] && abs(pair[0].depth - 8) < 1e-9, "\(pair)")
+        let sensor = try #require(try world.apply(.addCrate(CrateSpec(center: Vec2(151, 150), size: Vec2(10, 10), mass: 1,
+                                                                      collision: CollisionSettings(sensor: true)))).made)
+        #expect(world.overlaps(of: BodyID(sensor)).isEmpty)
+        #expect(world.overlaps(of: BodyID(first)).map(\.party) == [.body(BodyID(second))], "the sensor is not counted")
+        let grouped = CollisionSettings(filter: ShapeFilter(group: 7))
+        let a = try #require(try world.apply(.addCrate(CrateSpec(center: Vec2(80, 150), size: Vec2(10, 10), mass: 1, collision: grouped))).made)
+        _ = try world.apply(.addCrate(CrateSpec(center: Vec2(84, 150), size: Vec2(10, 10), mass: 1, collision: grouped)))
+        #expect(world.overlaps(of: BodyID(a)).isEmpty)
+        let touching = try #require(try world.apply(.addCrate(CrateSpec(center: Vec2(220, 150.05 + 10), size: Vec2(10, 10), mass: 1))).made)
+        _ = try world.apply(.addCrate(CrateSpec(center: Vec2(220, 150.05), size: Vec2(10, 10), mass: 1)))
+        #expect(world.overlaps(of: BodyID(touching)).isEmpty, "0.05 px is within Chipmunk's slop")
+        #expect(world.overlaps(of: BodyID(999)).isEmpty)
+    }
 }

@@ -159,7 +159,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(3)))
     func aPagesDropAndRemovalAreRecordedAndPagesAreToldOfThem() async throws {
         try await Self.onThread(Self.dropAndRemove)
     }
@@ -219,7 +219,7 @@ import Testing
     }
 
     /// After a restart the world is the scene's again: pages are told the dropped crate is gone.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(3)))
     func aRestartTellsPagesTheDroppedCratesAreGone() async throws {
         try await Self.onThread(Self.dropAndRestart)
     }
@@ -245,7 +245,7 @@ import Testing
     /// A rewind to before a drop takes the crate away on every page; the branch's own drop gets
     /// the same id again (ids after the rewound step were never made in this branch), and pages
     /// are told of it. Needs saved states (the portable backend).
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(3)))
     func aRewindAcrossADropTellsPagesAndTheBranchsDropIsToldAgain() async throws {
         guard World.canSaveState else { return }
         try await Self.onThread(Self.dropRewindAndDropAgain)

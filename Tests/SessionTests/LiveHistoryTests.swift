@@ -196,7 +196,7 @@ import Testing
     /// while paused gives back the frame the run showed at that step, forward and back again;
     /// the run then branches, and its record (cut back at the branch) verifies with
     /// `cratedrop replay --verify`.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(3)))
     func aRewoundLiveRunBranchesAndItsRecordReplaysBitForBit() throws {
         let control = LiveControl()
         let scenePath = "Scenes/book.json"

@@ -185,6 +185,7 @@ enum Chipmunk {
         case segment(Vec2, Vec2, radius: Double)
         case segmentFirst(Vec2, Vec2, radius: Double)
         case box(min: Vec2, max: Vec2)
+        case shape(OpaquePointer)
     }
 
     /// The shapes a query meets, each as its row of numbers (its party first; queries.h says the rest).
@@ -195,6 +196,7 @@ enum Chipmunk {
         case let .segment(a, b, radius): CChipmunk_QuerySegment(space, cpv(a.x, a.y), cpv(b.x, b.y), radius, &hits)
         case let .segmentFirst(a, b, radius): CChipmunk_QuerySegmentFirst(space, cpv(a.x, a.y), cpv(b.x, b.y), radius, &hits)
         case let .box(low, high): CChipmunk_QueryBox(space, cpBBNew(low.x, low.y, high.x, high.y), &hits)
+        case let .shape(shape): CChipmunk_QueryShape(space, shape, &hits)
         }
         defer { free(hits.rows) }
         let fields = Int(hits.fields)

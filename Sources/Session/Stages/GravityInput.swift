@@ -37,9 +37,10 @@ public final class GravityInput: StepStage {
     /// The step the run ends at, when known: a force may not be held past it.
     private let lastStep: Int?
     private let onSkip: (GravityLineError) -> Void
-    /// Told, once the run has ended, of the first timed line left unapplied because its step
-    /// is past the run's end (a removal at step 500 of a 100-step run).
-    var onUnapplied: (String) -> Void = { _ in }
+    /// Told of what a change did beyond its line (an add that overlaps, the joints a removal
+    /// took) and, once the run has ended, of the first timed line left unapplied because its
+    /// step is past the run's end (a removal at step 500 of a 100-step run).
+    var onWarning: (String) -> Void = { _ in }
     /// Ends an offline wait for input (Ctrl-C): the next step is then refused, cleanly.
     private let shouldStop: () -> Bool
     /// A timed command read but not yet due.
@@ -140,7 +141,7 @@ public final class GravityInput: StepStage {
                     return
                 }
                 try world.apply(input, to: id)
-            case let .change(change): try world.apply(change)
+            case let .change(change): tell(try world.apply(change), of: command, in: world)
             }
         } catch {
             let message = if case let .invalidValue(_, problems) = error { problems.map(\.description).joined(separator: "; ") } else { error.description }
@@ -149,6 +150,40 @@ public final class GravityInput: StepStage {
         }
         changesApplied += 1
         recorder()?.record(step: step, action: command.action)
+    }
+
+    /// What a change did beyond what its line says: the bodies and walls an added crate starts
+    /// overlapping (Chipmunk pushes them apart at the next step: a jump, when it was not meant),
+    /// and the joints a body's removal took with it.
+    private func tell(_ entry: MakeupChange, of command: InputCommand, in world: World) {
+        let at = "\(source):\(command.line)"
+        switch entry.change {
+        case .addCrate:
+            guard let made = entry.made else { return }
+            let overlaps = world.overlaps(of: BodyID(made))
+            guard !overlaps.isEmpty else { return }
+            let listed = overlaps.prefix(3).map { "\(Self.name($0.party)) by \(Self.rounded($0.depth)) px" }
+            onWarning("\(at): add: body \(made) starts overlapping " + listed.joined(separator: ", ")
+                + (overlaps.count > 3 ? " and \(overlaps.count - 3) more" : "") + " (Chipmunk pushes them apart at the next step)")
+        case let .removeBody(id) where !entry.jointsRemoved.isEmpty:
+            let joints = entry.jointsRemoved.map { "\($0.rawValue)" }.joined(separator: ", ")
+            onWarning("\(at): removing body \(id.rawValue) at step \(entry.step) took the joint\(entry.jointsRemoved.count == 1 ? "" : "s") "
+                + "that held it with it: \(joints)")
+        default:
+            return
+        }
+    }
+
+    private static func name(_ party: ContactParty) -> String {
+        switch party {
+        case let .body(id): "body \(id.rawValue)"
+        case let .wall(index): "wall \(index)"
+        }
+    }
+
+    private static func rounded(_ depth: Double) -> String {
+        let hundredths = (depth * 100).rounded() / 100
+        return hundredths == hundredths.rounded() ? String(Int(hundredths)) : "\(hundredths)"
     }
 
     /// A line that cannot apply: skipped (policy `skip`) or the run's failure, before the step.
@@ -193,14 +228,14 @@ extension GravityInput: PlannedStage {
                                  recorder: nil, startStep: setup.plan.start.step, lastStep: setup.lastStep,
                                  shouldStop: setup.shouldStop) { error in onWarning("skipped \(error)") }
         input.recorder = { setup.recorder }
-        input.onUnapplied = onWarning
+        input.onWarning = onWarning
         return input
     }
 
     /// Its part (`RunOutcome.gravity`); a refused line is bad values, a stream not read to its end an input failure.
     public func finish(_ ending: RunEnding, into reports: inout StageReports) {
         if ending.completed, let pending, case let .step(due) = pending.when, let lastStep, due >= lastStep {
-            onUnapplied("\(source):\(pending.line): step \(due) is past the run's end (it ends after step \(lastStep)): "
+            onWarning("\(source):\(pending.line): step \(due) is past the run's end (it ends after step \(lastStep)): "
                 + "this line and any after it were not applied")
         }
         reports[RunOutcome.GravitySummary.self] = RunOutcome.GravitySummary(source: source, changesApplied: changesApplied,
