@@ -49,12 +49,40 @@ static inline void CChipmunk_QueryPoint(cpSpace *space, cpVect point, double max
     cpSpacePointQuery(space, point, maxDistance, CP_SHAPE_FILTER_ALL, CChipmunk_PointHit, hits);
 }
 
-static inline void CChipmunk_QuerySegment(cpSpace *space, cpVect a, cpVect b, double radius, CChipmunk_Hits *hits) {
-    hits->fields = 6;
-    cpSpaceSegmentQuery(space, a, b, radius, CP_SHAPE_FILTER_ALL, CChipmunk_SegmentHit, hits);
+/* A thick segment, asked of each shape a box query found. */
+typedef struct {
+    cpVect a, b;
+    cpFloat radius;
+    CChipmunk_Hits *hits;
+} CChipmunk_ThickSegment;
+
+/* The test cpSpaceSegmentQuery applies to each shape its index gives it (cpShapeSegmentQuery). */
+static inline void CChipmunk_ThickSegmentCandidate(cpShape *shape, void *data) {
+    CChipmunk_ThickSegment *segment = (CChipmunk_ThickSegment *)data;
+    cpSegmentQueryInfo info;
+    if (cpShapeSegmentQuery(shape, segment->a, segment->b, segment->radius, &info)) {
+        CChipmunk_SegmentHit(shape, info.point, info.normal, info.alpha, segment->hits);
+    }
 }
 
-/* The first hit only (cpSpaceSegmentQueryFirst), as one row; none when nothing is hit. */
+/* A segment of radius 0 goes through cpSpaceSegmentQuery. A thicker one does not: the indexes
+   prune by the thin segment alone (the bounding-box tree's cpBBSegmentQuery and the spatial
+   hash's walk along the line ignore the radius), so shapes within the radius but off the line's
+   boxes were missed. Its candidates are the shapes whose boxes meet the thick segment's box
+   (cpSpaceBBQuery), each then tested as cpSpaceSegmentQuery tests it. */
+static inline void CChipmunk_QuerySegment(cpSpace *space, cpVect a, cpVect b, double radius, CChipmunk_Hits *hits) {
+    hits->fields = 6;
+    if (radius > 0) {
+        CChipmunk_ThickSegment segment = {a, b, radius, hits};
+        cpBB box = cpBBNew(cpfmin(a.x, b.x) - radius, cpfmin(a.y, b.y) - radius, cpfmax(a.x, b.x) + radius, cpfmax(a.y, b.y) + radius);
+        cpSpaceBBQuery(space, box, CP_SHAPE_FILTER_ALL, CChipmunk_ThickSegmentCandidate, &segment);
+    } else {
+        cpSpaceSegmentQuery(space, a, b, radius, CP_SHAPE_FILTER_ALL, CChipmunk_SegmentHit, hits);
+    }
+}
+
+/* The first hit only (cpSpaceSegmentQueryFirst), as one row; none when nothing is hit. For a
+   segment of radius 0 only: cpSpaceSegmentQueryFirst prunes as cpSpaceSegmentQuery does. */
 static inline void CChipmunk_QuerySegmentFirst(cpSpace *space, cpVect a, cpVect b, double radius, CChipmunk_Hits *hits) {
     hits->fields = 6;
     cpSegmentQueryInfo info;

@@ -75,6 +75,36 @@ package enum FileDescriptorIO {
         }
     }
 
+    /// Opens a fresh hidden temporary beside `path` (`.NAME.tmp-PID-XXXXXX`, 0644) for a stream
+    /// that replaces `path` only once whole (`finishReplacement`): a reader, or a run cut short by
+    /// a full disk, a file-size limit or SIGKILL, never finds a partial file under `path`. A link
+    /// or a folder at `path` is refused; the temporaries of `path` whose process is gone are
+    /// removed first (`createTemporary`).
+    /// - Returns: the descriptor, which the caller closes, and the temporary's path.
+    package static func openReplacement(for path: String) throws(FileFailure) -> (fd: Int32, temporary: String) {
+        if let refusal = refusal(for: path) { throw refusal }
+        removeStaleTemporaries(beside: path)
+        let (fd, temporary) = try openTemporary(beside: path)
+        guard fchmod(fd, 0o644) == 0 else {
+            let failure = FileFailure.fromErrno()
+            close(fd)
+            unlink(temporary)
+            throw failure
+        }
+        return (fd, temporary)
+    }
+
+    /// Ends a replacement `openReplacement` began, once its descriptor is closed: `temporary`
+    /// is renamed over `path` if `complete`, else (a write failed) removed, and `path` keeps
+    /// what it held.
+    /// - Throws: why the rename failed (the temporary is then removed).
+    package static func finishReplacement(_ temporary: String, of path: String, complete: Bool) throws(FileFailure) {
+        if complete, rename(temporary, path) == 0 { return }
+        let failure: FileFailure? = complete ? .fromErrno() : nil
+        unlink(temporary)
+        if let failure { throw failure }
+    }
+
     /// Why `path` will not be written at all, if so: a symbolic link or a directory.
     package static func refusal(for path: String) -> FileFailure? {
         switch kind(of: path) {

@@ -22,7 +22,13 @@ extension World {
     }
 
     /// Every shape the segment from `start` to `end`, thickened by `radius`, meets, nearest its
-    /// start first (`cpSpaceSegmentQuery`).
+    /// start first (by `alpha`; ties by party: bodies by id, then walls).
+    ///
+    /// A segment of radius 0 is `cpSpaceSegmentQuery`. A thicker one is not, since Chipmunk's
+    /// indexes prune by the thin segment and miss shapes within the radius: every shape whose
+    /// bounding box meets the thick segment's (`cpSpaceBBQuery`) is tested as
+    /// `cpSpaceSegmentQuery` tests it (`cpShapeSegmentQuery`), so each shape within `radius` of
+    /// the segment is met, with the same point, normal and alpha.
     /// - Throws: `PhysicsError.invalidValue` for a point or radius out of range.
     public func query(segmentFrom start: Vec2, to end: Vec2, radius: Double = 0) throws(PhysicsError) -> [SegmentQueryHit] {
         try checkSegment(start, end, radius)
@@ -30,12 +36,15 @@ extension World {
     }
 
     /// The first shape a ray from `start` towards `end` meets (`cpSpaceSegmentQueryFirst`), or nil.
+    /// A ray thickened by `radius` > 0 gives the first of `query(segmentFrom:to:radius:)`'s hits
+    /// (Chipmunk's own first-hit query misses what that one would).
     ///
     /// ```swift
     /// if let hit = try world.firstHit(from: Vec2(0, 300), to: Vec2(600, 300)) { print(hit.party, hit.point) }
     /// ```
     /// - Throws: `PhysicsError.invalidValue` for a point or radius out of range.
     public func firstHit(from start: Vec2, to end: Vec2, radius: Double = 0) throws(PhysicsError) -> SegmentQueryHit? {
+        if radius > 0 { return try query(segmentFrom: start, to: end, radius: radius).first }
         try checkSegment(start, end, radius)
         return Chipmunk.query(space, .segmentFirst(start, end, radius: radius)).first.map(Self.segmentHit)
     }

@@ -38,6 +38,31 @@ import Testing
         #expect(try world.firstHit(from: Vec2(300, 100), to: Vec2(300, 50)) == nil)
     }
 
+    /// Chipmunk's trees prune a segment query by the thin segment's box, whatever its radius
+    /// (audit round 5, finding 9: radius 1000 over the book world found 6 of its 9 shapes).
+    @Test func aThickSegmentMeetsEveryShapeWithinItsRadius() throws {
+        let world = try World(scene: Repository.scene("book"))
+        // Across the world at mid-height: the thin line crosses only the side walls' boxes.
+        let everything = try world.query(segmentFrom: Vec2(-1500, 150), to: Vec2(1800, 150), radius: 1000)
+        #expect(Set(everything.map(\.party)) == Set((1...5).map { ContactParty.body(BodyID(UInt64($0))) } + (0..<4).map { .wall($0) }),
+                "\(everything.map(\.party))")
+        #expect(everything.map(\.party) == everything.sorted { ($0.alpha, $0.party) < ($1.alpha, $1.party) }.map(\.party))
+        // Only the right wall (x 300, radius 1) is within 60 px of this segment, and its box is off the thin line's.
+        let right = try world.query(segmentFrom: Vec2(200, 150), to: Vec2(250, 150), radius: 60)
+        #expect(right.count == 1, "\(right)")
+        let first = try world.firstHit(from: Vec2(200, 150), to: Vec2(250, 150), radius: 60)
+        #expect(first != nil && first == right.first, "\(String(describing: first))")
+        #expect(try world.firstHit(from: Vec2(-1500, 150), to: Vec2(1800, 150), radius: 1000) == everything.first)
+    }
+
+    /// A thin segment goes through Chipmunk's own query, as before: the row of small crates and both side walls.
+    @Test func aThinSegmentMeetsWhatItCrosses() throws {
+        let world = try World(scene: Repository.scene("book"))
+        let row = try world.query(segmentFrom: Vec2(0, 284), to: Vec2(300, 284))
+        #expect(row.filter { if case .body = $0.party { true } else { false } }.map(\.party) == (1...4).map { .body(BodyID(UInt64($0))) })
+        #expect(row.count == 6 && row.map(\.alpha) == row.map(\.alpha).sorted(), "\(row)")
+    }
+
     @Test func aBoxQueryNamesBodiesByIdThenWalls() throws {
         let world = try Self.world()
         #expect(try world.query(boxFrom: Vec2(0, -5), to: Vec2(400, 30)) == [.body(BodyID(1)), .body(BodyID(2)), .wall(0)])

@@ -4,27 +4,53 @@ import Glibc
 import FileIO
 
 /// A data output (text, or a `.npy` table's bytes) written in 64 KiB pieces, so a long trace
-/// streams with flat memory. Opened like
-/// a record (created or truncated, never through a symbolic link); the first write error is kept,
-/// later writes are dropped, and `close()` reports it.
+/// streams with flat memory. The first write error is kept, later writes are dropped, and
+/// `close()` reports it.
 ///
 /// Used by one thread at a time.
 final class BufferedOutputFile {
+    /// How the file reaches its path.
+    enum Placement {
+        /// Created or truncated at once and written in place, never through a symbolic link, like
+        /// a record (a text table, which may go to a pipe).
+        case inPlace
+        /// Written under a hidden temporary beside the path and renamed over it by `close()` once
+        /// whole (`FileDescriptorIO.openReplacement`); removed instead if a write failed or the
+        /// file is dropped unclosed. For a `.npy` table, whose header is right only at the end.
+        case replacedWhenWhole
+    }
+
     let path: String
     private let fd: Int32
+    /// The file being written when it replaces `path` once whole.
+    private let temporary: String?
     private var buffer: [UInt8] = []
     private(set) var failure: FileFailure?
     private var isClosed = false
     private static let flushSize = 64 * 1024
 
-    /// - Throws: the reason `path` cannot be created.
-    init(path: String) throws(FileFailure) {
+    /// - Throws: the reason `path` (or its temporary) cannot be created.
+    init(path: String, placement: Placement = .inPlace) throws(FileFailure) {
         self.path = path
-        fd = try FileDescriptorIO.openForWriting(path)
+        switch placement {
+        case .inPlace:
+            fd = try FileDescriptorIO.openForWriting(path)
+            temporary = nil
+        case .replacedWhenWhole:
+            (fd, temporary) = try FileDescriptorIO.openReplacement(for: path)
+        }
         buffer.reserveCapacity(Self.flushSize + 4096)
     }
 
-    deinit { try? close() }
+    deinit {
+        if let temporary, !isClosed {
+            // Never finished: what was written is not the whole file.
+            Glibc.close(fd)
+            try? FileDescriptorIO.finishReplacement(temporary, of: path, complete: false)
+        } else {
+            try? close()
+        }
+    }
 
     func append(_ text: String) {
         guard failure == nil, !isClosed else { return }
@@ -65,13 +91,21 @@ final class BufferedOutputFile {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Writes what is buffered and closes (once).
+    /// Writes what is buffered and closes (once); a replacement is then renamed into place, or
+    /// removed after a write error.
     /// - Throws: the first write error, if any.
     func close() throws(FileFailure) {
         if !isClosed {
             flush()
             isClosed = true
             if Glibc.close(fd) != 0, failure == nil { failure = .fromErrno() }
+            if let temporary {
+                do {
+                    try FileDescriptorIO.finishReplacement(temporary, of: path, complete: failure == nil)
+                } catch {
+                    failure = error
+                }
+            }
         }
         if let failure { throw failure }
     }

@@ -10,7 +10,9 @@ import SceneFile
 /// `pandas.read_json(path, lines=True)` reads data only, its integer columns as integers; what
 /// names the run goes beside it, in `NAME.meta.json` (`metadataPath(for:)`), when the data goes to
 /// a regular file (a pipe has no beside). A `.npy` table (`NumPyTable`) has its metadata beside it
-/// too, and goes only to a regular file: its header, written again at `finish()`, holds the row count.
+/// too, and goes only to a regular file: its header, written again at `finish()`, holds the row
+/// count, so the table is written under a hidden name and renamed into place only then; cut short
+/// (a full disk, a file-size limit, a killed run) it never stands under its name.
 ///
 /// Used by one thread at a time.
 package final class DataFile {
@@ -37,7 +39,7 @@ package final class DataFile {
         self.format = format
         self.table = table
         do {
-            file = try BufferedOutputFile(path: path)
+            file = try BufferedOutputFile(path: path, placement: format == .npy ? .replacedWhenWhole : .inPlace)
         } catch {
             throw .cannotCreate(FrameWriteError(target: path, cause: .during("cannot create it", error)))
         }

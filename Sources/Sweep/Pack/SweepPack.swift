@@ -198,21 +198,26 @@ public enum SweepPack {
 
         func add(_ files: [(path: String, member: String, size: Int)], key: String) throws(Failure) {
             for file in files {
-                let content: [UInt8]
+                let source: Int32
+                var info = stat()
                 do {
-                    content = try FileBytes.read(path: file.path, limit: TarWriter.maxFileSize)
+                    source = try FileBytes.openRegular(path: file.path, followingLinks: false, sizeLimit: TarWriter.maxFileSize)
                 } catch {
                     throw .cannotRead("\(file.path): \(error)")
                 }
+                defer { Glibc.close(source) }
+                guard fstat(source, &info) == 0 else { throw .cannotRead("\(file.path): \(errnoText())") }
+                let size = Int(info.st_size)
                 do {
-                    try writer.add(name: file.member, bytes: content)
+                    try writer.add(name: file.member, size: size, from: source, path: file.path)
                 } catch {
                     switch error {
                     case .nameTooLong, .fileTooLarge: throw .sample(error.description)
+                    case .read: throw .cannotRead(error.description)
                     case .write: throw .cannotWrite(error.description)
                     }
                 }
-                bytes += TarWriter.memberSize(content.count)
+                bytes += TarWriter.memberSize(size)
             }
             samples += 1
         }

@@ -18,16 +18,22 @@ struct TarWriter {
     /// 11 octal digits.
     static let maxFileSize = (1 << 33) - 1
 
+    /// A member's bytes are read and written in pieces of at most this size, so packing a file
+    /// of any size takes this much memory (audit round 5, finding 8: a 6 GB file was read whole).
+    static let chunkSize = 1 << 20
+
     enum Failure: Error, CustomStringConvertible {
         case nameTooLong(String)
         case fileTooLarge(String, Int)
         case write(String, String)
+        /// The member's file could not be read, or ended before the size it had when opened.
+        case read(String, String)
 
         var description: String {
             switch self {
             case let .nameTooLong(name): "\(name): a tar member's name holds at most \(TarWriter.maxNameLength) bytes"
             case let .fileTooLarge(name, size): "\(name): \(size) bytes; a tar member holds at most \(TarWriter.maxFileSize)"
-            case let .write(path, failure): "\(path): \(failure)"
+            case let .write(path, failure), let .read(path, failure): "\(path): \(failure)"
             }
         }
     }
@@ -46,10 +52,31 @@ struct TarWriter {
         self.path = path
     }
 
-    func add(name: String, bytes: [UInt8]) throws(Failure) {
+    /// Adds the regular file open at `file` (read from its current offset) as the member
+    /// `name` of `size` bytes, its size when opened; its bytes stream through in pieces of
+    /// `chunkSize`. `path` names the file in errors.
+    func add(name: String, size: Int, from file: Int32, path: String) throws(Failure) {
+        try write([try header(name: name, size: size)])
+        var chunk = [UInt8](repeating: 0, count: min(Self.chunkSize, size))
+        var remaining = size
+        while remaining > 0 {
+            let wanted = min(remaining, chunk.count)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress, wanted) }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { throw .read(path, errnoText()) }
+            // Shorter than when it was opened: the archive's header would not hold.
+            if count == 0 { throw .read(path, "ended after \(size - remaining) of its \(size) bytes while it was packed (it changed)") }
+            try write([count == chunk.count ? chunk : Array(chunk[0..<count])])
+            remaining -= count
+        }
+        try write([[UInt8](repeating: 0, count: padding(size))])
+    }
+
+    /// The member's header: its name, size and fixed mode, owner and time.
+    private func header(name: String, size: Int) throws(Failure) -> [UInt8] {
         let nameBytes = Array(name.utf8)
         guard nameBytes.count <= Self.maxNameLength else { throw .nameTooLong(name) }
-        guard bytes.count <= Self.maxFileSize else { throw .fileTooLarge(name, bytes.count) }
+        guard size <= Self.maxFileSize else { throw .fileTooLarge(name, size) }
         var header = [UInt8](repeating: 0, count: Self.blockSize)
         func put(_ text: [UInt8], at offset: Int) { for (i, byte) in text.enumerated() { header[offset + i] = byte } }
         func octal(_ value: Int, digits: Int) -> [UInt8] {
@@ -60,7 +87,7 @@ struct TarWriter {
         put(octal(0o644, digits: 7), at: 100)
         put(octal(0, digits: 7), at: 108)
         put(octal(0, digits: 7), at: 116)
-        put(octal(bytes.count, digits: 11), at: 124)
+        put(octal(size, digits: 11), at: 124)
         put(octal(0, digits: 11), at: 136)
         header[156] = UInt8(ascii: "0")
         put(Array("ustar".utf8) + [0], at: 257)
@@ -69,9 +96,11 @@ struct TarWriter {
         put([UInt8](repeating: UInt8(ascii: " "), count: 8), at: 148)
         let sum = header.reduce(0) { $0 + Int($1) }
         put(octal(sum, digits: 6) + [UInt8(ascii: " ")], at: 148)
-        let padding = (Self.blockSize - bytes.count % Self.blockSize) % Self.blockSize
-        try write([header, bytes, [UInt8](repeating: 0, count: padding)])
+        return header
     }
+
+    /// The zero bytes that fill a member of `size` bytes to a whole block.
+    private func padding(_ size: Int) -> Int { (Self.blockSize - size % Self.blockSize) % Self.blockSize }
 
     func finish() throws(Failure) {
         try write([[UInt8](repeating: 0, count: Self.endSize)])

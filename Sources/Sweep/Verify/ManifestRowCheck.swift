@@ -81,6 +81,7 @@ extension ManifestRowCheck {
             return "\(table): cannot be read: \(error)"
         }
         guard let layout = SampleFileDifference.NPYLayout(written) else { return "\(table): not a NumPy table" }
+        if let problem = layout.unlikeItsHeader(written) { return "\(table): \(problem)" }
         guard let writtenRow = layout.row(of: written, where: "sample", is: String(index)) else {
             return "\(table): holds no row of sample \(index), which manifest.jsonl holds"
         }

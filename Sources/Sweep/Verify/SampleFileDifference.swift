@@ -122,6 +122,7 @@ enum SampleFileDifference {
         guard let theirs = NPYLayout(again), let ours = NPYLayout(written) else {
             return "\(name): not a NumPy table of the columns of the file written again"
         }
+        if let problem = ours.unlikeItsHeader(written) { return "\(name): \(problem)" }
         guard ours.fields.elementsEqual(theirs.fields, by: { $0.name == $1.name && $0.offset == $1.offset && $0.width == $1.width }),
               ours.rowSize == theirs.rowSize else {
             return "\(name): its columns differ from the file written again (\(ours.fields.map(\.name).joined(separator: ", ")))"
@@ -164,6 +165,19 @@ enum SampleFileDifference {
                 }
                 return (field.name, value)
             }
+        }
+
+        /// Why `bytes` are not the rows its header counts, if they are not: fewer (a table cut
+        /// short by a full disk, a file-size limit or a killed writer; numpy refuses it too) or
+        /// more. The header's row count is the truth.
+        func unlikeItsHeader(_ bytes: [UInt8]) -> String? {
+            let held = bytes.count - dataStart
+            let (needed, overflow) = rows.multipliedReportingOverflow(by: rowSize)
+            if overflow || held < needed {
+                return "cut short: its header says \(rows) rows of \(rowSize) bytes, but only \(held) bytes of rows follow it"
+            }
+            if held > needed { return "its header says \(rows) rows of \(rowSize) bytes, but \(held) bytes of rows follow it" }
+            return nil
         }
 
         /// The first row whose field `name` reads `value`.
