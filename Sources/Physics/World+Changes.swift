@@ -83,14 +83,12 @@ extension World {
         guard let near = try? query(boxFrom: low, to: high) else { return nil }
         let bodies = near.compactMap { party -> Crate? in if case let .body(id) = party { crate(id) } else { nil } }
         guard bodies.count >= Limits.overlapsPerCrate else { return nil }
-        var specs = bodies.map { crate in
+        let specs = bodies.map { crate in
             let now = crate.state
             return CrateSpec(center: now.position, shape: crate.shape, angle: now.angle.isFinite ? now.angle : 0, mass: crate.mass,
                              collision: crate.collision, bodyType: crate.bodyType)
         }
-        specs.append(spec)
-        let report = CrateOverlaps.check(specs, maxReported: specs.count, deepOnly: true)
-        guard report.gaveUp || report.crowded.contains(where: { $0.index == specs.count - 1 }) else { return nil }
+        guard CrateOverlaps.crowds(spec, among: specs) else { return nil }
         return "it would lie deep in more than \(Limits.overlapsPerCrate) bodies; a heap of bodies on one spot makes each step take minutes "
             + "(scenes are refused for it too)"
     }

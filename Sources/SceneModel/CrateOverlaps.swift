@@ -84,7 +84,7 @@ public enum CrateOverlaps {
                         work += 1
                         let gap = box.separation(boxes[other])
                         if !deepOnly, gap <= contactDistance, other > index { report.contactPairs += 1 }
-                        if gap < (deepOnly ? -max(restingShare * min(box.narrowHalf, boxes[other].narrowHalf), restingFloor) : -1e-6) {
+                        if gap < (deepOnly ? -deepGap(box, boxes[other]) : -1e-6) {
                             overlapping.append(other)
                             if other > index { report.overlappingPairs += 1 }
                             if overlapping.count > limit { break search }
@@ -103,6 +103,28 @@ public enum CrateOverlaps {
             }
         }
         return report
+    }
+
+    /// Whether `newcomer`, added to a running world, lies deep (as `check(deepOnly: true)` counts)
+    /// in more than `limit` of `others`: that check's answer for the last body, without testing
+    /// the others' pairs among themselves (a flood of refused adds on one spot spent most of its
+    /// time there).
+    public static func crowds(_ newcomer: CrateSpec, among others: [CrateSpec], limit: Int = Limits.overlapsPerCrate) -> Bool {
+        guard others.count > limit else { return false }
+        let box = Box(newcomer)
+        var deep = 0
+        for other in others {
+            let otherBox = Box(other)
+            guard box.collision.pushes(otherBox.collision), box.separation(otherBox) < -deepGap(box, otherBox) else { continue }
+            deep += 1
+            if deep > limit { return true }
+        }
+        return false
+    }
+
+    /// How far two bodies of a running world may share area and still count as resting.
+    private static func deepGap(_ a: Box, _ b: Box) -> Double {
+        max(restingShare * min(a.narrowHalf, b.narrowHalf), restingFloor)
     }
 
     /// The cells a box's bounding box covers. Crates are inside the world (at most 10^6 px) and at

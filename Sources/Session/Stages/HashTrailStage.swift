@@ -6,6 +6,9 @@ final class HashTrailStage: StepStage {
     /// The last step of a run of fixed length: its state is told by `finish`, not twice.
     private let lastStep: Int?
     private var failed = false
+    /// The step last told: a run that stops early (a refused input line) right after a told
+    /// step does not tell it twice.
+    private var toldStep: Int?
 
     init(_ trail: RunPlan.HashTrail, lastStep: Int?) {
         self.trail = trail
@@ -18,11 +21,13 @@ final class HashTrailStage: StepStage {
         let step = state.step
         guard step % trail.every == 0, step != lastStep else { return }
         if !trail.emit(state.snapshot) { failed = true }
+        toldStep = step
     }
 
-    /// Tells the final state, unless the trail's output has failed (its emitter reports that).
+    /// Tells the final state, unless the trail's output has failed (its emitter reports that) or
+    /// it was told already.
     func finish(_ ending: RunEnding, into reports: inout StageReports) {
-        if !failed { _ = trail.emit(ending.final) }
+        if !failed, ending.final.step != toldStep { _ = trail.emit(ending.final) }
     }
 }
 
