@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers, each depending only on those before it (docs/architecture.md):
 //   SceneModel (values, no deps), FileIO and Queues (plumbing); SceneFile parses JSON into SceneModel
-//   CChipmunk (C) -> Physics (the world; value snapshots out)
+//   CChipmunk, CBodyScan (C) -> Physics (the world; value snapshots out)
 //   Driver (fixed steps), Script (inputs, records, state files), Raster (drawing) -> Outputs (CPipe, CSpng, CZlib)
 //   Session (one run: the world, the driver, its inputs and outputs) -> Sweep (many runs), Serve (the live page)
 //   CLISupport -> cratedrop (CLI);  CBaseline (C) -> Bench -> cratedrop-bench
@@ -46,7 +46,9 @@ let package = Package(
         ),
         .target(name: "SceneModel"),
         .target(name: "SceneFile", dependencies: ["SceneModel", "FileIO"]),
-        .target(name: "Physics", dependencies: ["CChipmunk", "SceneModel", "FileIO"]),
+        // Scans of every body in one C loop, reading Chipmunk's structs out of the Swift module's sight.
+        .target(name: "CBodyScan"),
+        .target(name: "Physics", dependencies: ["CChipmunk", "CBodyScan", "SceneModel", "FileIO"]),
         .target(name: "Driver", dependencies: ["SceneModel"]),
         // One run's wiring: the world driven with gravity streams, records and verification.
         .target(name: "Session", dependencies: ["Driver", "Physics", "SceneModel", "SceneFile", "Script", "Raster", "Outputs", "FileIO"]),

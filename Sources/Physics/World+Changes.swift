@@ -204,7 +204,8 @@ extension World {
         let applied = inputsApplied
         swap(&space, &other.space)
         swap(&crates, &other.crates)
-        swap(&snapshotRows, &other.snapshotRows)
+        swap(&rowBodies, &other.rowBodies)
+        swap(&rowIDs, &other.rowIDs)
         swap(&walls, &other.walls)
         swap(&tumblers, &other.tumblers)
         swap(&joints, &other.joints)

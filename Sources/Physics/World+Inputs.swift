@@ -3,12 +3,12 @@ import SceneModel
 extension World {
     /// The crate with `id`, if it is in this world (crates are kept in ascending id order).
     public func crate(_ id: BodyID) -> Crate? {
-        var low = 0, high = snapshotRows.count
+        var low = 0, high = rowIDs.count
         while low < high {
             let middle = (low + high) / 2
-            if snapshotRows[middle].id < id { low = middle + 1 } else { high = middle }
+            if rowIDs[middle] < id { low = middle + 1 } else { high = middle }
         }
-        return low < snapshotRows.count && snapshotRows[low].id == id ? crates[low] : nil
+        return low < rowIDs.count && rowIDs[low] == id ? crates[low] : nil
     }
 
     /// Does `input` to the crate `id` now, between steps: a push, a velocity, or a force held

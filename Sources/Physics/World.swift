@@ -14,8 +14,10 @@ public final class World {
     /// The crates in the world, in the order they were added (ascending `BodyID`).
     public internal(set) var crates: [Crate] = [] { didSet { stateMakeupCache = nil } }
     /// What a snapshot reads of each crate, parallel to `crates`: copying state out walks plain
-    /// values instead of class instances (no reference counting in the per-step copy).
-    var snapshotRows: [(body: OpaquePointer, id: BodyID)] = []
+    /// values instead of class instances (no reference counting in the per-step copy), and the
+    /// finiteness check after every step hands the bodies to C in one array.
+    var rowBodies: [OpaquePointer?] = []
+    var rowIDs: [BodyID] = []
     public internal(set) var walls: [Wall] = [] { didSet { stateMakeupCache = nil } }
     public internal(set) var tumblers: [Tumbler] = [] { didSet { stateMakeupCache = nil } }
     /// The joints, in the order they were added (ascending `JointID`).
@@ -140,7 +142,8 @@ public final class World {
         crate.id = id
         nextBodyID = max(nextBodyID, id.rawValue &+ 1)
         crates.append(crate)
-        snapshotRows.append((crate.body, crate.id!))
+        rowBodies.append(crate.body)
+        rowIDs.append(id)
     }
 
     /// Makes a crate from `spec` and adds it.
@@ -162,7 +165,8 @@ public final class World {
         Chipmunk.spaceRemoveShape(space, crate.collisionShape)
         Chipmunk.spaceRemoveBody(space, crate.body)
         crates.remove(at: index)
-        snapshotRows.remove(at: index)
+        rowBodies.remove(at: index)
+        rowIDs.remove(at: index)
         if let id = crate.id { heldForces.removeAll { $0.body == id } }
         crate.world = nil
         crate.id = nil

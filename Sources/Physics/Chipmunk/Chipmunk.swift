@@ -1,3 +1,4 @@
+internal import CBodyScan
 internal import CChipmunk
 import SceneModel
 
@@ -135,6 +136,15 @@ enum Chipmunk {
         let p = cpBodyGetPosition(body)
         let v = cpBodyGetVelocity(body)
         return (Vec2(p.x, p.y), cpBodyGetAngle(body), Vec2(v.x, v.y), cpBodyGetAngularVelocity(body), cpBodyIsSleeping(body) != 0)
+    }
+
+    /// The index of the first of `bodies` whose position, angle, velocity or angular velocity is
+    /// not finite (Sources/CBodyScan), or nil.
+    static func firstNonFiniteBody(_ bodies: [OpaquePointer?]) -> Int? {
+        let index = bodies.withUnsafeBufferPointer { rows in
+            rows.withMemoryRebound(to: UnsafeMutableRawPointer?.self) { cbodyscan_first_non_finite($0.baseAddress, $0.count) }
+        }
+        return index < 0 ? nil : index
     }
 
     // MARK: Shapes (`cpShape`)
