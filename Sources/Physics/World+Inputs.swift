@@ -3,12 +3,17 @@ import SceneModel
 extension World {
     /// The crate with `id`, if it is in this world (crates are kept in ascending id order).
     public func crate(_ id: BodyID) -> Crate? {
+        crateIndex(id).map { crates[$0] }
+    }
+
+    /// Where the crate with `id` is in `crates`, by binary search.
+    func crateIndex(_ id: BodyID) -> Int? {
         var low = 0, high = rowIDs.count
         while low < high {
             let middle = (low + high) / 2
             if rowIDs[middle] < id { low = middle + 1 } else { high = middle }
         }
-        return low < rowIDs.count && rowIDs[low] == id ? crates[low] : nil
+        return low < rowIDs.count && rowIDs[low] == id ? low : nil
     }
 
     /// Does `input` to the crate `id` now, between steps: a push, a velocity, or a force held

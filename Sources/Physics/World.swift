@@ -158,16 +158,16 @@ public final class World {
     /// - Throws: `PhysicsError.notInThisWorld` if it is not in this world; `crateHasJoints` while
     ///   a joint holds it (remove the joint first).
     public func remove(_ crate: Crate) throws(PhysicsError) {
-        guard crate.world === self, let index = crates.lastIndex(where: { $0 === crate }) else { throw .notInThisWorld }
+        guard crate.world === self, let id = crate.id, let index = crateIndex(id), crates[index] === crate else { throw .notInThisWorld }
         guard !joints.contains(where: { $0.a === crate || $0.b === crate }) else { throw .crateHasJoints }
         // A drag is an input: it goes with its crate, as a held force does.
-        if let id = crate.id { release(id) }
+        release(id)
         Chipmunk.spaceRemoveShape(space, crate.collisionShape)
         Chipmunk.spaceRemoveBody(space, crate.body)
         crates.remove(at: index)
         rowBodies.remove(at: index)
         rowIDs.remove(at: index)
-        if let id = crate.id { heldForces.removeAll { $0.body == id } }
+        heldForces.removeAll { $0.body == id }
         crate.world = nil
         crate.id = nil
     }
