@@ -23,7 +23,7 @@ extension World {
         guard problems.isEmpty else { throw .invalidValue(what: "change", problems: problems) }
         let entry = try make(change, madeValues: nil)
         makeup.append(entry)
-        partsCache = nil
+        partsChanged()
         inputsApplied += 1
         inputsBeforeNextStep.append(.change(change))
         return entry
@@ -103,7 +103,7 @@ extension World {
             do {
                 let entry = try make(.addCrate(spawner.crate(index)), madeValues: nil)
                 makeup.append(entry)
-                partsCache = nil
+                partsChanged()
             } catch {
                 refusedSpawnCount += 1
                 if refusedSpawns.count < 100 {
@@ -131,7 +131,7 @@ extension World {
             guard var entry = try? make(.removeJoint(item.joint), madeValues: nil) else { continue }
             entry.broke = true
             makeup.append(entry)
-            partsCache = nil
+            partsChanged()
             if eventBuffer != nil { contactEvents.append(item.event) }
         }
     }
@@ -153,15 +153,24 @@ extension World {
 
     // MARK: Parts
 
-    /// What snapshots carry of the world's parts once its make-up has changed (nil before).
+    /// What snapshots carry of the world's parts once its make-up has changed (nil before): from
+    /// then on, also after a restore back to the scene's own make-up, so whoever drew the changed
+    /// parts learns they changed back.
     var changedParts: WorldParts? {
-        guard !makeup.isEmpty else { return nil }
+        guard partsVersion > 0 else { return nil }
         if let partsCache { return partsCache }
         var colors: [BodyID: RGB] = [:]
         for crate in crates { if let color = crate.color, let id = crate.id { colors[id] = color } }
-        let parts = WorldParts(version: makeup.count, bodyShapes: bodyShapes, bodyColors: colors, walls: wallStates(), joints: jointLinks)
+        let parts = WorldParts(version: partsVersion, changes: makeup.count, bodyShapes: bodyShapes, bodyColors: colors, walls: wallStates(), joints: jointLinks)
         partsCache = parts
         return parts
+    }
+
+    /// Notes that the parts changed: a structural change, or a restore that took another make-up.
+    /// Each time gets a new version, also when a rewound world makes as many changes again.
+    func partsChanged() {
+        partsCache = nil
+        partsVersion += 1
     }
 
     // MARK: Building again
@@ -214,7 +223,6 @@ extension World {
         swap(&jointBreaks, &other.jointBreaks)
         swap(&nextJointID, &other.nextJointID)
         swap(&makeup, &other.makeup)
-        swap(&partsCache, &other.partsCache)
         swap(&stateMakeupCache, &other.stateMakeupCache)
         swap(&stepCount, &other.stepCount)
         swap(&heldForces, &other.heldForces)
@@ -235,5 +243,6 @@ extension World {
         for tumbler in other.tumblers { tumbler.world = other }
         for joint in other.joints { joint.world = other }
         inputsApplied = applied + 1
+        partsChanged()
     }
 }

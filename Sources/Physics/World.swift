@@ -12,16 +12,24 @@ public final class World {
     /// Fixed steps per simulated second.
     public let stepRate: Int
     /// The crates in the world, in the order they were added (ascending `BodyID`).
-    public internal(set) var crates: [Crate] = [] { didSet { stateMakeupCache = nil } }
+    public internal(set) var crates: [Crate] = [] { didSet { madeOfOtherParts() } }
     /// What a snapshot reads of each crate, parallel to `crates`: copying state out walks plain
     /// values instead of class instances (no reference counting in the per-step copy), and the
     /// finiteness check after every step hands the bodies to C in one array.
     var rowBodies: [OpaquePointer?] = []
     var rowIDs: [BodyID] = []
-    public internal(set) var walls: [Wall] = [] { didSet { stateMakeupCache = nil } }
+    public internal(set) var walls: [Wall] = [] { didSet { madeOfOtherParts() } }
     public internal(set) var tumblers: [Tumbler] = [] { didSet { stateMakeupCache = nil } }
+
+    /// The world's parts changed: what saved states name is made again; once the world has
+    /// stepped, snapshots carry the new parts (a part added or removed through the Swift API
+    /// directly, which the make-up log does not hold, is drawn too).
+    private func madeOfOtherParts() {
+        stateMakeupCache = nil
+        if stepCount > 0 { partsChanged() }
+    }
     /// The joints, in the order they were added (ascending `JointID`).
-    public internal(set) var joints: [Joint] = [] { didSet { stateMakeupCache = nil } }
+    public internal(set) var joints: [Joint] = [] { didSet { madeOfOtherParts() } }
     /// The joints' ids, parallel to `joints`.
     var jointIDs: [JointID] = []
     /// Set by the first step after which a body's state is not finite (NaN or infinite), and kept:
@@ -39,6 +47,8 @@ public final class World {
     var origin: CheckedScene?
     /// What snapshots carry of the parts once the make-up has changed, kept until it changes again.
     var partsCache: WorldParts?
+    /// How many times the parts have changed (`WorldParts.version`): never repeats in a world's life.
+    var partsVersion = 0
     /// The scene's spawners, releasing crates as the world steps (`World+Changes.swift`).
     public internal(set) var spawners: [Spawner] = []
     /// Spawned crates that could not be made (a heap where they appear, the body limit), first 100.

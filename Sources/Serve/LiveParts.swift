@@ -18,7 +18,8 @@ package final class LiveParts: Sendable {
         package var color: RGB?
     }
 
-    /// The world's structural version (`WorldParts.version`; 0 for the scene's own make-up).
+    /// The world's structural version (`WorldParts.changes`, the changes made so far; 0 for the
+    /// scene's own make-up).
     package let version: Int
     /// Ascending id.
     package let bodies: [Body]
@@ -45,7 +46,7 @@ package final class LiveParts: Sendable {
         let described = bodies.enumerated().compactMap { index, body in
             parts.bodyShapes.shape(of: body, at: index).map { Body(id: body.id, shape: $0, color: parts.bodyColors[body.id]) }
         }
-        self.init(version: parts.version, bodies: described, walls: parts.walls, joints: parts.joints)
+        self.init(version: parts.changes, bodies: described, walls: parts.walls, joints: parts.joints)
     }
 
     /// Whether `other` describes the same parts (the version aside).

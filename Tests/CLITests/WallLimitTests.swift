@@ -37,4 +37,23 @@ import Testing
         let run = try CLI.run(["run", scene, "--seconds", "0.1", "--out", out, "--format", "png", "--masks", out + "-masks", "--quiet"])
         #expect(run.status != 0 && run.stderr.contains("the world has 4097 walls; a 16-bit mask tells 4096 apart"), "\(run.status) \(run.stderr)")
     }
+
+    /// Walls and bodies added while a run draws masks, past what a 16-bit mask tells apart, are
+    /// told once each (the run goes on: later walls share the last id, such bodies are left out).
+    @Test(.timeLimit(.minutes(3))) func masksThatAWorldOutgrowsWhileItRunsAreTold() throws {
+        let (inputs, out) = (SavedStateCommandTests.temporary("outgrown.jsonl"), SavedStateCommandTests.temporary("outgrown-frames"))
+        defer { for path in [inputs, out, out + "-masks"] { try? FileManager.default.removeItem(atPath: path) } }
+        // The book's 4 bounds walls and 4,093 added: 4,097. Then bodies up to id 61,440 (0xEFFF + 1), far from the box.
+        // Each is told with the step of the first frame that holds it (a line at step 3 applies before the fourth step).
+        var lines = (0..<4093).map { #"{"step": 3, "add_wall": {"from": [\#(2000 + $0 * 3), -500], "to": [\#(2001 + $0 * 3), -500], "radius": 1}}"# }
+        lines += (0..<(0xF000 - 5)).map { #"{"step": 6, "add": {"center": [\#(-5000 - $0 % 300 * 3), \#(1000 + $0 / 300 * 3)], "size": [1, 1], "mass": 1}}"# }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: inputs, atomically: true, encoding: .utf8)
+        let run = try CLI.run(["run", "Scenes/book.json", "--seconds", "0.1", "--fps", "120", "--gravity", inputs, "--out", out, "--format", "png",
+                               "--masks", out + "-masks", "--quiet"])
+        #expect(run.status == 0, "\(run.stderr.suffix(500))")
+        let told = run.stderr.split(separator: "\n").filter { $0.contains("-masks: at step") }
+        #expect(told.count == 2, "\(run.stderr.suffix(1000))")
+        #expect(told.first?.contains("at step 4, the world has 4097 walls; a 16-bit mask tells 4096 apart") == true, "\(told)")
+        #expect(told.last?.contains("at step 7, body 61440 is past the highest id a 16-bit mask holds for a body (61439") == true, "\(told)")
+    }
 }

@@ -205,4 +205,23 @@ import Testing
         #expect(world.overlaps(of: BodyID(touching)).isEmpty, "0.05 px is within Chipmunk's slop")
         #expect(world.overlaps(of: BodyID(999)).isEmpty)
     }
+
+    /// A restore back before a change gives snapshots the scene's parts again, under a new
+    /// version; a different change made after it gets another version again (a renderer that
+    /// keeps parts by version drew the first change's shape for the second's body).
+    @Test(.enabled(if: World.canSaveState)) func partsVersionsNeverRepeatAcrossARewind() throws {
+        let world = try World(scene: Repository.scene("book"))
+        world.step()
+        let before = try world.saveState()
+        #expect(world.snapshot().parts == nil)
+        try world.apply(.addCrate(CrateSpec(center: Vec2(150, 150), size: Vec2(20, 20), mass: 1)))
+        let box = try #require(world.snapshot().parts)
+        #expect(box.bodyShapes[BodyID(6)] == .box(size: Vec2(20, 20)))
+        try world.restore(before)
+        let rewound = try #require(world.snapshot().parts, "the parts changed back: snapshots say so")
+        #expect(rewound.version > box.version && rewound.bodyShapes[BodyID(6)] == nil)
+        try world.apply(.addCrate(CrateSpec(center: Vec2(150, 150), shape: .circle(radius: 9), mass: 1)))
+        let circle = try #require(world.snapshot().parts)
+        #expect(circle.version > rewound.version && circle.bodyShapes[BodyID(6)] == .circle(radius: 9))
+    }
 }

@@ -23,10 +23,13 @@ final class FrameOutput: StepStage {
     private let control: LiveControl?
     /// Where the frames go, for messages.
     private let destination: FrameDestination?
+    /// The masks' folder, when masks are drawn: the world's parts are checked against what a
+    /// mask tells apart at each change (`MaskLimitWatch`).
+    private var maskWatch: MaskLimitWatch?
 
     /// Sets up where frames go, so a bad `--out` ends the run before any step: creates the frame
     /// directory, or checks the video path and starts ffmpeg.
-    required init(plan: RunPlan, world: World, onWarning: (String) -> Void) throws(OutputSetupError) {
+    required init(plan: RunPlan, world: World, onWarning: @escaping (String) -> Void) throws(OutputSetupError) {
         liveFrames = plan.liveFrames
         if case let .live(_, control) = plan.clock { self.control = control } else { control = nil }
         every = plan.frames?.every ?? 1
@@ -48,6 +51,7 @@ final class FrameOutput: StepStage {
                 ?? InstanceMask.refusal(wallCount: world.wallStates().count + world.tumblers.reduce(0) { $0 + $1.wallStates.count }) {
                 throw .unsuitable(path: masks, reason: refusal)
             }
+            maskWatch = MaskLimitWatch(masks: masks, onWarning: onWarning)
             try DirectoryFrameWriter.prepare(directory: masks, replaceExisting: frames.destination.replacesExisting, masks: true)
             do {
                 maskWriter = try DirectoryFrameWriter(maskDirectory: masks, expectedFrames: plan.framesToDraw)
@@ -120,6 +124,7 @@ final class FrameOutput: StepStage {
 
     /// After a frame's steps.
     func atFrame(_ report: FrameReport, driver: FixedStepDriver) {
+        maskWatch?.check(driver.current)
         if drawsLastFrameOnly {
             lastJob = FrameJob(previous: driver.previous, current: driver.current, alpha: report.alpha)
         } else if let presenter {
