@@ -105,7 +105,7 @@ extension World {
                 makeup.append(entry)
                 partsChanged()
             } catch {
-                refusedSpawnCount += 1
+                refusedSpawnSteps.append(stepCount)
                 if refusedSpawns.count < 100 {
                     refusedSpawns.append(RefusedSpawn(step: stepCount, spawner: number, crate: index, reason: error.description))
                 }

@@ -131,6 +131,7 @@ extension World {
             let fresh = try World.rebuilt(from: origin, replaying: state.makeup, like: self)
             try fresh.restore(state)
             adopt(fresh)
+            forgetRefusedSpawns(from: state.step)
             return
         }
         guard state.fingerprint == fingerprint else { throw .otherWorld }
@@ -179,11 +180,19 @@ extension World {
         // Inputs applied to the state being replaced are not this one's.
         inputsBeforeNextStep = []
         stepCount = state.step
+        forgetRefusedSpawns(from: state.step)
         inputsApplied += 1
     }
 }
 
 extension World {
+    /// Forgets the spawned crates not made at and after `step`, which a world restored to it meets
+    /// again as it steps on.
+    private func forgetRefusedSpawns(from step: Int) {
+        while let last = refusedSpawnSteps.last, last >= step { refusedSpawnSteps.removeLast() }
+        refusedSpawns.removeAll { $0.step >= step }
+    }
+
     /// Why the world's bodies, where they are now, are too crowded to step (as a scene's start
     /// would be refused: `CrateOverlaps`, counting only overlaps deeper than resting bodies make);
     /// nil if they are not.

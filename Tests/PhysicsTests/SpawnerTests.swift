@@ -50,6 +50,27 @@ import Testing
         #expect(world.refusedSpawns.first?.reason.contains("deep in more than 8 bodies") == true)
     }
 
+    /// A restore forgets the refusals at and after its step, which the world meets again as it
+    /// steps on: a look-ahead and a rewind (the synctest's) count each refusal once.
+    @Test(.enabled(if: World.canSaveState)) func aRestoreForgetsTheRefusalsAfterItsStep() throws {
+        let scene = try SceneLoader.parse(Array("""
+            {"world": [200, 200], "gravity": [0, 0], "spawners": [{"at": [100, 100], "every": 0.01, "count": 40,
+             "crate": {"size": [20, 20], "mass": 1}}]}
+            """.utf8), file: "heap.json")
+        let world = try World(scene: scene)
+        for _ in 0..<40 { world.step() }
+        let state = try world.saveState()
+        let (count, first) = (world.refusedSpawnCount, world.refusedSpawns)
+        #expect(count > 0)
+        for _ in 0..<60 { world.step() }
+        let straight = world.refusedSpawnCount
+        #expect(straight > count)
+        try world.restore(state)
+        #expect(world.refusedSpawnCount == count && world.refusedSpawns == first)
+        for _ in 0..<60 { world.step() }
+        #expect(world.refusedSpawnCount == straight)
+    }
+
     @Test(arguments: [
         (#""every": 0, "count": 3"#, "spawners[0].every: must be more than 0 s"),
         (#""every": 0.5, "count": 0"#, "spawners[0].count: must be in 1...100000"),
