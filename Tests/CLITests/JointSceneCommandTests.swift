@@ -31,6 +31,23 @@ import Testing
         #expect(!result.stdout.contains("\"hashes_match\":false"))
     }
 
+    /// The most joints a scene may hold, all between one crate and the world's static body: `hash`
+    /// ends on a 2 MB stack. Dropping the world unlinked the oldest joint from the static body's
+    /// list in a recursion as deep as the joints after it, and segfaulted there (audit round 5,
+    /// finding 4; patch 0008 makes it a loop, docs/determinism.md).
+    @Test(.enabled(if: SavedStateCommandTests.portable, "Debian's libchipmunk7 still unlinks a joint in a recursion (docs/determinism.md)"),
+          .timeLimit(.minutes(3)))
+    func theMostJointsOnOneBodyEndOnA2MBStack() throws {
+        let scene = Self.temporary("most-joints.json")
+        defer { try? FileManager.default.removeItem(atPath: scene) }
+        let pin = #"{"kind": "pin", "a": "static", "b": 0, "anchor_a": [100, 200]}"#
+        try #"{"world": [400, 400], "gravity": [0, -1000], "crates": [{"center": [100, 100], "size": [10, 10], "mass": 1}], "joints": ["#
+            .appending(Array(repeating: pin, count: 100_000).joined(separator: ",")).appending("]}")
+            .write(toFile: scene, atomically: true, encoding: .utf8)
+        let result = try CLI.shell(#"ulimit -s 2048 && "$CRATEDROP" hash "# + "'\(scene)' --steps 1")
+        #expect(result.status == 0 && result.stdout.hasPrefix("1 "), "\(result.status) \(result.stderr.prefix(300))")
+    }
+
     @Test(arguments: zip(scenes, [157, 211, 301]))
     func aStateSavedMidMotionContinuesBitForBit(name: String, step: Int) throws {
         guard SavedStateCommandTests.portable else { return }
