@@ -48,9 +48,8 @@ import Testing
         #expect(result.status == 0 && result.stdout.hasPrefix("1 "), "\(result.status) \(result.stderr.prefix(300))")
     }
 
-    @Test(arguments: zip(scenes, [157, 211, 301]))
+    @Test(.needsSavedStates(SavedStateCommandTests.portable), arguments: zip(scenes, [157, 211, 301]))
     func aStateSavedMidMotionContinuesBitForBit(name: String, step: Int) throws {
-        guard SavedStateCommandTests.portable else { return }
         let state = Self.temporary("s.state")
         defer { try? FileManager.default.removeItem(atPath: state) }
         let scene = "Scenes/\(name).json"
@@ -61,9 +60,8 @@ import Testing
         #expect(continued.stdout.split(separator: "\n") == Array(straight.stdout.split(separator: "\n").dropFirst(step)))
     }
 
-    @Test(arguments: scenes)
+    @Test(.needsSavedStates(SavedStateCommandTests.portable), arguments: scenes)
     func theSynctestPasses(name: String) throws {
-        guard SavedStateCommandTests.portable else { return }
         let synced = try CLI.run(["hash", "Scenes/\(name).json", "--steps", "360", "--synctest", "2"])
         let straight = try CLI.run(["hash", "Scenes/\(name).json", "--steps", "360"])
         #expect(synced.status == 0 && synced.stdout == straight.stdout, "\(synced.stderr)")
