@@ -70,10 +70,11 @@ enum Chipmunk {
     // space's array from its start, and move the array's last entry into its place
     // (cpArrayDeleteObj). Removed in the order they were added, each is found further in: 100,000
     // joints took over a minute (audit round 5, finding 4). Taking the first entry and then, each
-    // time, the one just moved into first place (the array's last) finds each at once. For
-    // constraints it also unlinks each from its bodies' lists, which hold them newest first
-    // (filterConstraints walks from the head): after the first, each goes when it is its bodies'
-    // newest, while the array is in the order they were added.
+    // time, the one just moved into first place (the array's last) finds each at once. A
+    // constraint is also unlinked from its bodies' lists, which hold them newest first and are
+    // walked from the head (cpBodyRemoveConstraint): the first walks them whole (a recursion in
+    // Debian's library; patch 0008 makes it a loop in CrateDrop's), and each after it, while the
+    // array is in the order they were added, is its bodies' newest.
 
     /// Takes every constraint out of `space`, in time linear in their number.
     static func spaceRemoveAllConstraints(_ space: OpaquePointer) {
