@@ -45,8 +45,7 @@ import Testing
 
     /// A state saved at step 210, while the force of the line at step 200 still has 30 of its 40
     /// steps to act, holds them: the continuation equals the straight run at every step.
-    @Test func aStateSavedWhileAForceIsHeldContinuesExactly() throws {
-        guard SavedStateCommandTests.portable else { return }
+    @Test(.needsSavedStates(SavedStateCommandTests.portable)) func aStateSavedWhileAForceIsHeldContinuesExactly() throws {
         let directory = Self.temporary("states")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let straight = try CLI.run(["hash", "Scenes/book.json", "--inputs", "Scenes/push.jsonl", "--steps", "600", "--every", "1",
@@ -58,17 +57,15 @@ import Testing
             == straight.stdout.split(separator: "\n").dropFirst(210).map { $0.split(separator: " ")[1] })
     }
 
-    @Test func theSynctestPassesWithInputs() throws {
-        guard SavedStateCommandTests.portable else { return }
+    @Test(.needsSavedStates(SavedStateCommandTests.portable)) func theSynctestPassesWithInputs() throws {
         let synced = try CLI.run(["hash", "Scenes/book.json", "--inputs", "Scenes/push.jsonl", "--steps", "600", "--synctest", "2"])
         let plain = try CLI.run(["hash", "Scenes/book.json", "--inputs", "Scenes/push.jsonl", "--steps", "600"])
         #expect(synced.status == 0 && synced.stdout == plain.stdout, "\(synced.stderr)")
     }
 
     /// Scenes/drag.jsonl grabs crate 5 at step 120, moves it up and across and lets go at 300:
-    /// recorded and verified, continued from a state saved mid-drag (step 200) exactly, through
-    /// the synctest (every step against the plain-C build: `everyStepEqualsThePlainCBuild`).
-    @Test func aDraggedRunReplaysContinuesExactlyAndPassesTheSynctest() throws {
+    /// recorded and verified (every step against the plain-C build: `everyStepEqualsThePlainCBuild`).
+    @Test func aDraggedRunReplays() throws {
         let record = Self.temporary("drag.rec")
         defer { try? FileManager.default.removeItem(atPath: record) }
         let run = try CLI.run(["hash", "Scenes/book.json", "--inputs", "Scenes/drag.jsonl", "--steps", "600", "--every", "1", "--record", record])
@@ -79,7 +76,12 @@ import Testing
         #expect(replay.status == 0 && replay.stdout.contains("\"verified\":true"), "\(replay.stdout)\(replay.stderr)")
         let plain = try CLI.run(["hash", "Scenes/book.json", "--steps", "600", "--every", "1"])
         #expect(plain.stdout.split(separator: "\n").last != run.stdout.split(separator: "\n").last, "the drag changes the run")
-        guard SavedStateCommandTests.portable else { return }
+    }
+
+    /// The dragged run continued from a state saved mid-drag (step 200) exactly, and through the synctest.
+    @Test(.needsSavedStates(SavedStateCommandTests.portable)) func aDraggedRunContinuesExactlyAndPassesTheSynctest() throws {
+        let run = try CLI.run(["hash", "Scenes/book.json", "--inputs", "Scenes/drag.jsonl", "--steps", "600", "--every", "1"])
+        #expect(run.status == 0, "\(run.stderr)")
         let directory = Self.temporary("drag-states")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let saved = try CLI.run(["hash", "Scenes/book.json", "--inputs", "Scenes/drag.jsonl", "--steps", "600", "--save-every", "200", directory])

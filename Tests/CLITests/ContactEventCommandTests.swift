@@ -35,8 +35,7 @@ import Testing
         #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 <= $1 })
     }
 
-    @Test func aContinuationReportsTheEventsTheStraightRunDoes() throws {
-        guard SavedStateCommandTests.portable else { return }
+    @Test(.needsSavedStates(SavedStateCommandTests.portable)) func aContinuationReportsTheEventsTheStraightRunDoes() throws {
         let state = Self.temporary("b.state"), first = Self.temporary("first.csv"), rest = Self.temporary("rest.csv")
         let straight = Self.temporary("straight.csv")
         defer { for path in [state, first, rest, straight] { try? FileManager.default.removeItem(atPath: path) } }

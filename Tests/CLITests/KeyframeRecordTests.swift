@@ -63,9 +63,8 @@ import Testing
 
     /// From before the first keyframe, on one, just after one, across the gravity change at step
     /// 300 (keyframe 291) and near the end: the lines after STEP, exactly.
-    @Test(arguments: [1, 97, 98, 299, 301, 599])
+    @Test(.needsSavedStates(SavedStateCommandTests.portable), arguments: [1, 97, 98, 299, 301, 599])
     func fromPrintsTheStraightReplaysLinesFromThatStepOn(from: Int) throws {
-        guard Self.portable else { return }
         let record = Self.temporary("k.rec")
         defer { try? FileManager.default.removeItem(atPath: record) }
         #expect(try Self.tiltRecord(record).status == 0)
@@ -86,8 +85,7 @@ import Testing
 
     /// Rendered from a step: the frames are the straight render's from that time on (at 60 fps a
     /// frame every 2 steps; step 300 is frame 150's time).
-    @Test func fromRendersTheStraightRendersLastFrames() throws {
-        guard Self.portable else { return }
+    @Test(.needsSavedStates(SavedStateCommandTests.portable)) func fromRendersTheStraightRendersLastFrames() throws {
         let (record, straight, stretch) = (Self.temporary("k.rec"), Self.temporary("all"), Self.temporary("from"))
         defer { for path in [record, straight, stretch] { try? FileManager.default.removeItem(atPath: path) } }
         #expect(try Self.tiltRecord(record).status == 0)
@@ -155,8 +153,7 @@ import Testing
     /// `--save-state`, `--save-every` and `--synctest` on a world saved states do not cover are
     /// refused the same way, before any step and any output (they were refused only at the run's
     /// end, after the whole run: issue 35, "Tried as a new user would").
-    @Test func savingAWorldStatesDoNotCoverIsRefusedBeforeAnyStep() throws {
-        guard Self.portable else { return }
+    @Test(.needsSavedStates(SavedStateCommandTests.portable)) func savingAWorldStatesDoNotCoverIsRefusedBeforeAnyStep() throws {
         let (scene, state, folder) = (Self.temporary("sleepy.json"), Self.temporary("sleepy.state"), Self.temporary("states"))
         defer { for path in [scene, state, folder] { try? FileManager.default.removeItem(atPath: path) } }
         let book = try String(contentsOfFile: Repository.path("Scenes/book.json"), encoding: .utf8)
@@ -172,8 +169,7 @@ import Testing
 
     /// Each way a keyframe can be wrong, refused with the record's file and line (65): by every
     /// reader of the record (`replay --verify` too), or, for a keyframe of another scene, when it is restored.
-    @Test func corruptAndForeignKeyframesAreBadData() throws {
-        guard Self.portable else { return }
+    @Test(.needsSavedStates(SavedStateCommandTests.portable)) func corruptAndForeignKeyframesAreBadData() throws {
         let (record, pile, broken) = (Self.temporary("k.rec"), Self.temporary("pile.rec"), Self.temporary("broken.rec"))
         defer { for path in [record, pile, broken] { try? FileManager.default.removeItem(atPath: path) } }
         #expect(try Self.tiltRecord(record).status == 0)
@@ -218,8 +214,7 @@ import Testing
     /// bodies, and so every hash, unchanged) is found by `replay --verify`, which compares each
     /// keyframe with a save of the replayed world at its step: exit 3 naming the line (audit round
     /// 4, finding 12). The unaltered record verifies.
-    @Test func anAlteredKeyframeFailsVerification() throws {
-        guard Self.portable else { return }
+    @Test(.needsSavedStates(SavedStateCommandTests.portable)) func anAlteredKeyframeFailsVerification() throws {
         let (record, broken) = (Self.temporary("k.rec"), Self.temporary("altered.rec"))
         defer { for path in [record, broken] { try? FileManager.default.removeItem(atPath: path) } }
         #expect(try Self.tiltRecord(record).status == 0)

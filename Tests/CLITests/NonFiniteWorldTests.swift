@@ -15,7 +15,8 @@ import Testing
          "joints": [{"kind": "damped_rotary_spring", "a": 0, "b": 1, "rest_angle": 1000000, "stiffness": 1e15, "damping": 0}]}
         """
 
-    @Test(.enabled(if: SavedStateCommandTests.portable)) func aRunStopsAtTheStepTheWorldWentNonFinite() throws {
+    @Test(.enabled(if: SavedStateCommandTests.portable, "Debian's libchipmunk7, a debug build, aborts on the body's value itself"))
+    func aRunStopsAtTheStepTheWorldWentNonFinite() throws {
         let folder = SavedStateCommandTests.temporary("nonfinite")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -41,7 +42,7 @@ import Testing
 
     /// A synctest's look-ahead that steps past the world's finite values does not end the run:
     /// the restored world goes on, and the run ends at its own last step (review of stop 45).
-    @Test(.enabled(if: SavedStateCommandTests.portable)) func aLookAheadPastTheOverflowDoesNotEndTheRun() throws {
+    @Test(.needsSavedStates(SavedStateCommandTests.portable)) func aLookAheadPastTheOverflowDoesNotEndTheRun() throws {
         let scene = SavedStateCommandTests.temporary("spring-synctest.json")
         try Self.scene.write(toFile: scene, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: scene) }

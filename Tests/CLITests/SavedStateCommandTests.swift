@@ -10,7 +10,7 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)-\(name)").path
     }
 
-    static var portable: Bool { (try? CLI.run(["platform"]).stdout.contains("portable backend")) == true }
+    static let portable = (try? CLI.run(["platform"]).stdout.contains("portable backend")) == true
 
     @Test(arguments: [("Scenes/pile-100.json", 301), ("Scenes/tumbler.json", 240)])
     func aContinuationPrintsTheStraightRunsLines(scene: String, at step: Int) throws {
@@ -35,8 +35,7 @@ import Testing
     /// bad data, naming its format, by `hash`, `run` and `validate`; so is the same state with its
     /// file's version edited to the current one (and its checksum made right): the physics part's
     /// layout identifier names it then.
-    @Test func aStateOfAnEarlierLayoutIsRefusedNamingIt() throws {
-        guard Self.portable else { return }
+    @Test(.needsSavedStates(SavedStateCommandTests.portable)) func aStateOfAnEarlierLayoutIsRefusedNamingIt() throws {
         let earlier = "Tests/CLITests/Golden/earlier-formats/book-60-format-2-no-layout-id.state"
         let out = Self.temporary("out")
         defer { try? FileManager.default.removeItem(atPath: out) }
@@ -83,8 +82,7 @@ import Testing
     /// A state whose step is past 2^53 (the audit's: 2^63 - 11, checksum made right) is bad data
     /// for `validate`, `hash` and `run`, which trapped on the overflow of its step plus the run's;
     /// at 2^53 it continues; `--steps` past 2^53 is a usage error.
-    @Test func aStateStepPastTwoToThe53IsRefused() throws {
-        guard Self.portable else { return }
+    @Test(.needsSavedStates(SavedStateCommandTests.portable)) func aStateStepPastTwoToThe53IsRefused() throws {
         let state = Self.temporary("s.state")
         defer { try? FileManager.default.removeItem(atPath: state) }
         #expect(try CLI.run(["hash", "Scenes/book.json", "--steps", "60", "--save-state", state]).status == 0)
@@ -104,8 +102,7 @@ import Testing
         #expect(tooLong.status == 64 && tooLong.stderr.contains("--steps must be from 0 to 2^53"), "\(tooLong.stderr)")
     }
 
-    @Test func corruptTruncatedAndForeignStatesAreBadData() throws {
-        guard Self.portable else { return }
+    @Test(.needsSavedStates(SavedStateCommandTests.portable)) func corruptTruncatedAndForeignStatesAreBadData() throws {
         let state = Self.temporary("s.state")
         defer { try? FileManager.default.removeItem(atPath: state) }
         #expect(try CLI.run(["hash", "Scenes/book.json", "--steps", "120", "--save-state", state]).status == 0)
@@ -123,8 +120,7 @@ import Testing
     }
 
     /// A gravity script continues from the saved step: lines before it are already in the state.
-    @Test func gravityInputsContinueFromTheSavedStep() throws {
-        guard Self.portable else { return }
+    @Test(.needsSavedStates(SavedStateCommandTests.portable)) func gravityInputsContinueFromTheSavedStep() throws {
         let state = Self.temporary("s.state")
         defer { try? FileManager.default.removeItem(atPath: state) }
         let tilt = Repository.path("Scenes/tilt.jsonl")
@@ -157,8 +153,7 @@ import Testing
         #expect(FileManager.default.contents(atPath: "\(again)/step-000000200.state") == FileManager.default.contents(atPath: "\(folder)/step-000000200.state"))
     }
 
-    @Test func saveEveryRefusesAFolderItCannotMakeBeforeAnyStep() throws {
-        guard SavedStateCommandTests.portable else { return }
+    @Test(.needsSavedStates(SavedStateCommandTests.portable)) func saveEveryRefusesAFolderItCannotMakeBeforeAnyStep() throws {
         let file = SavedStateCommandTests.temporary("file")
         FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
         defer { try? FileManager.default.removeItem(atPath: file) }
@@ -173,8 +168,7 @@ import Testing
 
     /// A run from a state saved at 2.5 s draws what the straight run draws from 2.5 s on: the same
     /// last frame and state hash (frames fall on whole steps at 60 fps and 120 steps/s).
-    @Test func runFromAStateDrawsTheStraightRunsFrames() throws {
-        guard SavedStateCommandTests.portable else { return }
+    @Test(.needsSavedStates(SavedStateCommandTests.portable)) func runFromAStateDrawsTheStraightRunsFrames() throws {
         let folder = SavedStateCommandTests.temporary("run")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -188,8 +182,7 @@ import Testing
         #expect(continuedImage != nil && continuedImage == FileManager.default.contents(atPath: "\(folder)/straight.png"))
     }
 
-    @Test func validateChecksAStateWholeAndRefusesACorruptOne() throws {
-        guard SavedStateCommandTests.portable else { return }
+    @Test(.needsSavedStates(SavedStateCommandTests.portable)) func validateChecksAStateWholeAndRefusesACorruptOne() throws {
         let state = SavedStateCommandTests.temporary("v.state")
         defer { try? FileManager.default.removeItem(atPath: state) }
         #expect(try CLI.run(["hash", "Scenes/pile-100.json", "--steps", "200", "--save-state", state]).status == 0)

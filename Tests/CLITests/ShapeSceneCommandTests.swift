@@ -31,9 +31,8 @@ import Testing
         #expect(!result.stdout.contains("\"hashes_match\":false"))
     }
 
-    @Test(arguments: zip(scenes, [200, 157, 301]))
+    @Test(.needsSavedStates(SavedStateCommandTests.portable), arguments: zip(scenes, [200, 157, 301]))
     func aSavedStateContinuesBitForBit(name: String, step: Int) throws {
-        guard SavedStateCommandTests.portable else { return }
         let state = Self.temporary("s.state")
         defer { try? FileManager.default.removeItem(atPath: state) }
         let scene = "Scenes/\(name).json"

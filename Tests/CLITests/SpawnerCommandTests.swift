@@ -12,7 +12,7 @@ import Testing
                        "crate": {"size": [16, 16], "mass": 1, "friction": 0.6}}]}
         """
 
-    @Test(.enabled(if: SavedStateCommandTests.portable), .timeLimit(.minutes(10)))
+    @Test(.needsSavedStates(SavedStateCommandTests.portable), .timeLimit(.minutes(10)))
     func aThousandCrateSpawnerContinuesFromStatesAndReplays() throws {
         let scene = SavedStateCommandTests.temporary("drop-1000.json")
         try Self.thousand.write(toFile: scene, atomically: true, encoding: .utf8)

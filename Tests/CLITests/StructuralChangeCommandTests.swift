@@ -28,7 +28,7 @@ import Testing
     /// Saved before, between and after the changes (a file holds the make-up log), each state
     /// continued with the same inputs prints the straight run's every-step lines; the synctest
     /// passes; the record of the run replays and verifies.
-    @Test(.enabled(if: SavedStateCommandTests.portable), .timeLimit(.minutes(3)))
+    @Test(.needsSavedStates(SavedStateCommandTests.portable), .timeLimit(.minutes(3)))
     func statesAroundChangesContinueAndRecordsReplay() throws {
         let inputs = try Self.inputs("changes.jsonl")
         defer { try? FileManager.default.removeItem(atPath: inputs) }

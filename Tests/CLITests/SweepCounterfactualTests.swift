@@ -135,7 +135,7 @@ import Testing
     /// Removals, adds and velocities are structural changes or input lines (issue 44): beside them
     /// a sample keeps its record (which carries the change as its line and replays, verified) and
     /// its end state (which holds the changed make-up and continues as the sample's run does).
-    @Test(.enabled(if: SavedStateCommandTests.portable), .timeLimit(.minutes(3)))
+    @Test(.needsSavedStates(SavedStateCommandTests.portable), .timeLimit(.minutes(3)))
     func recordsAndEndStatesHoldTheChange() throws {
         let folder = try SweepFramesTests.temporaryFolder("counterfactual-record")
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -32,8 +32,7 @@ import Testing
     }
 
     /// A settled pile, every cached contact in use: the continuation of a saved state passes too.
-    @Test func passesFromASavedSettledPile() throws {
-        guard SavedStateCommandTests.portable else { return }
+    @Test(.needsSavedStates(SavedStateCommandTests.portable)) func passesFromASavedSettledPile() throws {
         let state = SavedStateCommandTests.temporary("pile.state")
         defer { try? FileManager.default.removeItem(atPath: state) }
         #expect(try CLI.run(["hash", "Scenes/pile-100.json", "--steps", "601", "--save-state", state]).status == 0)

@@ -45,7 +45,7 @@ import Testing
 
     /// A state saved just before, at and after a break continues exactly; and the log's bytes keep
     /// the removal's cause.
-    @Test(.enabled(if: World.canSaveState), arguments: [91, 92, 93, 200])
+    @Test(.needsSavedStates(World.canSaveState), arguments: [91, 92, 93, 200])
     func aStateAroundABreakContinuesExactly(at step: Int) throws {
         let scene = try Repository.scene("breaking-bridge")
         let world = try World(scene: scene)

@@ -28,8 +28,7 @@ import Testing
         #expect(noting.contactEvents.isEmpty && noting.stateHash == { plain.step(); return plain.stateHash }())
     }
 
-    @Test func aCopyReportsTheEventsTheOriginalDoes() throws {
-        guard World.canSaveState else { return }
+    @Test(.needsSavedStates(World.canSaveState)) func aCopyReportsTheEventsTheOriginalDoes() throws {
         let original = try World(scene: Repository.scene("book"))
         original.recordsContactEvents = true
         for _ in 0..<70 { original.step() }

@@ -59,8 +59,7 @@ import Testing
         world.step()
     }
 
-    @Test func aStateSavedMidDragContinuesBitForBit() throws {
-        guard World.canSaveState else { return }
+    @Test(.needsSavedStates(World.canSaveState)) func aStateSavedMidDragContinuesBitForBit() throws {
         let world = try Self.grabbedBook()
         try world.apply(.grab(at: Vec2(20, 20), maxForce: 30_000), to: BodyID(1))
         for step in 1...30 {
@@ -83,8 +82,7 @@ import Testing
         #expect(SavedStateTests.trail(world, steps: 120) == expected)
     }
 
-    @Test func aStateWithoutTheDragLetsGoOnRestore() throws {
-        guard World.canSaveState else { return }
+    @Test(.needsSavedStates(World.canSaveState)) func aStateWithoutTheDragLetsGoOnRestore() throws {
         let world = try World(scene: Repository.scene("book"))
         for _ in 0..<60 { world.step() }
         let before = try world.saveState()

@@ -60,8 +60,7 @@ import Testing
         #expect(abs(later[7].angularVelocity - 3) < 0.05, "\(later[7].angularVelocity)")
     }
 
-    @Test func aJointedWorldSavedMidMotionContinuesExactly() throws {
-        guard World.canSaveState else { return }
+    @Test(.needsSavedStates(World.canSaveState)) func aJointedWorldSavedMidMotionContinuesExactly() throws {
         let original = try World(scene: Self.workshop)
         for _ in 0..<173 { original.step() }
         let state = try original.saveState()
@@ -76,8 +75,7 @@ import Testing
     /// Removing a joint moves Chipmunk's last one into its place in the space's list, which is the
     /// order the solver takes them in: a state keeps that order, so a copy (built in the world's
     /// own order) still continues exactly.
-    @Test func aStateKeepsTheOrderTheSpaceStepsItsJointsIn() throws {
-        guard World.canSaveState else { return }
+    @Test(.needsSavedStates(World.canSaveState)) func aStateKeepsTheOrderTheSpaceStepsItsJointsIn() throws {
         let world = try World(scene: Self.workshop)
         for _ in 0..<50 { world.step() }
         try world.remove(world.joints[1])
@@ -86,8 +84,7 @@ import Testing
         #expect(Self.trail(copy, steps: 200) == Self.trail(world, steps: 200))
     }
 
-    @Test func aStateOfOtherJointsIsRefused() throws {
-        guard World.canSaveState else { return }
+    @Test(.needsSavedStates(World.canSaveState)) func aStateOfOtherJointsIsRefused() throws {
         let world = try World(scene: Self.workshop)
         for _ in 0..<20 { world.step() }
         let state = try world.saveState()
@@ -101,8 +98,7 @@ import Testing
 
     /// The joints part of a state (after the bodies and the space: cpStateFormat.h) is checked
     /// byte by byte: a joint named twice, of another kind, or with a non-finite impulse.
-    @Test func aCorruptJointsPartIsRefused() throws {
-        guard World.canSaveState else { return }
+    @Test(.needsSavedStates(World.canSaveState)) func aCorruptJointsPartIsRefused() throws {
         let world = try World(scene: Self.workshop)
         for _ in 0..<90 { world.step() }
         let state = try world.saveState()

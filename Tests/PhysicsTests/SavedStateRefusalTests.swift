@@ -9,7 +9,7 @@ import Testing
 /// every one must be back; a wrong list is a bug of CrateDrop's own, never a user's, so this
 /// reaches past the public API. A restore of a state naming one pair of shapes' contacts twice.
 /// A state's bytes edited after the save lose their as-saved mark, and are checked in full.
-@Suite(.enabled(if: World.canSaveState, "saved states need the portable backend"))
+@Suite(.needsSavedStates(World.canSaveState))
 struct SavedStateRefusalTests {
     /// The shapes as the world lists them for its states: walls, tumblers' walls, crates.
     static func shapes(of world: World) -> [OpaquePointer] {

@@ -32,9 +32,8 @@ import Testing
 
     /// A settled pile and a tumbler mid-turn: saved at an odd, contact-dense step, restored into
     /// a fresh world built from the scene, the same hash at every one of the next steps.
-    @Test(arguments: [("pile-100", 601), ("tumbler", 457), ("barrels", 301), ("book", 1)])
+    @Test(.needsSavedStates(World.canSaveState), arguments: [("pile-100", 601), ("tumbler", 457), ("barrels", 301), ("book", 1)])
     func aFreshWorldContinuesExactly(scene: String, at step: Int) throws {
-        guard World.canSaveState else { return }
         let original = try Self.stepped(scene, steps: step)
         let state = try original.saveState()
         let copy = try World(scene: Repository.scene(scene))
@@ -48,8 +47,7 @@ import Testing
     }
 
     /// Restored into the very world it came from, after that world went on: as if it never had.
-    @Test func aWorldRestoredInPlaceRewindsExactly() throws {
-        guard World.canSaveState else { return }
+    @Test(.needsSavedStates(World.canSaveState)) func aWorldRestoredInPlaceRewindsExactly() throws {
         let world = try Self.stepped("pile-100", steps: 250)
         let state = try world.saveState()
         let first = Self.trail(world, steps: 200)
@@ -62,8 +60,7 @@ import Testing
 
     /// Every truncation and a flip in every region of the bytes is refused, and the world goes on
     /// as an untouched twin does.
-    @Test func corruptStatesAreRefusedAndChangeNothing() throws {
-        guard World.canSaveState else { return }
+    @Test(.needsSavedStates(World.canSaveState)) func corruptStatesAreRefusedAndChangeNothing() throws {
         let world = try Self.stepped("pile-100", steps: 300), twin = try Self.stepped("pile-100", steps: 300)
         let state = try world.saveState()
         var refused = 0, accepted = 0

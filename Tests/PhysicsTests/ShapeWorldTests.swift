@@ -78,17 +78,26 @@ import Testing
         #expect(CollisionSettings.standard.fingerprintValues.isEmpty)
     }
 
-    /// Shapes that pass through each other by their filters (one group) may start and rest heaped
-    /// on one spot: no crowding refusal at the start, and their saved state restores from bytes
-    /// (checked as a file's is); a segment of radius 0 with boxes resting on it too.
-    @Test func shapesThatPassThroughEachOtherMayHeapUp() throws {
+    /// Shapes that pass through each other by their filters (one group) heaped on one spot, and a
+    /// segment of radius 0 with boxes resting on it.
+    static var ghosts: Scene {
         let ghost = CollisionSettings(filter: ShapeFilter(group: 1))
         var scene = Scene(name: "ghosts", worldSize: Vec2(200, 200), gravity: Vec2(0, -1000), bounds: BoundsWalls(radius: 1))
         scene.crates = (0..<40).map { _ in CrateSpec(center: Vec2(100, 20), shape: .circle(radius: 8), mass: 1, collision: ghost) }
         scene.crates.append(CrateSpec(center: Vec2(100, 120), shape: .segment(a: Vec2(-60, 0), b: Vec2(60, 0), radius: 0), mass: 5))
         scene.crates += (0..<9).map { CrateSpec(center: Vec2(50 + 12 * Double($0), 130), size: Vec2(10, 10), mass: 1) }
-        #expect(scene.problems().isEmpty, "\(scene.problems())")
-        guard World.canSaveState else { return }
+        return scene
+    }
+
+    /// Shapes that pass through each other by their filters (one group) may start heaped on one
+    /// spot: no crowding refusal at the start.
+    @Test func shapesThatPassThroughEachOtherMayHeapUp() throws {
+        #expect(Self.ghosts.problems().isEmpty, "\(Self.ghosts.problems())")
+    }
+
+    /// Their saved state, resting so, restores from bytes (checked as a file's is).
+    @Test(.needsSavedStates(World.canSaveState)) func shapesHeapedUpRestoreFromAState() throws {
+        let scene = Self.ghosts
         let world = try World(scene: scene)
         for _ in 0..<120 { world.step() }
         let state = try world.saveState()

@@ -69,7 +69,7 @@ import Testing
 
     /// Saved before, between and after the changes, each state restored into a world built from
     /// the scene (its log replayed) continues the straight run's every hash.
-    @Test(.enabled(if: World.canSaveState), arguments: [20, 40, 41, 95, 130, 150])
+    @Test(.needsSavedStates(World.canSaveState), arguments: [20, 40, 41, 95, 130, 150])
     func aStateSavedAroundChangesContinuesFromTheScene(at step: Int) throws {
         let scene = try Repository.scene("pile-100")
         var straight: [StateHash] = []
@@ -91,7 +91,7 @@ import Testing
 
     /// A world rewound past its changes (restored to a state of an earlier make-up) goes on as
     /// it did; so does a copy of a changed world.
-    @Test(.enabled(if: World.canSaveState)) func aChangedWorldRewindsAndCopiesExactly() throws {
+    @Test(.needsSavedStates(World.canSaveState)) func aChangedWorldRewindsAndCopiesExactly() throws {
         let world = try World(scene: Repository.scene("pile-100"))
         var trail: [StateHash] = []
         try Self.run(world, to: 30, trail: &trail)
@@ -110,7 +110,7 @@ import Testing
     }
 
     /// A state's log that does not replay as written is refused, and the world is left as it was.
-    @Test(.enabled(if: World.canSaveState)) func aStateWithAnInconsistentLogIsRefused() throws {
+    @Test(.needsSavedStates(World.canSaveState)) func aStateWithAnInconsistentLogIsRefused() throws {
         let scene = try Repository.scene("pile-100")
         let world = try World(scene: scene)
         var trail: [StateHash] = []
@@ -162,7 +162,7 @@ import Testing
     /// A pin added once its body has moved, whose anchors met where the body started: a replay of
     /// the log (its bodies at their scene places) takes the pin's length from the log and makes no
     /// check of where the anchors are now (review of stop 45: such states were refused).
-    @Test(.enabled(if: World.canSaveState)) func aPinAddedAfterItsBodyMovedReplaysFromItsMadeValues() throws {
+    @Test(.needsSavedStates(World.canSaveState)) func aPinAddedAfterItsBodyMovedReplaysFromItsMadeValues() throws {
         let scene = try Repository.scene("book")
         let world = try World(scene: scene)
         for _ in 0..<60 { world.step() }

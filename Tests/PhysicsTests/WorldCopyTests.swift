@@ -23,8 +23,7 @@ import Testing
 
     /// A planner's loop: copies of one world, each given another gravity, part ways; a copy with
     /// the original's gravity does not.
-    @Test func copiesTriedWithOtherInputsPartWaysAndTheSameInputAgrees() throws {
-        guard World.canSaveState else { return }
+    @Test(.needsSavedStates(World.canSaveState)) func copiesTriedWithOtherInputsPartWaysAndTheSameInputAgrees() throws {
         let world = try SavedStateTests.stepped("book", steps: 120)
         let outcomes = try [Vec2(0, -980), Vec2(300, -900), Vec2(-300, -900)].map { gravity in
             let trial = try world.copy()
@@ -38,8 +37,7 @@ import Testing
         #expect(world.stateHash == outcomes[0])
     }
 
-    @Test func aStateGoesThroughBytesAndToAnotherThread() async throws {
-        guard World.canSaveState else { return }
+    @Test(.needsSavedStates(World.canSaveState)) func aStateGoesThroughBytesAndToAnotherThread() async throws {
         let world = try SavedStateTests.stepped("tumbler", steps: 333)
         let bytes = try world.saveState().bytes
         #expect(bytes.starts(with: Array("CDWORLD\n".utf8)))
@@ -75,8 +73,7 @@ import Testing
 /// Contacts are known by the shapes' Chipmunk ids, which follow the order shapes were added: a
 /// state fits only a world built in the same order, and says so rather than going on wrongly.
 @Suite struct StateShapeOrderTests {
-    @Test func aWorldBuiltInAnotherOrderIsRefusedAndLeftAsItWas() throws {
-        guard World.canSaveState else { return }
+    @Test(.needsSavedStates(World.canSaveState)) func aWorldBuiltInAnotherOrderIsRefusedAndLeftAsItWas() throws {
         let scene = try Repository.scene("book")
         let saved = try SavedStateTests.stepped("book", steps: 200)
         let state = try saved.saveState()
@@ -106,8 +103,7 @@ import Testing
         return pages * 4096
     }
 
-    @Test func restoringAtEveryStepDoesNotGrowTheWorld() throws {
-        guard World.canSaveState else { return }
+    @Test(.needsSavedStates(World.canSaveState)) func restoringAtEveryStepDoesNotGrowTheWorld() throws {
         let world = try SavedStateTests.stepped("pile-100", steps: 601)
         func cycles(_ count: Int) throws {
             for _ in 0..<count {

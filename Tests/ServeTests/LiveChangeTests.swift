@@ -245,9 +245,8 @@ import Testing
     /// A rewind to before a drop takes the crate away on every page; the branch's own drop gets
     /// the same id again (ids after the rewound step were never made in this branch), and pages
     /// are told of it. Needs saved states (the portable backend).
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.needsSavedStates(World.canSaveState), .timeLimit(.minutes(3)))
     func aRewindAcrossADropTellsPagesAndTheBranchsDropIsToldAgain() async throws {
-        guard World.canSaveState else { return }
         try await Self.onThread(Self.dropRewindAndDropAgain)
     }
 

@@ -170,9 +170,8 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.needsSavedStates(World.canSaveState), .timeLimit(.minutes(3)))
     func aBranchCutsOffADownloadUnderWayAndTheNextDownloadIsTheNewBranch() async throws {
-        guard World.canSaveState else { return }
         let record = Self.temporary("b.rec")
         defer { unlink(record) }
         let live = try Self.live(record: record)

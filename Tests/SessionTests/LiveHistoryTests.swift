@@ -39,8 +39,7 @@ import Testing
     /// waiting one; a rewind stops stepping on to its target when the run is asked to stop (a
     /// flood of 1,700 rewinds a second starved another page's frames and delayed Ctrl-C: audit
     /// round 4, finding 13).
-    @Test func rewindsAreRateLimitedAndStopWithTheRun() throws {
-        guard World.canSaveState else { return }
+    @Test(.needsSavedStates(World.canSaveState)) func rewindsAreRateLimitedAndStopWithTheRun() throws {
         let world = try World(scene: Repository.scene("book"))
         let control = LiveControl()
         let history = try LiveHistory(world: world, control: control, recorder: nil, stepRate: 120,
@@ -102,8 +101,7 @@ import Testing
     /// A rewind steps on from the kept state before its target under the gravity each step had:
     /// the world it gives is the one the run had, bit for bit, and going forward again while the
     /// run stands still gives the newer states back.
-    @Test func aRewindGivesBackTheWorldTheRunHadAtThatStep() throws {
-        guard World.canSaveState else { return }
+    @Test(.needsSavedStates(World.canSaveState)) func aRewindGivesBackTheWorldTheRunHadAtThatStep() throws {
         let world = try World(scene: Repository.scene("pile-100"))
         let control = LiveControl()
         let history = try LiveHistory(world: world, control: control, recorder: nil, stepRate: world.stepRate,

@@ -42,8 +42,7 @@ import Testing
     }
 
     /// A restore that puts body 0's x back one unit in the last place off, once, at step 50.
-    @Test func aRestoreOffByOneBitIsCaughtAtTheNextStep() throws {
-        guard World.canSaveState else { return }
+    @Test(.needsSavedStates(World.canSaveState)) func aRestoreOffByOneBitIsCaughtAtTheNextStep() throws {
         let world = try World(scene: Repository.scene("pile-100"))
         let stage = SyncTestStage(depth: 2) { world, state throws(StateError) in
             var state = state

@@ -65,6 +65,47 @@ enum Chipmunk {
     static func spaceRemoveBody(_ space: OpaquePointer, _ body: OpaquePointer) { cpSpaceRemoveBody(space, body) }
     static func spaceRemoveShape(_ space: OpaquePointer, _ shape: OpaquePointer) { cpSpaceRemoveShape(space, shape) }
 
+    // MARK: Teardown
+
+    // cpSpaceRemoveConstraint and cpSpaceRemoveBody find what they remove by a search of the
+    // space's array from its start, and move the array's last entry into its place
+    // (cpArrayDeleteObj). Removed in the order they were added, each is found further in: 100,000
+    // joints took over a minute (audit round 5, finding 4). Taking the first entry and then, each
+    // time, the one just moved into first place (the array's last) finds each at once. A
+    // constraint is also unlinked from its bodies' lists, which hold them newest first and are
+    // walked from the head (cpBodyRemoveConstraint): the first walks them whole (a recursion in
+    // Debian's library; patch 0008 makes it a loop in CrateDrop's), and each after it, while the
+    // array is in the order they were added, is its bodies' newest.
+
+    /// Takes every constraint out of `space`, in time linear in their number.
+    static func spaceRemoveAllConstraints(_ space: OpaquePointer) {
+        var constraints: [OpaquePointer] = []
+        withUnsafeMutablePointer(to: &constraints) { list in
+            cpSpaceEachConstraint(space, { constraint, list in
+                list!.assumingMemoryBound(to: [OpaquePointer].self).pointee.append(constraint!)
+            }, list)
+        }
+        for constraint in frontFirst(constraints) { cpSpaceRemoveConstraint(space, constraint) }
+    }
+
+    /// Takes every body (but its own static one) out of `space`, in time linear in their number.
+    static func spaceRemoveAllBodies(_ space: OpaquePointer) {
+        var bodies: [OpaquePointer] = []
+        withUnsafeMutablePointer(to: &bodies) { list in
+            cpSpaceEachBody(space, { body, list in
+                list!.assumingMemoryBound(to: [OpaquePointer].self).pointee.append(body!)
+            }, list)
+        }
+        for body in frontFirst(bodies) { cpSpaceRemoveBody(space, body) }
+    }
+
+    /// The order that empties an array searched from its start with the last moved into each hole
+    /// (cpArrayDeleteObj) finding each entry first: the first, then the rest from the last.
+    private static func frontFirst(_ entries: [OpaquePointer]) -> [OpaquePointer] {
+        guard let first = entries.first else { return [] }
+        return [first] + entries.dropFirst().reversed()
+    }
+
     // MARK: Bodies (`cpBody`)
 
     /// A dynamic body of `mass` with the moment of inertia of `shape` of uniform density, about the
