@@ -253,7 +253,7 @@ public final class World {
     func makeJoint(_ kind: JointKind, a: Crate?, b: Crate?, settings: JointSettings, replaying: Bool = false) throws(PhysicsError) -> Joint {
         func end(_ crate: Crate?) throws(PhysicsError) -> JointEnd {
             guard let crate else { return .world }
-            guard crate.world === self, let index = crates.lastIndex(where: { $0 === crate }) else { throw .notInThisWorld }
+            guard crate.world === self, let id = crate.id, let index = crateIndex(id), crates[index] === crate else { throw .notInThisWorld }
             return .crate(index)
         }
         let spec = JointSpec(kind, a: try end(a), b: try end(b), settings: settings)

@@ -110,6 +110,20 @@ import Testing
         #expect(world == nil && dropped < .seconds(10), "\(dropped)")
     }
 
+    /// A chain of the most crates a world may hold, each pinned to the next, builds in time linear
+    /// in its joints: each joint's ends are found by id (a search through every crate made a chain
+    /// of 30,000 take 118 s to build, debug; 100,000 would take over 20 minutes). About 3 s in a
+    /// debug build; the bound is 20 times that, and a twentieth of the quadratic time.
+    @Test(.timeLimit(.minutes(3))) func aChainOfTheMostCratesIsBuiltInLinearTime() throws {
+        let count = Limits.crateCount.upperBound
+        let crates = (0..<count).map { CrateSpec(center: Vec2(10 + Double($0 % 1000), 10 + Double($0 / 1000)), size: Vec2(0.5, 0.5), mass: 1) }
+        let joints = (0..<(count - 1)).map { JointSpec(.pin(anchorA: .zero, anchorB: .zero), a: .crate($0), b: .crate($0 + 1)) }
+        let scene = Scene(name: "chain", worldSize: Vec2(2000, 2000), gravity: .zero, crates: crates, joints: joints)
+        var world: World?
+        let built = try ContinuousClock().measure { world = try World(scene: scene) }
+        #expect(world?.joints.count == count - 1 && built < .seconds(60), "\(built)")
+    }
+
     @Test func addingACrateTwiceIsRefused() throws {
         let world = try Self.boxedWorld()
         let crate = try world.addCrate(Self.spec())
