@@ -159,9 +159,14 @@ extension World {
     var changedParts: WorldParts? {
         guard partsVersion > 0 else { return nil }
         if let partsCache { return partsCache }
-        var colors: [BodyID: RGB] = [:]
-        for crate in crates { if let color = crate.color, let id = crate.id { colors[id] = color } }
-        let parts = WorldParts(version: partsVersion, changes: makeup.count, bodyShapes: bodyShapes, bodyColors: colors, walls: wallStates(), joints: jointLinks)
+        var colors: [BodyID: RGB] = [:], masses: [BodyID: Double] = [:]
+        for crate in crates {
+            guard let id = crate.id else { continue }
+            if let color = crate.color { colors[id] = color }
+            if crate.bodyType == .dynamic { masses[id] = crate.mass }
+        }
+        let parts = WorldParts(version: partsVersion, changes: makeup.count, bodyShapes: bodyShapes, bodyColors: colors, masses: masses,
+                               walls: wallStates(), joints: jointLinks)
         partsCache = parts
         return parts
     }

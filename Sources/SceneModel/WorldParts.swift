@@ -12,10 +12,15 @@ public struct WorldParts: Sendable, Equatable {
     public var bodyShapes: BodyShapes
     /// Bodies drawn in a colour of their own.
     public var bodyColors: [BodyID: RGB]
+    /// Each dynamic body's mass (a kinematic one has none): what a push given as a change of
+    /// velocity needs, for bodies the scene does not list (added, spawned).
+    public var masses: [BodyID: Double]
     public var walls: [WallState]
     public var joints: [JointLink]
 
-    public init(version: Int, changes: Int, bodyShapes: BodyShapes, bodyColors: [BodyID: RGB], walls: [WallState], joints: [JointLink]) {
+    public init(version: Int, changes: Int, bodyShapes: BodyShapes, bodyColors: [BodyID: RGB], masses: [BodyID: Double] = [:],
+                walls: [WallState], joints: [JointLink]) {
+        self.masses = masses
         self.version = version
         self.changes = changes
         self.bodyShapes = bodyShapes

@@ -63,7 +63,9 @@ package final class LiveRun: Sendable {
     private let dropsMade = Mutex(0)
     /// The bodies of the newest frame, ascending id (nil before the first): which bodies a
     /// page may push, grab or remove now.
-    private let present = Mutex<[BodyState]?>(nil)
+    /// With the bodies, their masses once the world has changed (`WorldParts.masses`): spawned and
+    /// dropped crates have their own.
+    private let present = Mutex<(bodies: [BodyState], changedMasses: [BodyID: Double]?)?>(nil)
     /// Structural changes pages may still make at once, and when the last was taken.
     private let changeAllowance = Mutex<(count: Double, last: ContinuousClock.Instant?)>((LiveRun.changesPerSecond, nil))
 
@@ -179,7 +181,7 @@ package final class LiveRun: Sendable {
         guard (0...size.x).contains(at.x), (0...size.y).contains(at.y) else {
             return "(\(at.x), \(at.y)) is outside the world, 0...\(size.x) × 0...\(size.y)"
         }
-        if let count = present.withLock({ $0?.count }), count >= masses.count + Self.maximumDroppedBodies {
+        if let count = present.withLock({ $0?.bodies.count }), count >= masses.count + Self.maximumDroppedBodies {
             return "the world holds \(count) bodies: pages may add at most \(Self.maximumDroppedBodies) to the scene's \(masses.count)"
         }
         return dropsMade.withLock { made -> String? in
@@ -216,7 +218,7 @@ package final class LiveRun: Sendable {
     /// Whether `body` is in the world as the newest frame shows it (before the first frame: a
     /// body of the scene), or why not.
     private func presence(of body: BodyID) -> Result<Void, BodyRefusal> {
-        guard let bodies = present.withLock({ $0 }) else {
+        guard let bodies = present.withLock({ $0?.bodies }) else {
             guard body.rawValue >= 1, body.rawValue <= UInt64(masses.count) else {
                 return .failure(BodyRefusal(reason: "body \(body) is not in the scene (its bodies are 1...\(masses.count))"))
             }
@@ -234,12 +236,14 @@ package final class LiveRun: Sendable {
             : "body \(body) is not in the scene (its bodies are 1...\(masses.count)) nor among the crates pages dropped and left in the world"))
     }
 
-    /// The mass of `body`, a dynamic body in the world, or why a page cannot push or grab it.
-    /// Every body beyond the scene's is a page's drop, of `drop`'s mass.
+    /// The mass of `body`, a dynamic body in the world, or why a page cannot push or grab it: the
+    /// scene's, or once the world has changed, the one its newest frame gives (a spawned crate's
+    /// own, a drop's).
     private func dynamicMass(of body: BodyID) -> Result<Double, BodyRefusal> {
         if case let .failure(refusal) = presence(of: body) { return .failure(refusal) }
-        guard body.rawValue <= UInt64(masses.count) else { return .success(drop.mass) }
-        guard let mass = masses[Int(body.rawValue) - 1] else { return .failure(BodyRefusal(reason: "body \(body) is kinematic")) }
+        let mass = present.withLock { $0?.changedMasses }.map { $0[body] }
+            ?? (body.rawValue <= UInt64(masses.count) ? masses[Int(body.rawValue) - 1] : nil)
+        guard let mass else { return .failure(BodyRefusal(reason: "body \(body) is kinematic")) }
         return .success(mass)
     }
 
@@ -258,7 +262,7 @@ package final class LiveRun: Sendable {
         plan.recordPath = recordPath
         plan.rewind = history
         plan.liveFrames = { state in
-            self.present.withLock { $0 = state.snapshot.bodies }
+            self.present.withLock { $0 = (state.snapshot.bodies, state.snapshot.parts?.masses) }
             onFrame(LiveFrame(state: state, generation: generation))
         }
         return plan

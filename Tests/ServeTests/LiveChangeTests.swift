@@ -108,13 +108,13 @@ import Testing
         let serveDone = DispatchSemaphore(value: 0)
         var outcome: RunOutcome?
 
-        init() throws {
-            let scene = try Repository.scene("book")
+        init(scene name: String = "book") throws {
+            let scene = try Repository.scene(name)
             let checked = try CheckedScene(scene)
             let world = try World(checked: checked)
-            let text = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Repository.path("Scenes/book.json"))))
+            let text = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Repository.path("Scenes/\(name).json"))))
             record = LiveRunTests.temporary("change.rec")
-            live = LiveRun(checked: checked, sceneText: text, sceneFile: "Scenes/book.json", recordPath: record, world: world)
+            live = LiveRun(checked: checked, sceneText: text, sceneFile: "Scenes/\(name).json", recordPath: record, world: world)
             server = LiveServer(run: live, sceneMessage: LiveMessages.scene(scene, world: world, rewind: live.rewind))
             Task { [self] in
                 try? await server.serve(host: "127.0.0.1", port: 0) { self.port.store($0, ordering: .relaxed) }
@@ -240,6 +240,34 @@ import Testing
         checks.expect(numbers(back, "remove") == [6] && added(back).isEmpty && back.number("version") == 0, "\(page.texts)")
         checks.expect(page.read { $0.frames.last?.count == 5 })
         served.stop()
+    }
+
+    /// A spawned crate is pushed with its own mass: a page's push is a change of velocity, which
+    /// the server turns into the impulse that gives it (the server took every body beyond the
+    /// scene's for a page's drop, of the drop's mass).
+    @Test(.timeLimit(.minutes(3)))
+    func aSpawnedCrateIsPushedWithItsOwnMass() async throws {
+        try await Self.onThread(Self.pushASpawnedCrate)
+    }
+
+    static func pushASpawnedCrate(_ checks: Checks) throws {
+        let served = try Served(scene: "crate-drop")
+        defer {
+            served.stop()
+            unlink(served.record)
+        }
+        let page = try Page(port: served.port.load(ordering: .relaxed))
+        // Body 2 is the second spawner's first crate (a circle from 0.25 s on).
+        checks.expect(page.read { $0.frames.last?.contains(2) == true }, "\(page.texts)")
+        page.socket.send(text: #"{"push":{"body":2,"velocity":[0,300],"at":[150,150]}}"#)
+        checks.expect(page.read { $0.frames.count > 60 })
+        served.stop()
+        let mass = try Repository.scene("crate-drop").spawners[1].crate(0).mass
+        let pushes = try String(contentsOfFile: served.record, encoding: .utf8).split(separator: "\n").filter { $0.contains(#""impulse""#) }
+        let impulse = pushes.first.flatMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }.flatMap { $0["impulse"] as? [Double] }
+        checks.expect(pushes.count == 1 && pushes[0].contains(#""body":2"#) && impulse?[1] == 300 * mass && mass != 60, "\(pushes) \(mass)")
     }
 
     /// A rewind to before a drop takes the crate away on every page; the branch's own drop gets
