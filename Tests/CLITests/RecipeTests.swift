@@ -196,7 +196,7 @@ import Testing
         ("SPEC=Sweeps/pile-seeds.json OUT=out/slurm-sweep sbatch ", "needs a Slurm cluster; scripts/slurm-test runs this recipe on a single-node Slurm it starts"),
         ("kubectl ", "needs a Kubernetes cluster; scripts/sweep-recipes-test checks the manifest and runs its command as each pod would"),
         ("parallel --joblog ", "scripts/sweep-recipes-test runs it, with a shard killed and resumed, after installing GNU parallel"),
-        ("GLIBC_TUNABLES=", "parts (exit 3) only on a CPU whose glibc picks FMA maths; DeterminismClassTests cover the classes"),
+        ("GLIBC_TUNABLES=", "what it shows depends on the CPU's glibc and on the library (Debian's parts with FMA masked); DeterminismClassTests cover the classes"),
     ]
 
     static func skipReason(_ command: Command) -> String? {

@@ -38,6 +38,17 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    /// Physics slower than the time it simulates holds back a real-time run only: an offline run
+    /// (here pile-5000 in a debug build, several times slower than real time) says so in its
+    /// summary, not with the real-time warning on stderr.
+    @Test(.timeLimit(.minutes(3))) func anOfflineRunDoesNotWarnOfRealTimeLoad() throws {
+        let out = SavedStateCommandTests.temporary("load-frames")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let run = try CLI.run(["run", "Scenes/pile-5000.json", "--seconds", "1.5", "--fps", "1", "--size", "64x64", "--out", out, "--format", "png"])
+        #expect(run.status == 0 && run.stdout.contains(#""load_warning":true"#), "\(run.stdout)")
+        #expect(!run.stderr.contains("falls behind"), "\(run.stderr)")
+    }
+
     @Test func missingSceneExits66() throws {
         let result = try CLI.run(["run", "Scenes/none.json"])
         #expect(result.status == 66 && result.stderr == "cratedrop: Scenes/none.json: No such file or directory\n")
