@@ -45,7 +45,7 @@ import Testing
         #expect(try Self.rows(first) + Self.rows(rest) == Self.rows(straight))
     }
 
-    /// The Galton board's sensor (wall 132, over the middle bin) reports balls entering it, and
+    /// The Galton board's sensor (wall 132, in the bin left of the centre divider) reports balls entering it, and
     /// never a `begin`: a sensor does not push.
     @Test func aSensorReportsWhatEntersItAndPushesNothing() throws {
         let path = Self.temporary("galton.jsonl")

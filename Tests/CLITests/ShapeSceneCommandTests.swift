@@ -43,18 +43,19 @@ import Testing
         #expect(continued.stdout.split(separator: "\n") == Array(straight.stdout.split(separator: "\n").dropFirst(step)))
     }
 
-    /// The Galton board's balls fall through the sensor over the middle bin (it never pushes) and
-    /// come to rest on the floor inside it, drawn over the sensor's own colour.
+    /// The Galton board's balls fall through the sensor that fills the bin left of the centre
+    /// divider (it never pushes) and come to rest on the floor inside it, drawn over the sensor's
+    /// own colour; the dividers either side are drawn whole.
     @Test func theGaltonBoardsSensorLetsBallsThrough() throws {
         let directory = Self.temporary("galton")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let run = try CLI.run(["run", "Scenes/galton.json", "--seconds", "5", "--every", "300", "--out", directory, "--quiet"])
         #expect(run.status == 0, "\(run.stderr)")
         let image = try PPMImage.readFile([UInt8](Data(contentsOf: URL(fileURLWithPath: "\(directory)/frame-00001.ppm"))))
-        // The frame is 400x600 for the 400x600 world: the middle bin is x 172...228, y 2...60.
+        // The frame is 400x600 for the 400x600 world: the sensor's bin is x 173.5...198.5, y 2...60.
         var sensor = 0, ball = 0
         for y in (600 - 58)..<(600 - 4) {
-            for x in 176..<224 {
+            for x in 176..<197 {
                 let i = (y * image.width + x) * 3
                 let pixel = (image.pixels[i], image.pixels[i + 1], image.pixels[i + 2])
                 if pixel == (0xe9, 0xdf, 0xc8) { sensor += 1 }
@@ -63,6 +64,12 @@ import Testing
         }
         #expect(sensor > 200, "the sensor is drawn in its colour")
         #expect(ball > 100, "balls lie inside the sensor's bin")
+        // The divider at x = 200 (radius 1.5) shows its wall colour at y 10...60 (no sensor drawn over it).
+        let divider = (600 - 60..<600 - 10).filter { y in
+            let i = (y * image.width + 200) * 3
+            return (image.pixels[i], image.pixels[i + 1], image.pixels[i + 2]) != (0xe9, 0xdf, 0xc8)
+        }
+        #expect(divider.count == 50)
     }
 
     /// The seesaw's plank (a dynamic segment) tips: after two seconds one end is well below the
