@@ -70,15 +70,41 @@ public struct ConvexOutline: Sendable, Equatable {
     /// How far the cores overlap: the least push along a side's normal of either core that parts
     /// them (exact for convex polygons; for two parallel segments, the overlap across them).
     func coreOverlap(_ other: ConvexOutline) -> Double {
-        var least = Double.infinity
-        for outline in [self, other] {
-            for i in 0..<outline.edgeCount {
-                guard let axis = outline.normal(i) else { continue }
-                let (lowA, highA) = project(on: axis), (lowB, highB) = other.project(on: axis)
-                least = Swift.min(least, Swift.max(0, Swift.min(highA - lowB, highB - lowA)))
-            }
-        }
+        let least = Swift.min(leastOverlap(other, alongSidesOf: self), leastOverlap(other, alongSidesOf: other))
         return least.isFinite ? least : 0
+    }
+
+    /// The least overlap of the two cores' projections on the normals of `outline`'s sides.
+    private func leastOverlap(_ other: ConvexOutline, alongSidesOf outline: ConvexOutline) -> Double {
+        var least = Double.infinity
+        for i in 0..<outline.edgeCount {
+            guard let axis = outline.normal(i) else { continue }
+            let (lowA, highA) = project(on: axis), (lowB, highB) = other.project(on: axis)
+            least = Swift.min(least, Swift.max(0, Swift.min(highA - lowB, highB - lowA)))
+        }
+        return least
+    }
+
+    /// Whether the two outlines overlap by more than `depth` (`separation(other) < -depth`). Two
+    /// polygons whose radii add up to less than `depth` overlap that deep only where their cores
+    /// do, which the projections on their sides tell without the test of where the cores are apart.
+    public func overlaps(_ other: ConvexOutline, deeperThan depth: Double) -> Bool {
+        let radii = radius + other.radius
+        if points.count >= 3, other.points.count >= 3, radii < depth {
+            // Every side's projections must overlap by more: the first that does not decides.
+            return projectionsOverlap(other, alongSidesOf: self, byMoreThan: depth - radii)
+                && projectionsOverlap(other, alongSidesOf: other, byMoreThan: depth - radii)
+        }
+        return separation(other) < -depth
+    }
+
+    private func projectionsOverlap(_ other: ConvexOutline, alongSidesOf outline: ConvexOutline, byMoreThan least: Double) -> Bool {
+        for i in 0..<outline.edgeCount {
+            guard let axis = outline.normal(i) else { continue }
+            let (lowA, highA) = project(on: axis), (lowB, highB) = other.project(on: axis)
+            if Swift.min(highA - lowB, highB - lowA) <= least { return false }
+        }
+        return true
     }
 
     /// The core's edges, each once: a point's is itself, a segment's is one edge.

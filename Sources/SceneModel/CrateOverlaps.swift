@@ -82,9 +82,19 @@ public enum CrateOverlaps {
                         seenBy[other] = index
                         guard box.collision.pushes(boxes[other].collision) else { continue }
                         work += 1
-                        let gap = box.separation(boxes[other])
-                        if !deepOnly, gap <= contactDistance, other > index { report.contactPairs += 1 }
-                        if gap < (deepOnly ? -deepGap(box, boxes[other]) : -1e-6) {
+                        let overlaps: Bool
+                        if deepOnly {
+                            // Two shapes overlap no deeper than their bounding boxes do (moving one
+                            // by the boxes' overlap along x or y parts them): bodies resting against
+                            // each other are passed over without the exact test.
+                            let depth = deepGap(box, boxes[other])
+                            overlaps = box.boxOverlap(boxes[other]) > depth && box.outline.overlaps(boxes[other].outline, deeperThan: depth)
+                        } else {
+                            let gap = box.separation(boxes[other])
+                            if gap <= contactDistance, other > index { report.contactPairs += 1 }
+                            overlaps = gap < -1e-6
+                        }
+                        if overlaps {
                             overlapping.append(other)
                             if other > index { report.overlappingPairs += 1 }
                             if overlapping.count > limit { break search }
@@ -115,7 +125,9 @@ public enum CrateOverlaps {
         var deep = 0
         for other in others {
             let otherBox = Box(other)
-            guard box.collision.pushes(otherBox.collision), box.separation(otherBox) < -deepGap(box, otherBox) else { continue }
+            let depth = deepGap(box, otherBox)
+            guard box.collision.pushes(otherBox.collision), box.boxOverlap(otherBox) > depth,
+                  box.outline.overlaps(otherBox.outline, deeperThan: depth) else { continue }
             deep += 1
             if deep > limit { return true }
         }
@@ -245,6 +257,12 @@ public enum CrateOverlaps {
             maxX = crate.center.x + extent.x
             minY = crate.center.y - extent.y
             maxY = crate.center.y + extent.y
+        }
+
+        /// How far the bounding boxes overlap along the axis where they overlap least (at most 0
+        /// when they do not): a bound on how deep the shapes overlap.
+        func boxOverlap(_ other: Box) -> Double {
+            -Swift.max(other.minX - maxX, minX - other.maxX, other.minY - maxY, minY - other.maxY)
         }
 
         /// The gap between the shapes: negative when they share area (then minus a penetration
