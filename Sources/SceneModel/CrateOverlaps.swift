@@ -80,7 +80,13 @@ public enum CrateOverlaps {
                 for y in range.y0...range.y1 {
                     for other in grid.crates(inCell: x, y) where other != index && seenBy[other] != index {
                         seenBy[other] = index
-                        guard box.collision.pushes(boxes[other].collision) else { continue }
+                        guard box.collision.pushes(boxes[other].collision) else {
+                            // Chipmunk's broadphase keeps every pair whose bounding boxes meet,
+                            // whatever its filter, and collides a sensor's pairs every step: a heap
+                            // of sensors, or of one filter group, costs what a packed block does.
+                            if !deepOnly, other > index, box.boxOverlap(boxes[other]) >= -contactDistance { report.contactPairs += 1 }
+                            continue
+                        }
                         work += 1
                         let overlaps: Bool
                         if deepOnly {

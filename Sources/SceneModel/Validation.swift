@@ -307,7 +307,8 @@ extension Scene {
         if report.contactPairs > Limits.contactPairs {
             return [FieldProblem("crates", "more than \(Limits.contactPairs) pairs of crates start touching or overlapping; at most "
                 + "\(Limits.contactPairs): a large packed block of crates makes Chipmunk's steps slow down steeply "
-                + "(docs/scenes.md, \"Limits\"); leave gaps between them, as the generator does")]
+                + "(docs/scenes.md, \"Limits\"); leave gaps between them, as the generator does (sensors and crates a filter keeps "
+                + "apart count too, by their bounding boxes: Chipmunk's broadphase keeps every such pair)")]
         }
         return report.crowded.map { crowded in
             let examples = crowded.examples.map(name).joined(separator: ", ")
