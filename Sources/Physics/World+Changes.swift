@@ -82,6 +82,17 @@ extension World {
         let high = Vec2(clamped(spec.center.x + reach), clamped(spec.center.y + reach))
         guard let near = try? query(boxFrom: low, to: high) else { return nil }
         let bodies = near.compactMap { party -> Crate? in if case let .body(id) = party { crate(id) } else { nil } }
+        if bodies.count > Limits.bodiesMetByAnAdd {
+            // Sensors and crates of one filter group never push, so only their boxes tell.
+            let extent = spec.shape.halfExtents(angle: spec.angle)
+            let met = (try? query(boxFrom: Vec2(clamped(spec.center.x - extent.x), clamped(spec.center.y - extent.y)),
+                                  to: Vec2(clamped(spec.center.x + extent.x), clamped(spec.center.y + extent.y))))?
+                .count { if case .body = $0 { true } else { false } } ?? 0
+            if met > Limits.bodiesMetByAnAdd {
+                return "its bounding box would meet \(met) bodies' (sensors and crates a filter keeps apart included), more than "
+                    + "\(Limits.bodiesMetByAnAdd): Chipmunk's broadphase keeps every such pair, and a heap of them makes each step take minutes"
+            }
+        }
         guard bodies.count >= Limits.overlapsPerCrate else { return nil }
         let specs = bodies.map { crate in
             let now = crate.state

@@ -51,6 +51,10 @@ public enum Limits {
     /// 100×100 grid (39,402 pairs) in 3.7 s, a 141×141 grid in 12 s a step: the cost grows faster
     /// than the count.
     public static let contactPairs = 20_000
+    /// Bodies whose bounding boxes a body added to a running world may meet, whatever their
+    /// filters: Chipmunk's broadphase keeps each such pair, so a flood of sensors added on one
+    /// spot stops here, at about `contactPairs` pairs.
+    public static let bodiesMetByAnAdd = 200
     /// The spatial hash's cell may be at most this many times smaller than the largest crate:
     /// Chipmunk puts each shape in every cell its bounding box covers.
     public static let cellsPerCrateSide = 16

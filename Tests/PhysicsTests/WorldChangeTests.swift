@@ -224,4 +224,22 @@ import Testing
         let circle = try #require(world.snapshot().parts)
         #expect(circle.version > rewound.version && circle.bodyShapes[BodyID(6)] == .circle(radius: 9))
     }
+
+    /// A flood of sensors added on one spot (they never push, so no overlap is deep) stops once a
+    /// new one's bounding box would meet more than 200 bodies (the 202nd): Chipmunk's broadphase keeps each
+    /// such pair and collides a sensor's every step (audit round 5, finding 2).
+    @Test func aFloodOfSensorsOnOneSpotIsRefused() throws {
+        let world = try World(scene: Repository.scene("book"))
+        let sensor = CrateSpec(center: Vec2(150, 150), size: Vec2(10, 10), mass: 1, collision: CollisionSettings(sensor: true))
+        for _ in 0..<201 { try world.apply(.addCrate(sensor)) }
+        #expect(throws: PhysicsError.self) { try world.apply(.addCrate(sensor)) }
+        do {
+            try world.apply(.addCrate(sensor))
+        } catch {
+            #expect(error.description.contains("its bounding box would meet 201 bodies'"), "\(error)")
+        }
+        // Away from the heap, a sensor is added as before.
+        try world.apply(.addCrate(CrateSpec(center: Vec2(50, 50), size: Vec2(10, 10), mass: 1, collision: CollisionSettings(sensor: true))))
+        #expect(world.crates.count == 5 + 202)
+    }
 }
