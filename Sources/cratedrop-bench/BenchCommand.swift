@@ -124,7 +124,7 @@ struct CrateDropBench: ParsableCommand {
                 printError("cratedrop: bench: \(result.scene): CrateDrop refused \(result.refusedSpawns) spawned crate(s) (a heap where they appear), "
                     + "which the C baseline makes (\(result.cCrates) crates against \(result.crates)): compare scenes whose spawns all succeed")
             }
-            throw ExitCode.failure
+            throw ExitCode(3)
         }
     }
 

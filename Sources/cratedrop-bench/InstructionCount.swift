@@ -56,7 +56,7 @@ enum InstructionCount {
     private static func requireSameHash(_ scene: String, _ swift: String, _ c: String, binary: String) throws {
         guard swift == c else {
             printError("cratedrop: \(binary): \(scene): CrateDrop reached \(swift) but plain C \(c)")
-            throw ExitCode.failure
+            throw ExitCode(3)
         }
     }
 
@@ -81,7 +81,7 @@ enum InstructionCount {
               let match = text.firstMatch(of: /Collected : (\d+)/), let collected = Int(match.1)
         else {
             printError("cratedrop: callgrind failed for \(scene) (\(side)):\n\(text)")
-            throw ExitCode.failure
+            throw ExitCode(69)
         }
         return (collected, String(printed.split(separator: " ").last ?? "").trimmingCharacters(in: .newlines))
     }

@@ -9,6 +9,18 @@ import Testing
     /// Every place the help and the messages send a reader to (`docs/outputs.md, "Video"`,
     /// `README, "Determinism"`) exists: the page, and a heading of that name on it. The help sent
     /// readers to README sections that had moved to docs/ (issue 35, "Tried as a new user would").
+    /// `cratedrop --help` lists every exit code docs/command-line.md's table documents.
+    @Test func theHelpListsEveryDocumentedExitCode() throws {
+        let page = try String(contentsOfFile: Repository.path("docs/command-line.md"), encoding: .utf8)
+        let table = page.components(separatedBy: "## Exit codes\n\n").last?.components(separatedBy: "\n\n").first ?? ""
+        let codes = table.split(separator: "\n").dropFirst(2).flatMap { row in
+            row.split(separator: "|").first.map { $0.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } } ?? []
+        }
+        #expect(codes.count >= 13, "\(codes)")
+        let help = try CLI.run(["--help"]).stdout.replacingOccurrences(of: "\n", with: " ")
+        for code in codes { #expect(help.contains(" \(code) ") || help.contains("\(code)/") || help.contains("/\(code)"), "exit code \(code)") }
+    }
+
     @Test func everySectionTheHelpAndMessagesNameExists() throws {
         var texts: [(String, String)] = []
         for subcommand in Self.subcommands + ["", "sweep plan", "sweep run", "sweep merge", "sweep verify"] {
