@@ -206,9 +206,13 @@ package enum FileDescriptorIO {
         return removed
     }
 
+    /// This process's id, named in its temporaries (a later run removes a dead process's): read
+    /// once, since the process never forks to go on writing.
+    private static let processID = getpid()
+
     private static func openTemporary(beside path: String) throws(FileFailure) -> (Int32, String) {
         let (directory, name) = split(path)
-        var template = Array("\(directory)\(temporaryPrefix(name))\(getpid())-XXXXXX".utf8CString)
+        var template = Array("\(directory)\(temporaryPrefix(name))\(processID)-XXXXXX".utf8CString)
         // mkstemp creates the name exclusively (O_CREAT | O_EXCL): never an existing file or link.
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .fromErrno() }
