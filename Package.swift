@@ -4,7 +4,7 @@ import PackageDescription
 // Layers, each depending only on those before it (docs/architecture.md):
 //   SceneModel (values, no deps), FileIO and Queues (plumbing); SceneFile parses JSON into SceneModel
 //   CChipmunk, CBodyScan (C) -> Physics (the world; value snapshots out)
-//   Driver (fixed steps), Script (inputs, records, state files), Raster (drawing) -> Outputs (CPipe, CSpng, CZlib)
+//   Driver (fixed steps), Script (inputs, records, state files), Raster (drawing) -> Outputs (CPipe, CDeflate)
 //   Session (one run: the world, the driver, its inputs and outputs) -> Sweep (many runs), Serve (the live page)
 //   CLISupport -> cratedrop (CLI);  CBaseline (C) -> Bench -> cratedrop-bench
 let package = Package(
@@ -44,6 +44,10 @@ let package = Package(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "CDeflate",
+            providers: [.apt(["libdeflate-dev"])]
+        ),
         .target(name: "SceneModel"),
         .target(name: "SceneFile", dependencies: ["SceneModel", "FileIO"]),
         // Scans of every body in one C loop, reading Chipmunk's structs out of the Swift module's sight.
@@ -69,7 +73,7 @@ let package = Package(
         .target(name: "Raster", dependencies: ["SceneModel", "Queues", "FileIO"]),
         // Where frames go: frame files (PPM, PNG through libspng), the PPM stream, video through ffmpeg.
         .target(name: "CPipe"),
-        .target(name: "Outputs", dependencies: ["Raster", "SceneModel", "SceneFile", "Queues", "FileIO", "CSpng", "CZlib", "CPipe"]),
+        .target(name: "Outputs", dependencies: ["Raster", "SceneModel", "SceneFile", "Queues", "FileIO", "CDeflate", "CPipe"]),
         // The benchmark's yardstick: the same scenes stepped by plain C against the same library.
         .target(name: "CBaseline", linkerSettings: [.linkedLibrary("chipmunk")]),
         .target(name: "Bench", dependencies: ["CBaseline", "Physics", "Driver", "Raster", "Outputs", "SceneModel", "FileIO"]),

@@ -1,24 +1,19 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-private import CZlib
 import Raster
 
 /// Instance masks as 16-bit greyscale PNG (IHDR, one IDAT, IEND), its zlib stream written by
 /// `RunDeflater`: a mask is runs of one id along each row, and each run is written at once. A row
 /// equal to the one above is filtered Up (zeros, one run); any other is unfiltered (filter type 0,
-/// the ids big-endian). The chunks' CRC-32 is zlib's.
+/// the ids big-endian). The file's framing is `PNGFile`'s.
 enum MaskPNG {
     static func encode(_ mask: InstanceMask) -> [UInt8] {
-        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        var header: [UInt8] = []
-        header.appendBigEndian(UInt32(mask.width))
-        header.appendBigEndian(UInt32(mask.height))
-        header += [16, 0, 0, 0, 0]  // 16 bits a sample, greyscale, deflate, adaptive filtering, no interlace
-        appendChunk("IHDR", header, to: &png)
-        appendChunk("IDAT", zlibStream(mask), to: &png)
-        appendChunk("IEND", [], to: &png)
-        return png
+        var png = PNGFile(capacity: 8192)
+        png.header(width: mask.width, height: mask.height, bitDepth: 16, colorType: 0)  // 16 bits a sample, greyscale
+        png.chunk("IDAT", zlibStream(mask))
+        png.end()
+        return png.bytes
     }
 
     /// The rows (each a filter byte, then its ids big-endian, or for Up their differences: zeros)
@@ -57,21 +52,5 @@ enum MaskPNG {
         stream += deflater.bytes
         stream.appendBigEndian(deflater.adler32)
         return stream
-    }
-
-    /// A chunk: its data's length, its type, the data and the CRC-32 of type and data.
-    private static func appendChunk(_ type: String, _ data: [UInt8], to png: inout [UInt8]) {
-        png.appendBigEndian(UInt32(data.count))
-        let start = png.count
-        png += Array(type.utf8)
-        png += data
-        let crc = png[start...].withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32($0.count)) }
-        png.appendBigEndian(UInt32(crc))
-    }
-}
-
-private extension [UInt8] {
-    mutating func appendBigEndian(_ value: UInt32) {
-        append(contentsOf: [UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)])
     }
 }
