@@ -75,6 +75,13 @@ static cpBool one_way_pre_solve(cpArbiter *arb, cpSpace *space, cpDataPointer da
     return cpTrue;
 }
 
+/* The handler's other callbacks: nothing but what Chipmunk's default does without wildcard
+   handlers. Chipmunk's own (DefaultBegin, ...) call the wildcard handlers through the arbiter,
+   which a restored saved state leaves unset (patch 0005) until the pair collides again: one that
+   parts at once would crash. */
+static cpBool accept_contact(cpArbiter *arb, cpSpace *space, cpDataPointer data) { (void)arb; (void)space; (void)data; return cpTrue; }
+static void note_nothing(cpArbiter *arb, cpSpace *space, cpDataPointer data) { (void)arb; (void)space; (void)data; }
+
 /* Sets `shape`'s surface velocity, when given (before the shape is added). */
 static void set_surface_velocity(cpShape *shape, cbaseline_rules r) {
     if (r.has_surface_velocity) cpShapeSetSurfaceVelocity(shape, cpv(r.surface_vx, r.surface_vy));
@@ -86,7 +93,10 @@ static void set_one_way(cbaseline_world *world, cpShape *shape, cbaseline_rules 
     if (!r.has_one_way) return;
     if (world->one_way_count == 0) {
         cpCollisionHandler *handler = cpSpaceAddDefaultCollisionHandler(world->space);
+        handler->beginFunc = accept_contact;
         handler->preSolveFunc = one_way_pre_solve;
+        handler->postSolveFunc = note_nothing;
+        handler->separateFunc = note_nothing;
         handler->userData = world;
     }
     if (world->one_way_count == world->one_way_capacity) {
