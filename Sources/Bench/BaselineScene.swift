@@ -96,6 +96,7 @@ final class BaselineScene {
         }
         (wall.radius, wall.friction, wall.elasticity) = (spec.radius, spec.friction, spec.elasticity)
         wall.collision = collision(spec.collision)
+        wall.rules = rules(spec.rules)
         return wall
     }
 
@@ -122,6 +123,7 @@ final class BaselineScene {
         (crate.vx, crate.vy, crate.angular_velocity) = (spec.velocity.x, spec.velocity.y, spec.angularVelocity)
         (crate.mass, crate.friction, crate.elasticity) = (spec.mass, spec.friction, spec.elasticity)
         crate.collision = collision(spec.collision)
+        crate.rules = rules(spec.rules)
         crate.kinematic = spec.bodyType == .kinematic ? 1 : 0
         return crate
     }
@@ -182,6 +184,12 @@ final class BaselineScene {
     static func index(_ id: UInt64) -> Int32 { (1...UInt64(Int32.max)).contains(id) ? Int32(id - 1) : .min }
 
     deinit { vertexStorage.deallocate() }
+
+    private static func rules(_ rules: ContactRules) -> cbaseline_rules {
+        cbaseline_rules(has_one_way: rules.oneWay == nil ? 0 : 1, one_way_x: rules.oneWay?.x ?? 0, one_way_y: rules.oneWay?.y ?? 0,
+                        has_surface_velocity: rules.surfaceVelocity == nil ? 0 : 1, surface_vx: rules.surfaceVelocity?.x ?? 0,
+                        surface_vy: rules.surfaceVelocity?.y ?? 0)
+    }
 
     private static func collision(_ settings: CollisionSettings) -> cbaseline_collision {
         cbaseline_collision(group: settings.filter.group, categories: settings.filter.categories, mask: settings.filter.mask,

@@ -8,8 +8,9 @@ import SceneModel
 /// the harness's reader. Lines:
 ///
 ///     config GX GY ITERATIONS STEP_RATE HASH_CELL_SIZE HASH_CELLS SLEEP_TIME HAS_TUMBLER TCX TCY TW TH TOMEGA TRADIUS TFRICTION TELASTICITY
-///     wall KIND AX AY BX BY RADIUS FRICTION ELASTICITY GROUP CATEGORIES MASK SENSOR N X0 Y0 … XN-1 YN-1
-///     body KIND KINEMATIC CX CY W H ANGLE VX VY W MASS FRICTION ELASTICITY RADIUS AX AY BX BY GROUP CATEGORIES MASK SENSOR N X0 Y0 …
+///     wall KIND AX AY BX BY RADIUS FRICTION ELASTICITY GROUP CATEGORIES MASK SENSOR N X0 Y0 … XN-1 YN-1 RULES
+///     body KIND KINEMATIC CX CY W H ANGLE VX VY W MASS FRICTION ELASTICITY RADIUS AX AY BX BY GROUP CATEGORIES MASK SENSOR N X0 Y0 … RULES
+///                                           (RULES: HAS_ONE_WAY OX OY HAS_SURFACE_VELOCITY SVX SVY)
 ///     joint KIND A B P0 … P6 MAX_FORCE MAX_BIAS ERROR_BIAS COLLIDE_BODIES BREAK_IMPULSE BREAK_FORCE
 ///                                           (a threshold NaN: none)
 ///     gravity STEP GX GY                    (acts on step STEP, counted from 0)
@@ -42,20 +43,21 @@ package enum BaselineSpec {
         return withExtendedLifetime(baseline) {
             let c = baseline.config
             func bits(_ values: Double...) -> String { values.map(hex).joined(separator: " ") }
-            func tail(_ collision: cbaseline_collision, _ count: Int32, _ xy: UnsafePointer<Double>?) -> String {
+            func tail(_ collision: cbaseline_collision, _ count: Int32, _ xy: UnsafePointer<Double>?, _ r: cbaseline_rules) -> String {
                 "\(collision.group) \(collision.categories) \(collision.mask) \(collision.sensor) \(count)"
                     + (0..<(2 * Int(count))).map { " " + hex(xy![$0]) }.joined()
+                    + " \(r.has_one_way) \(bits(r.one_way_x, r.one_way_y)) \(r.has_surface_velocity) \(bits(r.surface_vx, r.surface_vy))"
         }
         var lines = ["config \(bits(c.gravity_x, c.gravity_y)) \(c.iterations) \(c.step_rate) \(bits(c.hash_cell_size)) \(c.hash_cells) "
             + "\(bits(c.sleep_time)) \(c.has_tumbler) \(bits(c.tumbler_cx, c.tumbler_cy, c.tumbler_width, c.tumbler_height))"
             + " \(bits(c.tumbler_omega, c.tumbler_radius, c.tumbler_friction, c.tumbler_elasticity))"]
         /// A wall's, body's or joint's fields, as its line and a change's line write them.
         func fields(_ w: cbaseline_wall) -> String {
-            "\(w.kind) \(bits(w.ax, w.ay, w.bx, w.by, w.radius, w.friction, w.elasticity)) " + tail(w.collision, w.vertex_count, w.vertices)
+            "\(w.kind) \(bits(w.ax, w.ay, w.bx, w.by, w.radius, w.friction, w.elasticity)) " + tail(w.collision, w.vertex_count, w.vertices, w.rules)
         }
         func fields(_ k: cbaseline_crate) -> String {
             "\(k.kind) \(k.kinematic) \(bits(k.cx, k.cy, k.width, k.height, k.angle, k.vx, k.vy, k.angular_velocity, k.mass))"
-                + " \(bits(k.friction, k.elasticity, k.radius, k.ax, k.ay, k.bx, k.by)) " + tail(k.collision, k.vertex_count, k.vertices)
+                + " \(bits(k.friction, k.elasticity, k.radius, k.ax, k.ay, k.bx, k.by)) " + tail(k.collision, k.vertex_count, k.vertices, k.rules)
         }
         func fields(_ j: cbaseline_joint) -> String {
             let p = j.params

@@ -54,7 +54,60 @@ struct cbaseline_world {
     int held_count, held_capacity;
     /* Each crate's drag (a pivot joint from the static body), or NULL; by crate index. */
     cpConstraint **drags;
+    /* One-way directions, by a shape's user data less one (set_rules). */
+    cpVect *one_way;
+    int one_way_count, one_way_capacity;
 };
+
+static cpVect world_one_way(const cbaseline_world *world, uintptr_t rule) { return world->one_way[rule - 1]; }
+
+/* A one-way shape's direction is found by its user data: its index in the world's `one_way`, plus one. */
+static cpBool one_way_pre_solve(cpArbiter *arb, cpSpace *space, cpDataPointer data) {
+    (void)space;
+    const cbaseline_world *world = data;
+    cpShape *a, *b;
+    cpArbiterGetShapes(arb, &a, &b);
+    cpVect n = cpArbiterGetNormal(arb); /* from a to b */
+    uintptr_t ra = (uintptr_t)cpShapeGetUserData(a), rb = (uintptr_t)cpShapeGetUserData(b);
+    if (ra && cpvdot(n, world_one_way(world, ra)) < 0) return cpArbiterIgnore(arb);
+    /* b's normal towards a is -n. */
+    if (rb && cpvdot(n, world_one_way(world, rb)) > 0) return cpArbiterIgnore(arb);
+    return cpTrue;
+}
+
+/* The handler's other callbacks: nothing but what Chipmunk's default does without wildcard
+   handlers. Chipmunk's own (DefaultBegin, ...) call the wildcard handlers through the arbiter,
+   which a restored saved state leaves unset (patch 0005) until the pair collides again: one that
+   parts at once would crash. */
+static cpBool accept_contact(cpArbiter *arb, cpSpace *space, cpDataPointer data) { (void)arb; (void)space; (void)data; return cpTrue; }
+static void note_nothing(cpArbiter *arb, cpSpace *space, cpDataPointer data) { (void)arb; (void)space; (void)data; }
+
+/* Sets `shape`'s surface velocity, when given (before the shape is added). */
+static void set_surface_velocity(cpShape *shape, cbaseline_rules r) {
+    if (r.has_surface_velocity) cpShapeSetSurfaceVelocity(shape, cpv(r.surface_vx, r.surface_vy));
+}
+
+/* Gives `shape` its one-way direction, when given (after the shape is added): the first puts the
+   pre-solve on the space's default handler (a world without one keeps Chipmunk's default). */
+static void set_one_way(cbaseline_world *world, cpShape *shape, cbaseline_rules r) {
+    if (!r.has_one_way) return;
+    if (world->one_way_count == 0) {
+        cpCollisionHandler *handler = cpSpaceAddDefaultCollisionHandler(world->space);
+        handler->beginFunc = accept_contact;
+        handler->preSolveFunc = one_way_pre_solve;
+        handler->postSolveFunc = note_nothing;
+        handler->separateFunc = note_nothing;
+        handler->userData = world;
+    }
+    if (world->one_way_count == world->one_way_capacity) {
+        world->one_way_capacity = world->one_way_capacity ? 2 * world->one_way_capacity : 8;
+        world->one_way = realloc(world->one_way, (size_t)world->one_way_capacity * sizeof *world->one_way);
+        if (!world->one_way) abort();
+    }
+    world->one_way[world->one_way_count++] = cpv(r.one_way_x, r.one_way_y);
+    cpShapeSetUserData(shape, (cpDataPointer)(uintptr_t)world->one_way_count);
+}
+
 
 /* The joint `j` describes between bodies a and b. */
 static cpConstraint *joint_new(const cbaseline_joint *j, cpBody *a, cpBody *b) {
@@ -134,7 +187,9 @@ static void make_wall(cbaseline_world *world, const cbaseline_wall *w) {
     cpShapeSetFriction(shape, w->friction);
     cpShapeSetElasticity(shape, w->elasticity);
     set_collision(shape, w->collision);
+    set_surface_velocity(shape, w->rules);
     cpSpaceAddShape(world->space, shape);
+    set_one_way(world, shape, w->rules);
     int capacity = grown(world->wall_count, world->wall_capacity);
     if (capacity != world->wall_capacity) world->walls = resized(world->walls, world->wall_count, capacity, sizeof *world->walls);
     world->wall_capacity = capacity;
@@ -169,8 +224,10 @@ static int make_crate(cbaseline_world *world, const cbaseline_crate *c) {
     cpShapeSetFriction(shape, c->friction);
     cpShapeSetElasticity(shape, c->elasticity);
     set_collision(shape, c->collision);
+    set_surface_velocity(shape, c->rules);
     cpSpaceAddBody(world->space, body);
     cpSpaceAddShape(world->space, shape);
+    set_one_way(world, shape, c->rules);
     reserve_crate(world);
     world->bodies[world->crate_count] = body;
     world->shapes[world->crate_count] = shape;
@@ -558,5 +615,6 @@ void cbaseline_destroy(cbaseline_world *world) {
     free(world->walls);
     free(world->bodies);
     free(world->shapes);
+    free(world->one_way);
     free(world);
 }

@@ -1,11 +1,11 @@
 #ifndef CCHIPMUNK_CONTACT_EVENTS_H
 #define CCHIPMUNK_CONTACT_EVENTS_H
 
-/* Contact events: the space's default collision handler, replaced by one that notes when pairs
-   begin and stop touching (and sensors' overlaps begin and end) into a buffer, each step. It
-   changes nothing Chipmunk computes: begin and pre-solve return true as the default's do, and a
-   handler decides only which callbacks run. Each shape's user data holds its party's code (a
-   crate's id, or -(wall index + 1)), set by World. */
+/* Contact events: a buffer of the pairs that begin and stop touching (and sensors' overlaps that
+   begin and end) in a step. The collision handler that fills it is the contact hooks'
+   (contact_hooks.h), the one place that decides what a contact does; noting changes nothing
+   Chipmunk computes. Each shape's user data holds its party's code (a crate's id, or
+   -(wall index + 1)), set by World. */
 
 #include <chipmunk/chipmunk.h>
 #include <math.h>
@@ -74,50 +74,6 @@ static inline int CChipmunk_EventIsSensor(cpArbiter *arb) {
     cpShape *a, *b;
     cpArbiterGetShapes(arb, &a, &b);
     return cpShapeGetSensor(a) || cpShapeGetSensor(b);
-}
-
-static inline cpBool CChipmunk_EventBeginFunc(cpArbiter *arb, cpSpace *space, cpDataPointer data) {
-    (void)space;
-    if (data && CChipmunk_EventIsSensor(arb) && CChipmunk_EventPairMoves(arb))
-        CChipmunk_EventAppend((CChipmunk_Events *)data, CCHIPMUNK_EVENT_SENSOR_ENTER, arb, 1, 0);
-    return cpTrue;
-}
-
-static inline cpBool CChipmunk_EventPreSolveFunc(cpArbiter *arb, cpSpace *space, cpDataPointer data) {
-    (void)arb; (void)space; (void)data;
-    return cpTrue;
-}
-
-/* A pair's first step of touching, after the solver: its impulse is known. */
-static inline void CChipmunk_EventPostSolveFunc(cpArbiter *arb, cpSpace *space, cpDataPointer data) {
-    (void)space;
-    if (data && cpArbiterIsFirstContact(arb)) CChipmunk_EventAppend((CChipmunk_Events *)data, CCHIPMUNK_EVENT_BEGIN, arb, 1, 1);
-}
-
-static inline void CChipmunk_EventSeparateFunc(cpArbiter *arb, cpSpace *space, cpDataPointer data) {
-    (void)space;
-    if (!data || !CChipmunk_EventPairMoves(arb)) return;
-    CChipmunk_EventAppend((CChipmunk_Events *)data, CChipmunk_EventIsSensor(arb) ? CCHIPMUNK_EVENT_SENSOR_EXIT : CCHIPMUNK_EVENT_END, arb, 0, 0);
-}
-
-/* Installs the recording handler with a new, empty buffer; NULL without memory. */
-static inline CChipmunk_Events *CChipmunk_EventsInstall(cpSpace *space) {
-    CChipmunk_Events *events = (CChipmunk_Events *)calloc(1, sizeof *events);
-    if (!events) return NULL;
-    cpCollisionHandler *handler = cpSpaceAddDefaultCollisionHandler(space);
-    handler->beginFunc = CChipmunk_EventBeginFunc;
-    handler->preSolveFunc = CChipmunk_EventPreSolveFunc;
-    handler->postSolveFunc = CChipmunk_EventPostSolveFunc;
-    handler->separateFunc = CChipmunk_EventSeparateFunc;
-    handler->userData = events;
-    return events;
-}
-
-/* Stops recording (the handler stays, noting nothing) and frees the buffer. */
-static inline void CChipmunk_EventsUninstall(cpSpace *space, CChipmunk_Events *events) {
-    cpSpaceAddDefaultCollisionHandler(space)->userData = NULL;
-    free(events->rows);
-    free(events);
 }
 
 static inline void CChipmunk_ShapeSetParty(cpShape *shape, long code) { cpShapeSetUserData(shape, (cpDataPointer)(intptr_t)code); }

@@ -84,7 +84,7 @@ static inline double CChipmunk_SpaceKineticEnergy(cpSpace *space) {
 /// Chipmunk (Backends/portable). The declarations are weak so that the same binary also runs on
 /// Debian's libchipmunk7, which lacks them: there their addresses are NULL, which
 /// `CChipmunk_HasSavedStates` tells, and nothing calls them.
-#include "contact_events.h"
+#include "contact_hooks.h"
 #include "queries.h"
 
 #define CRATEDROP_STATE_API __attribute__((weak))

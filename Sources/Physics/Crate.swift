@@ -16,6 +16,8 @@ public final class Crate {
     public let friction: Double
     public let elasticity: Double
     public let collision: CollisionSettings
+    /// One-way and conveyor rules for its contacts.
+    public let rules: ContactRules
     /// Dynamic, or kinematic (moved only by its velocity; its `mass` is infinite).
     public let bodyType: BodyType
     /// How it is drawn; nil: the scene's crate colour. Physics ignores it.
@@ -41,6 +43,7 @@ public final class Crate {
         friction = spec.friction
         elasticity = spec.elasticity
         collision = spec.collision
+        rules = spec.rules
         bodyType = spec.bodyType
         color = spec.color
         // The order the plain-C builds follow (docs/scenes.md, "Construction order"): body, shape,
@@ -51,6 +54,8 @@ public final class Crate {
                               angularVelocity: spec.angularVelocity)
         Chipmunk.shapeSetMaterial(collisionShape, friction: spec.friction, elasticity: spec.elasticity)
         Chipmunk.shapeSetCollision(collisionShape, spec.collision)
+        if let velocity = spec.rules.surfaceVelocity { Chipmunk.shapeSetSurfaceVelocity(collisionShape, velocity) }
+        // A one-way rule is the world's to number (`World.add`): it is set as the crate joins one.
     }
 
     deinit {

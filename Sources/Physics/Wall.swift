@@ -19,6 +19,7 @@ public final class Wall {
         }
         Chipmunk.shapeSetMaterial(shape, friction: spec.friction, elasticity: spec.elasticity)
         Chipmunk.shapeSetCollision(shape, spec.collision)
+        if let velocity = spec.rules.surfaceVelocity { Chipmunk.shapeSetSurfaceVelocity(shape, velocity) }
     }
 
     deinit {

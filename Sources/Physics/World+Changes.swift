@@ -247,6 +247,7 @@ extension World {
         swap(&inputsBeforeNextStep, &other.inputsBeforeNextStep)
         swap(&inputsOfLastStep, &other.inputsOfLastStep)
         swap(&eventBuffer, &other.eventBuffer)
+        swap(&contactHooks, &other.contactHooks)
         swap(&contactEvents, &other.contactEvents)
         swap(&nextBodyID, &other.nextBodyID)
         swap(&nonFinite, &other.nonFinite)

@@ -14,14 +14,23 @@ extension World {
         get { eventBuffer != nil }
         set {
             if newValue, eventBuffer == nil {
-                eventBuffer = Chipmunk.eventsInstall(space)
+                eventBuffer = Chipmunk.eventsStart(hooks())
                 labelWalls()
-            } else if !newValue, let buffer = eventBuffer {
-                Chipmunk.eventsUninstall(space, buffer)
+            } else if !newValue, eventBuffer != nil, let contactHooks {
+                Chipmunk.eventsStop(contactHooks)
                 eventBuffer = nil
                 contactEvents = []
             }
         }
+    }
+
+    /// The contact hooks, installed on first use: events and rules are one chain on the space's
+    /// default handler, so neither can replace the other (contact_hooks.h).
+    func hooks() -> UnsafeMutableRawPointer {
+        if let contactHooks { return contactHooks }
+        let made = Chipmunk.hooksInstall(space)
+        contactHooks = made
+        return made
     }
 
     /// Names each wall shape by its place (walls, then tumblers' walls) for contact events.

@@ -54,7 +54,9 @@ extension World {
         for wall in walls {
             let spec = wall.spec
             for value in spec.geometry.fingerprintValues { hasher.combine(value) }
-            for value in [spec.radius, spec.friction, spec.elasticity] + spec.collision.fingerprintValues { hasher.combine(value) }
+            for value in [spec.radius, spec.friction, spec.elasticity] + spec.collision.fingerprintValues + spec.rules.fingerprintValues {
+                hasher.combine(value)
+            }
         }
         for tumbler in tumblers {
             let spec = tumbler.spec
@@ -64,7 +66,8 @@ extension World {
         }
         for crate in crates {
             if crate.bodyType == .kinematic { hasher.combine(ShapeFingerprint.kinematicMarker) }
-            for value in crate.shape.fingerprintValues + [crate.mass, crate.friction, crate.elasticity] + crate.collision.fingerprintValues {
+            for value in crate.shape.fingerprintValues + [crate.mass, crate.friction, crate.elasticity] + crate.collision.fingerprintValues
+                + crate.rules.fingerprintValues {
                 hasher.combine(value)
             }
         }
@@ -75,7 +78,8 @@ extension World {
                           Double(spawner.count), spawner.jitter.x, spawner.jitter.y, spawner.scale?.lowerBound ?? 0,
                           spawner.scale?.upperBound ?? 0, Double(spawner.seed >> 32), Double(spawner.seed & 0xffff_ffff)]
                 + spawner.crate.shape.fingerprintValues + [spawner.crate.angle, spawner.crate.mass, spawner.crate.friction,
-                                                           spawner.crate.elasticity] + spawner.crate.collision.fingerprintValues {
+                                                           spawner.crate.elasticity] + spawner.crate.collision.fingerprintValues
+                + spawner.crate.rules.fingerprintValues {
                 hasher.combine(value)
             }
         }
@@ -239,9 +243,10 @@ extension World {
             for tumbler in tumblers { try twin.addTumbler(tumbler.spec) }
             for crate in crates {
                 let now = crate.state
-                let spec = CrateSpec(center: now.position, shape: crate.shape, angle: now.angle, velocity: now.velocity,
+                var spec = CrateSpec(center: now.position, shape: crate.shape, angle: now.angle, velocity: now.velocity,
                                      angularVelocity: now.angularVelocity, mass: crate.mass, friction: crate.friction, elasticity: crate.elasticity,
                                      collision: crate.collision, bodyType: crate.bodyType)
+                spec.rules = crate.rules
                 try twin.add(Crate(spec), id: crate.id ?? BodyID(twin.nextBodyID))
             }
             var twinOf: [ObjectIdentifier: Crate] = [:]

@@ -80,6 +80,10 @@ public final class World {
     public internal(set) var inputsOfLastStep: [InputAction] = []
     /// Where Chipmunk notes contact events while `recordsContactEvents` is on (contact_events.h).
     var eventBuffer: UnsafeMutableRawPointer?
+    /// The space's collision handler, the one place that decides what a contact does: the rules of
+    /// contact, then the events (contact_hooks.h). Installed when the first is needed; a world
+    /// without rules or events keeps Chipmunk's default handler.
+    var contactHooks: UnsafeMutableRawPointer?
     /// The contact events of the last step, in report order (`ContactEvent.reportOrder`); empty
     /// unless `recordsContactEvents` is on.
     public internal(set) var contactEvents: [ContactEvent] = []
@@ -121,13 +125,14 @@ public final class World {
         // Removing shapes ends their contacts: nothing is noted any more.
         // Constraints and bodies go in the order that finds each at once (one by one in the order
         // they were added, 100,000 joints took over a minute: `Chipmunk.spaceRemoveAllConstraints`).
-        if let eventBuffer { Chipmunk.eventsUninstall(space, eventBuffer) }
+        if let contactHooks { Chipmunk.eventsStop(contactHooks) }
         Chipmunk.spaceRemoveAllConstraints(space)
         for crate in crates { Chipmunk.spaceRemoveShape(space, crate.collisionShape) }
         for wall in walls { Chipmunk.spaceRemoveShape(space, wall.shape) }
         for tumbler in tumblers { for shape in tumbler.shapes { Chipmunk.spaceRemoveShape(space, shape) } }
         Chipmunk.spaceRemoveAllBodies(space)
         Chipmunk.spaceFree(space)
+        if let contactHooks { Chipmunk.hooksFree(contactHooks) }
         for crate in crates { crate.id = nil }
         for joint in joints {
             joint.world = nil
@@ -152,6 +157,7 @@ public final class World {
         Chipmunk.spaceAddBody(space, crate.body)
         Chipmunk.spaceAddShape(space, crate.collisionShape)
         Chipmunk.shapeSetParty(crate.collisionShape, Int(truncatingIfNeeded: id.rawValue))
+        if let direction = crate.rules.oneWay { Chipmunk.hooksAddOneWay(hooks(), crate.collisionShape, direction) }
         crate.world = self
         crate.id = id
         nextBodyID = max(nextBodyID, id.rawValue &+ 1)
@@ -199,6 +205,7 @@ public final class World {
         guard problems.isEmpty else { throw .invalidValue(what: "wall", problems: problems) }
         let wall = Wall(spec, staticBody: Chipmunk.spaceStaticBody(space))
         Chipmunk.spaceAddShape(space, wall.shape)
+        if let direction = spec.rules.oneWay { Chipmunk.hooksAddOneWay(hooks(), wall.shape, direction) }
         wall.world = self
         walls.append(wall)
         // Walls are named by their place, a tumbler's after them: the new wall, and the tumblers'

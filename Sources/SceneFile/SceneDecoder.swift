@@ -143,7 +143,7 @@ struct SceneDecoder {
         // An unknown shape name is the one error: every shape's keys are allowed then.
         guard let kind = shapeKind(fields, "shape") else {
             for key in ["center", "size", "radius", "vertices", "a", "b", "angle", "velocity", "angular_velocity", "mass", "friction",
-                        "elasticity", "filter", "sensor", "color", "body_type"] { _ = member(fields, key) }
+                        "elasticity", "filter", "sensor", "one_way", "surface_velocity", "color", "body_type"] { _ = member(fields, key) }
             finish(fields)
             return nil
         }
@@ -176,12 +176,15 @@ struct SceneDecoder {
         }
         let (friction, elasticity) = surface(fields)
         let collision = collisionSettings(fields)
+        let rules = contactRules(fields)
         let color = color(fields, "color")
         finish(fields)
-        guard let center, let shape, let mass, let friction, let elasticity, let collision, let bodyType else { return nil }
-        return checked(CrateSpec(center: center, shape: shape, angle: angle, velocity: velocity, angularVelocity: angularVelocity,
-                                 mass: mass, friction: friction, elasticity: elasticity, collision: collision, color: color,
-                                 bodyType: bodyType), path: path, problems: { $0.problems() })
+        guard let center, let shape, let mass, let friction, let elasticity, let collision, let rules, let bodyType else { return nil }
+        var spec = CrateSpec(center: center, shape: shape, angle: angle, velocity: velocity, angularVelocity: angularVelocity,
+                             mass: mass, friction: friction, elasticity: elasticity, collision: collision, color: color,
+                             bodyType: bodyType)
+        spec.rules = rules
+        return checked(spec, path: path, problems: { $0.problems() })
     }
 
     /// A spawner: `at`, `every` and `count`, the `crate` it drops (written as a scene's crates are,
@@ -234,11 +237,14 @@ struct SceneDecoder {
         }
         let (friction, elasticity) = surface(fields)
         let collision = collisionSettings(fields)
+        let rules = contactRules(fields)
         let color = color(fields, "color")
         finish(fields)
-        guard let geometry, let radius, let friction, let elasticity, let collision else { return nil }
-        return checked(WallSpec(geometry: geometry, radius: radius, friction: friction, elasticity: elasticity, collision: collision,
-                                color: color), path: path, problems: { $0.problems() })
+        guard let geometry, let radius, let friction, let elasticity, let collision, let rules else { return nil }
+        var spec = WallSpec(geometry: geometry, radius: radius, friction: friction, elasticity: elasticity, collision: collision,
+                            color: color)
+        spec.rules = rules
+        return checked(spec, path: path, problems: { $0.problems() })
     }
 
     /// A joint: its `kind`, its ends `a` and `b` (a crate's index or "static"), the kind's own
@@ -387,6 +393,15 @@ struct SceneDecoder {
     }
 
     /// A 32-bit field of a filter: nil when absent, .some(nil) when given but not a whole number in 0...2^32−1.
+    /// `one_way` and `surface_velocity`, each optional; nil when one is malformed (reported).
+    private mutating func contactRules(_ fields: Fields) -> ContactRules? {
+        let oneWay = fields.has("one_way") ? vector(fields, "one_way") : nil
+        let surfaceVelocity = fields.has("surface_velocity") ? vector(fields, "surface_velocity") : nil
+        if fields.has("one_way"), oneWay == nil { return nil }
+        if fields.has("surface_velocity"), surfaceVelocity == nil { return nil }
+        return ContactRules(oneWay: oneWay, surfaceVelocity: surfaceVelocity)
+    }
+
     private mutating func bits(_ fields: Fields, _ key: String) -> UInt32?? {
         guard let value = member(fields, key) else { return nil }
         guard case let .number(_, literal) = value.kind, let bits = UInt32(literal) else {

@@ -53,7 +53,7 @@ package enum ScenePart {
         if spec.angularVelocity != 0 { fields.append(("angular_velocity", .number(spec.angularVelocity))) }
         if spec.bodyType == .kinematic { fields.append(("body_type", .string(BodyType.kinematic.rawValue))) } else { fields.append(("mass", .number(spec.mass))) }
         fields += [("friction", .number(spec.friction)), ("elasticity", .number(spec.elasticity))]
-        fields += collision(spec.collision)
+        fields += collision(spec.collision) + rules(spec.rules)
         if let color = spec.color { fields.append(("color", .string(color.hex))) }
         return .object(fields)
     }
@@ -66,7 +66,7 @@ package enum ScenePart {
         case let .polygon(vertices): fields = [("shape", "polygon"), ("vertices", .array(vertices.map { .numbers([$0.x, $0.y]) }))]
         }
         fields += [("radius", .number(spec.radius)), ("friction", .number(spec.friction)), ("elasticity", .number(spec.elasticity))]
-        fields += collision(spec.collision)
+        fields += collision(spec.collision) + rules(spec.rules)
         if let color = spec.color { fields.append(("color", .string(color.hex))) }
         return .object(fields)
     }
@@ -110,6 +110,13 @@ package enum ScenePart {
         if let breakImpulse = settings.breakImpulse { fields.append(("break_impulse", .number(breakImpulse))) }
         if let breakForce = settings.breakForce { fields.append(("break_force", .number(breakForce))) }
         return .object(fields)
+    }
+
+    private static func rules(_ rules: ContactRules) -> [(key: String, value: JSONOutput)] {
+        var fields: [(key: String, value: JSONOutput)] = []
+        if let oneWay = rules.oneWay { fields.append(("one_way", .numbers([oneWay.x, oneWay.y]))) }
+        if let velocity = rules.surfaceVelocity { fields.append(("surface_velocity", .numbers([velocity.x, velocity.y]))) }
+        return fields
     }
 
     private static func collision(_ settings: CollisionSettings) -> [(key: String, value: JSONOutput)] {

@@ -26,7 +26,7 @@ public enum SceneSchema {
             ("mass", number(Limits.mass, "mass units (a dynamic body's; a kinematic body has none)")),
             ("body_type", described(["enum": .array(BodyType.allCases.map { .string($0.rawValue) })],
                                     "\"dynamic\" (the default) or \"kinematic\": moved only by its velocity and angular_velocity")),
-        ] + surface + collision + [("color", described(color, "how it is drawn; default: render.crate"))]
+        ] + surface + collision + rules + [("color", described(color, "how it is drawn; default: render.crate"))]
         let crateKinds: JSONOutput = [
                 kindKeys("body_type", "dynamic", isDefault: true, required: ["mass"], forbidden: []),
                 kindKeys("body_type", "kinematic", required: [], forbidden: ["mass"]),
@@ -45,7 +45,7 @@ public enum SceneSchema {
             ("to", vector(magnitude: Limits.coordinate, "a segment's other end, px; not equal to from")),
             ("vertices", polygonVertices(magnitude: Limits.coordinate, "a polygon's convex vertices in order, world coordinates, px")),
             ("radius", number(Limits.wallRadius, "half a segment's thickness, or a polygon's rounding (default 0), px")),
-        ] + surface + collision + [("color", described(color, "how it is drawn; default: render.wall"))])
+        ] + surface + collision + rules + [("color", described(color, "how it is drawn; default: render.wall"))])
             .adding("allOf", [
                 kindKeys("shape", "segment", isDefault: true, required: ["from", "to", "radius"], forbidden: ["vertices"]),
                 kindKeys("shape", "polygon", required: ["vertices"], forbidden: ["from", "to"]),
@@ -244,6 +244,13 @@ public enum SceneSchema {
             ("mask", integer(0...Int(UInt32.max), "the categories it collides with, as bits; default all")),
         ]), "Chipmunk's collision filter (cpShapeFilter)")),
         ("sensor", described(["type": "boolean"], "detects overlaps but never pushes; default false")),
+    ]
+
+    /// Rules of contact, on bodies and walls alike.
+    static let rules: [(String, JSONOutput)] = [
+        ("one_way", vector(magnitude: Limits.oneWayComponent,
+                           "a one-way shape: contacts whose normal (from it to the other) points against this direction are ignored; not [0, 0]")),
+        ("surface_velocity", vector(magnitude: Limits.speed, "its surface's velocity, px/s (a conveyor; friction only)")),
     ]
 
     /// A polygon's vertices: 3 to `Limits.polygonVertices` points.

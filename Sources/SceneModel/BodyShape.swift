@@ -164,4 +164,6 @@ public enum ShapeFingerprint {
     public static let breakMarker = Double(bitPattern: 0x7FF8_0000_4252_4541)
     /// Opens a spawner's values ("SPAW").
     public static let spawnerMarker = Double(bitPattern: 0x7FF8_0000_5350_4157)
+    /// Opens a shape's rules of contact ("RULE").
+    public static let rulesMarker = Double(bitPattern: 0x7FF8_0000_5255_4C45)
 }

@@ -8,6 +8,9 @@ extension MakeupChange {
         case addCrate = 1, addWall, addJoint, removeBody, removeJoint
         /// A joint that broke: removed as `removeJoint` is.
         case breakJoint
+        /// A crate or wall with rules of contact: written as `addCrate` or `addWall`, then the
+        /// rules (tags of their own, so a part without rules keeps its earlier bytes).
+        case addCrateWithRules, addWallWithRules
     }
 
     package func append(to writer: inout LittleEndianWriter) {
@@ -19,15 +22,16 @@ extension MakeupChange {
         for value in madeValues { writer.f64(value) }
         switch change {
         case let .addCrate(spec):
-            writer.u8(Tag.addCrate.rawValue)
+            writer.u8(spec.rules == .none ? Tag.addCrate.rawValue : Tag.addCrateWithRules.rawValue)
             Self.write(spec.shape, to: &writer)
             for value in [spec.center.x, spec.center.y, spec.angle, spec.velocity.x, spec.velocity.y, spec.angularVelocity, spec.mass,
                           spec.friction, spec.elasticity] { writer.f64(value) }
             Self.write(spec.collision, to: &writer)
             Self.write(spec.color, to: &writer)
             writer.u8(spec.bodyType == .kinematic ? 1 : 0)
+            if spec.rules != .none { Self.write(spec.rules, to: &writer) }
         case let .addWall(spec):
-            writer.u8(Tag.addWall.rawValue)
+            writer.u8(spec.rules == .none ? Tag.addWall.rawValue : Tag.addWallWithRules.rawValue)
             switch spec.geometry {
             case let .segment(from, to):
                 writer.u8(0)
@@ -39,6 +43,7 @@ extension MakeupChange {
             for value in [spec.radius, spec.friction, spec.elasticity] { writer.f64(value) }
             Self.write(spec.collision, to: &writer)
             Self.write(spec.color, to: &writer)
+            if spec.rules != .none { Self.write(spec.rules, to: &writer) }
         case let .addJoint(kind, a, b, settings):
             writer.u8(Tag.addJoint.rawValue)
             writer.u8(UInt8(kind.number))
@@ -77,16 +82,18 @@ extension MakeupChange {
         let change: StructuralChange
         let tag = Tag(rawValue: try reader.u8())
         switch tag {
-        case .addCrate:
+        case .addCrate, .addCrateWithRules:
             let shape = try readShape(&reader)
             let values = try (0..<9).map { _ in try reader.f64() }
             let collision = try readCollision(&reader), color = try readColor(&reader)
             let kinematic = try reader.u8()
             guard kinematic <= 1 else { throw malformed("a body type is unknown") }
-            change = .addCrate(CrateSpec(center: Vec2(values[0], values[1]), shape: shape, angle: values[2], velocity: Vec2(values[3], values[4]),
-                                         angularVelocity: values[5], mass: values[6], friction: values[7], elasticity: values[8],
-                                         collision: collision, color: color, bodyType: kinematic == 1 ? .kinematic : .dynamic))
-        case .addWall:
+            var spec = CrateSpec(center: Vec2(values[0], values[1]), shape: shape, angle: values[2], velocity: Vec2(values[3], values[4]),
+                                 angularVelocity: values[5], mass: values[6], friction: values[7], elasticity: values[8],
+                                 collision: collision, color: color, bodyType: kinematic == 1 ? .kinematic : .dynamic)
+            if tag == .addCrateWithRules { spec.rules = try readRules(&reader) }
+            change = .addCrate(spec)
+        case .addWall, .addWallWithRules:
             let geometry: WallGeometry
             switch try reader.u8() {
             case 0: geometry = .segment(from: Vec2(try reader.f64(), try reader.f64()), to: Vec2(try reader.f64(), try reader.f64()))
@@ -94,8 +101,10 @@ extension MakeupChange {
             default: throw malformed("a wall's kind is unknown")
             }
             let radius = try reader.f64(), friction = try reader.f64(), elasticity = try reader.f64()
-            change = .addWall(WallSpec(geometry: geometry, radius: radius, friction: friction, elasticity: elasticity,
-                                       collision: try readCollision(&reader), color: try readColor(&reader)))
+            var spec = WallSpec(geometry: geometry, radius: radius, friction: friction, elasticity: elasticity,
+                                collision: try readCollision(&reader), color: try readColor(&reader))
+            if tag == .addWallWithRules { spec.rules = try readRules(&reader) }
+            change = .addWall(spec)
         case .addJoint:
             let number = Int(try reader.u8())
             let count = try reader.u32()
@@ -184,6 +193,25 @@ extension MakeupChange {
         let sensor = try reader.u8()
         guard sensor <= 1 else { throw WorldState.FormatError(description: "the state's make-up log: a sensor flag is unknown") }
         return CollisionSettings(filter: filter, sensor: sensor == 1)
+    }
+
+    /// Each rule as a flag (0 or 1) and its two values (0 when absent).
+    private static func write(_ rules: ContactRules, to writer: inout LittleEndianWriter) {
+        for vector in [rules.oneWay, rules.surfaceVelocity] {
+            writer.u8(vector == nil ? 0 : 1)
+            writer.f64(vector?.x ?? 0)
+            writer.f64(vector?.y ?? 0)
+        }
+    }
+
+    private static func readRules(_ reader: inout LittleEndianReader) throws -> ContactRules {
+        var vectors: [Vec2?] = []
+        for _ in 0..<2 {
+            let given = try reader.u8(), x = try reader.f64(), y = try reader.f64()
+            guard given <= 1 else { throw WorldState.FormatError(description: "the state's make-up log: a rule of contact is unknown") }
+            vectors.append(given == 1 ? Vec2(x, y) : nil)
+        }
+        return ContactRules(oneWay: vectors[0], surfaceVelocity: vectors[1])
     }
 
     private static func write(_ color: RGB?, to writer: inout LittleEndianWriter) {

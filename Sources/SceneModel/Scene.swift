@@ -98,6 +98,8 @@ public struct CrateSpec: Sendable, Equatable {
     public var color: RGB?
     /// Dynamic (the default) or kinematic; a kinematic body's `mass` is infinite.
     public var bodyType: BodyType
+    /// One-way and conveyor rules for its contacts; none by default.
+    public var rules: ContactRules = .none
 
     public init(center: Vec2, shape: BodyShape, angle: Double = 0, velocity: Vec2 = .zero, angularVelocity: Double = 0,
                 mass: Double, friction: Double = Surface.standard.friction, elasticity: Double = Surface.standard.elasticity,
@@ -167,6 +169,8 @@ public struct WallSpec: Sendable, Equatable {
     public var collision: CollisionSettings
     /// How it is drawn; nil: the scene's wall colour. Physics ignores it.
     public var color: RGB?
+    /// One-way and conveyor rules for its contacts; none by default.
+    public var rules: ContactRules = .none
 
     public init(geometry: WallGeometry, radius: Double, friction: Double = Surface.standard.friction,
                 elasticity: Double = Surface.standard.elasticity, collision: CollisionSettings = .standard, color: RGB? = nil) {

@@ -28,6 +28,8 @@ public enum Limits {
     public static let friction = 0.0...1e3
     public static let elasticity = 0.0...1.0
     public static let speed = 1e6
+    /// A one-way direction's parts (its length does not matter; this keeps the dot product finite).
+    public static let oneWayComponent = 1e6
     public static let angle = 1e6
     public static let angularSpeed = 1e4
     public static let gravity = 1e6
@@ -164,6 +166,7 @@ extension CrateSpec {
         case .kinematic: if mass != .infinity { list.add("mass", "a kinematic body has no mass: it moves only by its velocity") }
         }
         list.checkSurface(friction: friction, elasticity: elasticity)
+        list.add(rules.problems())
         return list.problems
     }
 }
@@ -182,6 +185,7 @@ extension WallSpec {
             list.add(ConvexPolygonCheck.problems(vertices, field: "vertices", magnitude: Limits.coordinate))
         }
         list.checkSurface(radius: radius, friction: friction, elasticity: elasticity)
+        list.add(rules.problems())
         return list.problems
     }
 }

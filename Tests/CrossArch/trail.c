@@ -125,6 +125,16 @@ static void next_collision_and_vertices(char **cursor, cbaseline_collision *coll
     *vertices = xy;
 }
 
+/* Reads the rules of contact that end every wall and body line: "HAS_ONE_WAY OX OY HAS_SURFACE_VELOCITY SVX SVY". */
+static void next_rules(char **cursor, cbaseline_rules *rules) {
+    rules->has_one_way = (int)next_integer(cursor);
+    rules->one_way_x = next_double(cursor);
+    rules->one_way_y = next_double(cursor);
+    rules->has_surface_velocity = (int)next_integer(cursor);
+    rules->surface_vx = next_double(cursor);
+    rules->surface_vy = next_double(cursor);
+}
+
 /* Reads a wall line's fields (after "wall", or "addwall STEP"). */
 static void next_wall(char **cursor, cbaseline_wall *w) {
     w->kind = (int)next_integer(cursor);
@@ -136,6 +146,7 @@ static void next_wall(char **cursor, cbaseline_wall *w) {
     w->friction = next_double(cursor);
     w->elasticity = next_double(cursor);
     next_collision_and_vertices(cursor, &w->collision, &w->vertex_count, &w->vertices);
+    next_rules(cursor, &w->rules);
     if (w->kind == CBASELINE_POLYGON && w->vertex_count < 3) { fprintf(stderr, "trail: a polygon needs 3...32 vertices\n"); exit(65); }
 }
 
@@ -161,6 +172,7 @@ static void next_crate(char **cursor, cbaseline_crate *k) {
     k->bx = next_double(cursor);
     k->by = next_double(cursor);
     next_collision_and_vertices(cursor, &k->collision, &k->vertex_count, &k->vertices);
+    next_rules(cursor, &k->rules);
     if (k->kind == CBASELINE_POLYGON && k->vertex_count < 3) { fprintf(stderr, "trail: a polygon needs 3...32 vertices\n"); exit(65); }
 }
 
@@ -371,7 +383,8 @@ typedef struct {
     /* Format 6's make-up log (Sources/SceneModel/MakeupChange+Bytes.swift): its bytes, count
        first, as written (a state this harness saves carries its template's); each change's step,
        tag (1 add crate, 2 add wall, 3 add joint, 4 remove body, 5 remove joint, 6 a joint that
-       broke), made values, and the id a removal names. */
+       broke; 7 and 8, a crate or wall with rules of contact, are read as 1 and 2), made values,
+       and the id a removal names. */
     const unsigned char *log;
     size_t log_count;
     struct logged { uint64_t step, id; int tag, made_count; double made[4]; } *changes;
@@ -415,6 +428,9 @@ static void read_logged(state_reader *r, struct logged *entry) {
         memcpy(&entry->made[i], &bits, sizeof bits);
     }
     entry->tag = *take(r, 1);
+    /* A part with rules of contact ends with them: two rules, a flag and two doubles each. */
+    int rules = entry->tag == 7 || entry->tag == 8;
+    if (rules) entry->tag -= 6;
     switch (entry->tag) {
     case 1: /* a crate: shape, 9 doubles, filter and sensor, colour, body type */
         switch (*take(r, 1)) {
@@ -425,6 +441,7 @@ static void read_logged(state_reader *r, struct logged *entry) {
         default: fprintf(stderr, "trail: %s: an unknown shape\n", r->path); exit(65);
         }
         take(r, 72 + 13 + 4 + 1);
+        if (rules) take(r, 2 * 17);
         break;
     case 2: /* a wall: segment or polygon, 3 doubles, filter and sensor, colour */
         switch (*take(r, 1)) {
@@ -433,6 +450,7 @@ static void read_logged(state_reader *r, struct logged *entry) {
         default: fprintf(stderr, "trail: %s: an unknown wall\n", r->path); exit(65);
         }
         take(r, 24 + 13 + 4);
+        if (rules) take(r, 2 * 17);
         break;
     case 3: { /* a joint: kind, its values, two ends, five optional settings (max force, max bias,
                  error bias, break impulse, break force: a flag and a double each), collide */

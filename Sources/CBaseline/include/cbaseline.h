@@ -20,6 +20,18 @@ typedef struct {
     int sensor;
 } cbaseline_collision;
 
+/* Rules of contact (CrateDrop's `one_way` and `surface_velocity`), each set when its flag is not 0
+   (a zeroed struct: none). A one-way shape ignores the contacts whose normal, from it to the other
+   shape, points against (one_way_x, one_way_y) in world coordinates, until the pair parts (a
+   pre-solve on the space's default handler calls cpArbiterIgnore); a surface velocity is
+   cpShapeSetSurfaceVelocity's, set after the collision settings. */
+typedef struct {
+    int has_one_way;
+    double one_way_x, one_way_y;
+    int has_surface_velocity;
+    double surface_vx, surface_vy;
+} cbaseline_rules;
+
 /* A body, in its own frame (vertices, a and b are relative to its position, its centre of mass);
    kinematic when `kinematic` is not 0 (cpBodyNewKinematic: no mass or moment). */
 typedef struct {
@@ -29,6 +41,7 @@ typedef struct {
     int vertex_count;
     const double *vertices;
     cbaseline_collision collision;
+    cbaseline_rules rules;
 } cbaseline_crate;
 
 /* A static wall: a CBASELINE_SEGMENT from a to b, or a CBASELINE_POLYGON (world coordinates). */
@@ -38,6 +51,7 @@ typedef struct {
     int vertex_count;
     const double *vertices;
     cbaseline_collision collision;
+    cbaseline_rules rules;
 } cbaseline_wall;
 
 /* Joint kinds, as SceneModel's JointKind.number gives them, with their `params` in the order of

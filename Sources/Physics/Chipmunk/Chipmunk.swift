@@ -254,6 +254,30 @@ enum Chipmunk {
         return (0..<Int(hits.count)).map { i in (0..<fields).map { hits.rows[i * fields + $0] } }
     }
 
+    /// `cpShapeSetSurfaceVelocity`: a conveyor's surface, px/s in world coordinates.
+    static func shapeSetSurfaceVelocity(_ shape: OpaquePointer, _ velocity: Vec2) {
+        cpShapeSetSurfaceVelocity(shape, cpv(velocity.x, velocity.y))
+    }
+
+    // MARK: Contact hooks (Sources/CChipmunk/contact_hooks.h): the rules, then the events
+
+    /// Installs the contact hooks as the space's default collision handler.
+    static func hooksInstall(_ space: OpaquePointer) -> UnsafeMutableRawPointer {
+        guard let hooks = CChipmunk_HooksInstall(space) else { preconditionFailure("out of memory for the contact hooks") }
+        return UnsafeMutableRawPointer(hooks)
+    }
+
+    /// Frees the hooks; only after the space is freed (removing shapes calls them).
+    static func hooksFree(_ hooks: UnsafeMutableRawPointer) {
+        CChipmunk_HooksFree(hooks.assumingMemoryBound(to: CChipmunk_ContactHooks.self))
+    }
+
+    /// Gives `shape` a one-way rule of `direction` (world coordinates, not zero): its collision type.
+    static func hooksAddOneWay(_ hooks: UnsafeMutableRawPointer, _ shape: OpaquePointer, _ direction: Vec2) {
+        guard CChipmunk_HooksAddOneWay(hooks.assumingMemoryBound(to: CChipmunk_ContactHooks.self), shape,
+                                       cpv(direction.x, direction.y)) != 0 else { preconditionFailure("out of memory for a one-way rule") }
+    }
+
     // MARK: Contact events (Sources/CChipmunk/contact_events.h)
 
     /// Numbers per event row: kind, party a, party b, point x, y, normal x, y, normal and tangent impulse.
@@ -262,13 +286,16 @@ enum Chipmunk {
     /// Who `shape` is in contact events: a crate's id, or −(wall index + 1).
     static func shapeSetParty(_ shape: OpaquePointer, _ code: Int) { CChipmunk_ShapeSetParty(shape, code) }
 
-    /// Starts recording the space's contact events; nil without memory.
-    static func eventsInstall(_ space: OpaquePointer) -> UnsafeMutableRawPointer? {
-        CChipmunk_EventsInstall(space).map { UnsafeMutableRawPointer($0) }
+    /// Starts noting contact events through the hooks; their buffer, or nil without memory.
+    static func eventsStart(_ hooks: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        let hooks = hooks.assumingMemoryBound(to: CChipmunk_ContactHooks.self)
+        guard CChipmunk_HooksStartEvents(hooks) != 0 else { return nil }
+        return UnsafeMutableRawPointer(hooks.pointee.events)
     }
 
-    static func eventsUninstall(_ space: OpaquePointer, _ events: UnsafeMutableRawPointer) {
-        CChipmunk_EventsUninstall(space, events.assumingMemoryBound(to: CChipmunk_Events.self))
+    /// Stops noting contact events and frees their buffer.
+    static func eventsStop(_ hooks: UnsafeMutableRawPointer) {
+        CChipmunk_HooksStopEvents(hooks.assumingMemoryBound(to: CChipmunk_ContactHooks.self))
     }
 
     static func eventsClear(_ events: UnsafeMutableRawPointer) {
