@@ -45,7 +45,8 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
         .target(name: "SceneModel"),
-        .target(name: "SceneFile", dependencies: ["SceneModel", "FileIO"]),
+        // Physics for a terrain picture's tracing (Chipmunk's autogeometry), CSpng to decode the picture.
+        .target(name: "SceneFile", dependencies: ["SceneModel", "FileIO", "Physics", "CSpng"]),
         // Scans of every body in one C loop, reading Chipmunk's structs out of the Swift module's sight.
         .target(name: "CBodyScan"),
         .target(name: "Physics", dependencies: ["CChipmunk", "CBodyScan", "SceneModel", "FileIO"]),
@@ -72,7 +73,7 @@ let package = Package(
         .target(name: "Outputs", dependencies: ["Raster", "SceneModel", "SceneFile", "Queues", "FileIO", "CSpng", "CZlib", "CPipe"]),
         // The benchmark's yardstick: the same scenes stepped by plain C against the same library.
         .target(name: "CBaseline", linkerSettings: [.linkedLibrary("chipmunk")]),
-        .target(name: "Bench", dependencies: ["CBaseline", "Physics", "Driver", "Raster", "Outputs", "SceneModel", "FileIO"]),
+        .target(name: "Bench", dependencies: ["CBaseline", "Physics", "Driver", "Raster", "Outputs", "SceneModel", "SceneFile", "FileIO"]),
         // What the command-line programs share: exit codes, diagnostics, checked stdout.
         .target(
             name: "CLISupport",

@@ -56,6 +56,13 @@ extension World {
             for value in spec.geometry.fingerprintValues { hasher.combine(value) }
             for value in [spec.radius, spec.friction, spec.elasticity] + spec.collision.fingerprintValues { hasher.combine(value) }
         }
+        // A picture's bytes: a changed picture is a changed world, even where it traces the same walls.
+        for source in origin?.scene.terrain ?? [] {
+            for value in [ShapeFingerprint.terrainMarker, Double(source.wallIndex), Double(source.digest >> 32),
+                          Double(source.digest & 0xffff_ffff)] {
+                hasher.combine(value)
+            }
+        }
         for tumbler in tumblers {
             let spec = tumbler.spec
             for value in [spec.center.x, spec.center.y, spec.size.x, spec.size.y, spec.angularVelocity, spec.radius, spec.friction, spec.elasticity] {

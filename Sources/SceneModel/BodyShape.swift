@@ -164,4 +164,6 @@ public enum ShapeFingerprint {
     public static let breakMarker = Double(bitPattern: 0x7FF8_0000_4252_4541)
     /// Opens a spawner's values ("SPAW").
     public static let spawnerMarker = Double(bitPattern: 0x7FF8_0000_5350_4157)
+    /// Opens a terrain picture's digest ("TERR").
+    public static let terrainMarker = Double(bitPattern: 0x7FF8_0000_5445_5252)
 }
