@@ -2,8 +2,9 @@
 import PackageDescription
 
 // Layers, each depending only on those before it (docs/architecture.md):
-//   SceneModel (values, no deps), FileIO and Queues (plumbing); SceneFile parses JSON into SceneModel
+//   SceneModel (values, no deps), FileIO and Queues (plumbing)
 //   CChipmunk, CBodyScan (C) -> Physics (the world; value snapshots out)
+//   SceneFile parses JSON into SceneModel (with Physics to trace terrain pictures, CSpng to decode them)
 //   Driver (fixed steps), Script (inputs, records, state files), Raster (drawing) -> Outputs (CPipe, CSpng, CZlib)
 //   Session (one run: the world, the driver, its inputs and outputs) -> Sweep (many runs), Serve (the live page)
 //   CLISupport -> cratedrop (CLI);  CBaseline (C) -> Bench -> cratedrop-bench

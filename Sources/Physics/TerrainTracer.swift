@@ -22,9 +22,11 @@ public enum TerrainTrace: Sendable, Equatable {
 public enum TerrainTracer {
     /// Traces `samples` along `threshold`.
     /// - Parameters:
+    ///   - samples: the picture's solidity, row 0 at the bottom.
     ///   - threshold: the solidity (0...1, as `solidity / 255`) the outlines follow; within
     ///     `TerrainLimits.threshold`, not 0 or 1.
     ///   - tolerance: how far the simplified outlines may stray, in picture pixels, within `TerrainLimits.tolerance`.
+    /// - Returns: the outlines, or which limit tracing passed.
     public static func trace(_ samples: TerrainSamples, threshold: Double, tolerance: Double) -> TerrainTrace {
         precondition(threshold > TerrainLimits.threshold.lowerBound && threshold < TerrainLimits.threshold.upperBound,
                      "terrain threshold \(threshold) out of range")

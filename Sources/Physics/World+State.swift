@@ -45,7 +45,8 @@ extension World {
     /// The world's make-up, which a state must match: step rate, walls, tumblers, each crate's
     /// shape (every value that defines it: `BodyShape.fingerprintValues`), mass, surface and
     /// collision settings, and each joint (`JointSpec.fingerprintValues`, its ends by the crates'
-    /// places), hashed with FNV-1a 64 over their IEEE-754 bits.
+    /// places), and the digest of each terrain picture's bytes (`Scene.terrain`), hashed with
+    /// FNV-1a 64 over their IEEE-754 bits.
     public var fingerprint: UInt64 { stateMakeup.fingerprint }
 
     private func computeFingerprint() -> UInt64 {

@@ -49,20 +49,31 @@ public enum SceneLoader {
     }
 
     /// Parses and checks `bytes` as the scene file `file`: the checked scene.
-    /// - Parameter imagesBeside: as for `check(_:file:imagesBeside:)`.
+    /// - Parameters:
+    ///   - bytes: the file's bytes.
+    ///   - file: its name in messages (and the default scene name).
+    ///   - imagesBeside: the scene file whose folder the scene's relative picture paths are read
+    ///     from (`file` when nil: an embedded scene names its original file).
     public static func parseChecked(_ bytes: [UInt8], file: String, imagesBeside: String? = nil) throws(SceneLoadError) -> CheckedScene {
         CheckedScene(decoded: try parse(bytes, file: file, imagesBeside: imagesBeside))
     }
 
     /// Parses `bytes` as the scene file `file` (the name is used in messages and as the default scene name).
-    /// - Parameter imagesBeside: as for `check(_:file:imagesBeside:)`.
+    /// - Parameters:
+    ///   - bytes: the file's bytes.
+    ///   - file: its name in messages (and the default scene name).
+    ///   - imagesBeside: the scene file whose folder the scene's relative picture paths are read
+    ///     from (`file` when nil: an embedded scene names its original file).
     public static func parse(_ bytes: [UInt8], file: String, imagesBeside: String? = nil) throws(SceneLoadError) -> Scene {
         try check(bytes, file: file, imagesBeside: imagesBeside).scene
     }
 
     /// Parses `bytes` as the scene file `file`, returning its warnings too.
-    /// - Parameter imagesBeside: the scene file whose folder the scene's relative picture paths
-    ///   are read from (`file` when nil: an embedded scene names its original file).
+    /// - Parameters:
+    ///   - bytes: the file's bytes.
+    ///   - file: its name in messages (and the default scene name).
+    ///   - imagesBeside: the scene file whose folder the scene's relative picture paths are read
+    ///     from (`file` when nil: an embedded scene names its original file).
     /// - Throws: `.unreadable` naming the place when a terrain picture cannot be read, as for the scene file.
     public static func check(_ bytes: [UInt8], file: String, imagesBeside: String? = nil) throws(SceneLoadError)
         -> (scene: Scene, warnings: [SceneDiagnostic]) {
