@@ -93,6 +93,16 @@ import Testing
             + "5000 separate outlines at threshold 0.5, each at least two walls, past the world's limit of 10000 walls\n", "\(message)")
     }
 
+    /// 512 one-pixel stripes 512 pixels tall: some 525,000 contour segments in 512 outlines,
+    /// refused at the 500,000th segment rather than joined.
+    @Test func aPictureTooDetailedToTraceIsRefusedAtTheSegmentLimit() throws {
+        let stripes = TestPicture.png(width: 1024, height: 512) { x, _ in x % 2 == 0 ? 0 : 255 }
+        let (status, message, folder) = try Self.refusal(picture: stripes)
+        #expect(status == 65)
+        #expect(message == "cratedrop: \(folder)/scene.json:4: walls[0].image: \(folder)/level.png: its outline is too detailed: tracing "
+            + "it at threshold 0.5 gives more than 500000 segments before simplification (a noisy picture?)\n", "\(message)")
+    }
+
     @Test(arguments: [
         (#", "threshold": 1"#, "walls[0].threshold: must be strictly between 0 and 1 (at 1 every pixel is on one side), got 1"),
         (#", "threshold": 1.5"#, "walls[0].threshold: must be in 0...1, got 1.5"),
