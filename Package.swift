@@ -2,8 +2,9 @@
 import PackageDescription
 
 // Layers, each depending only on those before it (docs/architecture.md):
-//   SceneModel (values, no deps), FileIO and Queues (plumbing); SceneFile parses JSON into SceneModel
+//   SceneModel (values, no deps), FileIO and Queues (plumbing)
 //   CChipmunk, CBodyScan (C) -> Physics (the world; value snapshots out)
+//   SceneFile parses JSON into SceneModel (with Physics to trace terrain pictures, CSpng to decode them)
 //   Driver (fixed steps), Script (inputs, records, state files), Raster (drawing) -> Outputs (CPipe, CDeflate)
 //   Session (one run: the world, the driver, its inputs and outputs) -> Sweep (many runs), Serve (the live page)
 //   CLISupport -> cratedrop (CLI);  CBaseline (C) -> Bench -> cratedrop-bench
@@ -49,7 +50,8 @@ let package = Package(
             providers: [.apt(["libdeflate-dev"])]
         ),
         .target(name: "SceneModel"),
-        .target(name: "SceneFile", dependencies: ["SceneModel", "FileIO"]),
+        // Physics for a terrain picture's tracing (Chipmunk's autogeometry), CSpng to decode the picture.
+        .target(name: "SceneFile", dependencies: ["SceneModel", "FileIO", "Physics", "CSpng"]),
         // Scans of every body in one C loop, reading Chipmunk's structs out of the Swift module's sight.
         .target(name: "CBodyScan"),
         .target(name: "Physics", dependencies: ["CChipmunk", "CBodyScan", "SceneModel", "FileIO"]),
@@ -76,7 +78,7 @@ let package = Package(
         .target(name: "Outputs", dependencies: ["Raster", "SceneModel", "SceneFile", "Queues", "FileIO", "CDeflate", "CPipe"]),
         // The benchmark's yardstick: the same scenes stepped by plain C against the same library.
         .target(name: "CBaseline", linkerSettings: [.linkedLibrary("chipmunk")]),
-        .target(name: "Bench", dependencies: ["CBaseline", "Physics", "Driver", "Raster", "Outputs", "SceneModel", "FileIO"]),
+        .target(name: "Bench", dependencies: ["CBaseline", "Physics", "Driver", "Raster", "Outputs", "SceneModel", "SceneFile", "FileIO"]),
         // What the command-line programs share: exit codes, diagnostics, checked stdout.
         .target(
             name: "CLISupport",

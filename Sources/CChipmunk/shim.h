@@ -86,6 +86,7 @@ static inline double CChipmunk_SpaceKineticEnergy(cpSpace *space) {
 /// `CChipmunk_HasSavedStates` tells, and nothing calls them.
 #include "contact_hooks.h"
 #include "queries.h"
+#include "autogeometry.h"
 
 #define CRATEDROP_STATE_API __attribute__((weak))
 #include "cratedrop_state.h"

@@ -55,7 +55,7 @@ package func parseCheckedSceneOrExit(_ bytes: [UInt8], file path: String) throws
 
 /// Loads a scene with `load`, or ends the command: 66 if it cannot be read, 65 if it is invalid,
 /// every problem on stderr.
-private func sceneOrExit<Value>(_ load: () throws(SceneLoadError) -> Value) throws -> Value {
+package func sceneOrExit<Value>(_ load: () throws(SceneLoadError) -> Value) throws -> Value {
     do {
         return try load()
     } catch {

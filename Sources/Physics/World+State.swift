@@ -45,7 +45,8 @@ extension World {
     /// The world's make-up, which a state must match: step rate, walls, tumblers, each crate's
     /// shape (every value that defines it: `BodyShape.fingerprintValues`), mass, surface and
     /// collision settings, and each joint (`JointSpec.fingerprintValues`, its ends by the crates'
-    /// places), hashed with FNV-1a 64 over their IEEE-754 bits.
+    /// places), and the digest of each terrain picture's bytes (`Scene.terrain`), hashed with
+    /// FNV-1a 64 over their IEEE-754 bits.
     public var fingerprint: UInt64 { stateMakeup.fingerprint }
 
     private func computeFingerprint() -> UInt64 {
@@ -55,6 +56,13 @@ extension World {
             let spec = wall.spec
             for value in spec.geometry.fingerprintValues { hasher.combine(value) }
             for value in [spec.radius, spec.friction, spec.elasticity] + spec.collision.fingerprintValues + spec.rules.fingerprintValues {
+                hasher.combine(value)
+            }
+        }
+        // A picture's bytes: a changed picture is a changed world, even where it traces the same walls.
+        for source in origin?.scene.terrain ?? [] {
+            for value in [ShapeFingerprint.terrainMarker, Double(source.wallIndex), Double(source.digest >> 32),
+                          Double(source.digest & 0xffff_ffff)] {
                 hasher.combine(value)
             }
         }

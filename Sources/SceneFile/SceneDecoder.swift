@@ -5,7 +5,7 @@ import SceneModel
 /// collected, each with its JSON path and line, in one pass: the scene-wide checks run on the
 /// parts that could be read even where others could not. Bodies placed across walls are warnings.
 struct SceneDecoder {
-    private let file: String
+    let file: String
     /// Every problem found, in line order (stable within a line): errors and warnings, the first
     /// `maxListed` of them and then a line saying how many more were found.
     var diagnostics: [SceneDiagnostic] {
@@ -39,7 +39,18 @@ struct SceneDecoder {
     /// block, else `Surface.standard`.
     private var surfaceDefaults = Surface.standard
 
-    init(file: String) { self.file = file }
+    /// The folder image walls' relative paths are read from: the scene file's own.
+    let sceneFolderFile: String
+    /// An image wall's picture that could not be read: where it was named and why (exit 66, as
+    /// for the scene file itself).
+    var unreadableImage: (place: String, reason: String)?
+
+    /// - Parameter imagesBeside: the path of the scene file whose folder image paths are relative
+    ///   to (`file` when nil; an embedded scene names its original file).
+    init(file: String, imagesBeside: String? = nil) {
+        self.file = file
+        self.sceneFolderFile = imagesBeside ?? file
+    }
 
     mutating func decode(_ root: JSONValue, defaultName: String) -> Scene? {
         guard let fields = object(root, path: "") else { return nil }
@@ -55,7 +66,7 @@ struct SceneDecoder {
         let bounds = member(fields, "bounds").flatMap { boundsWalls($0, path: "bounds") }
         // The world's limit counts the bounds' four too.
         let walls = array(fields, "walls", limit: (Limits.walls.upperBound - 4, "walls")) {
-            decoder, value, path in decoder.wall(value, path: path)
+            decoder, value, path in decoder.wallEntry(value, path: path)
         }
         let crates = array(fields, "crates", limit: (Limits.crateCount.upperBound, "crates in all (inline and generated)")) { decoder, value, path in
             decoder.crate(value, path: path)
@@ -76,15 +87,20 @@ struct SceneDecoder {
         // The scene as a whole is checked from the parts that could be read, with stand-ins for
         // the rest (a stand-in is never checked), so one pass reports every problem it can.
         let readCrates = (crates ?? []).enumerated().compactMap { index, crate in crate.map { (index, $0) } }
-        let readWalls = (walls ?? []).enumerated().compactMap { index, wall in wall.map { (index, $0) } }
+        // An image entry stands for all the segment walls it became, each named by the entry's index.
+        let readWalls = (walls ?? []).enumerated().flatMap { index, entry in (entry?.walls ?? []).map { (index, $0) } }
+        checkTerrainWallCount(entries: walls ?? [], bounds: bounds != nil)
         let readJoints = (joints ?? []).enumerated().compactMap { index, joint in joint.map { (index, $0) } }
         let read = Scene.PartsRead(world: worldSize != nil, crateIndices: readCrates.map(\.0), wallIndices: readWalls.map(\.0),
                                    crateCount: crates?.count ?? 0, jointIndices: readJoints.map(\.0))
-        let scene = Scene(name: name, worldSize: worldSize ?? Vec2(1, 1), gravity: gravity ?? .zero, stepRate: stepRate,
+        var scene = Scene(name: name, worldSize: worldSize ?? Vec2(1, 1), gravity: gravity ?? .zero, stepRate: stepRate,
                           iterations: iterations, walls: readWalls.map(\.1), bounds: bounds, crates: readCrates.map(\.1),
                           generator: generator, tumbler: tumbler, joints: readJoints.map(\.1),
                           space: SpaceOptions(spatialHash: spatialHash, sleepTimeThreshold: sleepTime), render: render,
                           spawners: (spawners ?? []).compactMap { $0 })
+        scene.terrain = (walls ?? []).enumerated().compactMap { index, entry in
+            entry?.digest.map { TerrainSource(wallIndex: index, digest: $0, wallCount: entry?.walls.count ?? 0) }
+        }
         for problem in scene.sceneProblems(read: read) {
             reportRange(problem.field, problem.message)
         }
@@ -92,7 +108,7 @@ struct SceneDecoder {
             warnings.append(SceneDiagnostic(file: file, line: lineOf(problem.field), path: problem.field, message: problem.message,
                                             severity: .warning))
         }
-        let complete = worldSize != nil && gravity != nil && crates?.count == readCrates.count && walls?.count == readWalls.count
+        let complete = worldSize != nil && gravity != nil && crates?.count == readCrates.count && walls?.allSatisfy({ $0 != nil }) == true
             && joints?.count == readJoints.count && spawners?.allSatisfy({ $0 != nil }) == true
         return complete && structural.isEmpty && range.isEmpty ? scene : nil
     }
@@ -111,7 +127,7 @@ struct SceneDecoder {
     }
 
     /// A part's `friction` and `elasticity`, each the scene's default when not given.
-    private mutating func surface(_ fields: Fields) -> (friction: Double?, elasticity: Double?) {
+    mutating func surface(_ fields: Fields) -> (friction: Double?, elasticity: Double?) {
         let friction = member(fields, "friction").map { number($0, path: fields.childPath("friction")) } ?? surfaceDefaults.friction
         let elasticity = member(fields, "elasticity").map { number($0, path: fields.childPath("elasticity")) } ?? surfaceDefaults.elasticity
         return (friction, elasticity)
@@ -121,7 +137,7 @@ struct SceneDecoder {
 
     /// A part as decoded, its own values range-checked now: reported in the same pass as any
     /// structural problem elsewhere in the file.
-    private mutating func checked<Part>(_ part: Part, path: String, problems: (Part) -> [FieldProblem]) -> Part {
+    mutating func checked<Part>(_ part: Part, path: String, problems: (Part) -> [FieldProblem]) -> Part {
         for problem in problems(part) { reportRange("\(path).\(problem.field)", problem.message) }
         return part
     }
@@ -366,7 +382,7 @@ struct SceneDecoder {
     }
 
     /// A part's `filter` and `sensor`; the defaults when absent; nil when either is malformed.
-    private mutating func collisionSettings(_ fields: Fields) -> CollisionSettings? {
+    mutating func collisionSettings(_ fields: Fields) -> CollisionSettings? {
         var settings = CollisionSettings.standard
         var readable = true
         if let value = member(fields, "filter") {
@@ -527,16 +543,16 @@ struct SceneDecoder {
         func has(_ key: String) -> Bool { members.contains { $0.key == key } }
     }
 
-    private mutating func report(_ path: String, line: Int? = nil, _ message: String) {
+    mutating func report(_ path: String, line: Int? = nil, _ message: String) {
         structural.append(SceneDiagnostic(file: file, line: line ?? lineOf(path), path: path, message: message))
     }
 
-    private mutating func reportRange(_ path: String, _ message: String) {
+    mutating func reportRange(_ path: String, _ message: String) {
         range.append(SceneDiagnostic(file: file, line: lineOf(path), path: path, message: message))
     }
 
     /// The line of `path`, or of its nearest enclosing value that was written in the file.
-    private func lineOf(_ path: String) -> Int? {
+    func lineOf(_ path: String) -> Int? {
         var candidate = path
         while !candidate.isEmpty {
             if let line = lines[candidate] { return line }
@@ -546,7 +562,7 @@ struct SceneDecoder {
         return lines[""]
     }
 
-    private mutating func object(_ value: JSONValue, path: String) -> Fields? {
+    mutating func object(_ value: JSONValue, path: String) -> Fields? {
         lines[path] = value.line
         guard case let .object(members) = value.kind else {
             report(path, line: value.line, "must be an object, got \(value.typeName)")
@@ -555,7 +571,7 @@ struct SceneDecoder {
         return Fields(members: members, path: path, line: value.line)
     }
 
-    private mutating func member(_ fields: Fields, _ key: String, required: Bool = false) -> JSONValue? {
+    mutating func member(_ fields: Fields, _ key: String, required: Bool = false) -> JSONValue? {
         if !known[fields.path, default: []].contains(key) { known[fields.path, default: []].append(key) }
         guard let value = fields.members.first(where: { $0.key == key })?.value else {
             if required {
@@ -572,7 +588,7 @@ struct SceneDecoder {
     /// those its decoder reads, so a key is named once, where it is read. An unknown key that
     /// looks like an allowed key not given is reported with it as a suggestion, and replaces that
     /// key's "is missing".
-    private mutating func finish(_ fields: Fields) {
+    mutating func finish(_ fields: Fields) {
         let allowed = known[fields.path] ?? []
         let given = Set(fields.members.map(\.key))
         var named = 0
@@ -592,12 +608,12 @@ struct SceneDecoder {
         }
     }
 
-    private mutating func number(_ fields: Fields, _ key: String, required: Bool = false) -> Double? {
+    mutating func number(_ fields: Fields, _ key: String, required: Bool = false) -> Double? {
         guard let value = member(fields, key, required: required) else { return nil }
         return number(value, path: fields.childPath(key))
     }
 
-    private mutating func number(_ value: JSONValue, path: String) -> Double? {
+    mutating func number(_ value: JSONValue, path: String) -> Double? {
         guard case let .number(number, literal) = value.kind else {
             report(path, line: value.line, "must be a number, got \(value.typeName)")
             return nil
@@ -637,7 +653,7 @@ struct SceneDecoder {
         return result
     }
 
-    private mutating func string(_ fields: Fields, _ key: String) -> String? {
+    mutating func string(_ fields: Fields, _ key: String) -> String? {
         guard let value = member(fields, key) else { return nil }
         guard case let .string(text) = value.kind else {
             report(fields.childPath(key), line: value.line, "must be a string, got \(value.typeName)")
@@ -717,7 +733,7 @@ struct SceneDecoder {
         return readable ? result : nil
     }
 
-    private mutating func color(_ fields: Fields, _ key: String) -> RGB? {
+    mutating func color(_ fields: Fields, _ key: String) -> RGB? {
         guard let text = string(fields, key) else { return nil }
         guard let color = RGB(hex: text) else {
             report(fields.childPath(key), "must be a colour written #rrggbb, got \"\(text)\"")
@@ -758,7 +774,7 @@ struct SceneDecoder {
         return (elements[0], elements[1])
     }
 
-    private mutating func vector(_ fields: Fields, _ key: String, required: Bool = false) -> Vec2? {
+    mutating func vector(_ fields: Fields, _ key: String, required: Bool = false) -> Vec2? {
         guard let (first, second) = pair(fields, key, required: required) else { return nil }
         let path = fields.childPath(key)
         let x = number(first, path: "\(path)[0]")

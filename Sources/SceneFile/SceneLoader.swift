@@ -49,17 +49,34 @@ public enum SceneLoader {
     }
 
     /// Parses and checks `bytes` as the scene file `file`: the checked scene.
-    public static func parseChecked(_ bytes: [UInt8], file: String) throws(SceneLoadError) -> CheckedScene {
-        CheckedScene(decoded: try parse(bytes, file: file))
+    /// - Parameters:
+    ///   - bytes: the file's bytes.
+    ///   - file: its name in messages (and the default scene name).
+    ///   - imagesBeside: the scene file whose folder the scene's relative picture paths are read
+    ///     from (`file` when nil: an embedded scene names its original file).
+    public static func parseChecked(_ bytes: [UInt8], file: String, imagesBeside: String? = nil) throws(SceneLoadError) -> CheckedScene {
+        CheckedScene(decoded: try parse(bytes, file: file, imagesBeside: imagesBeside))
     }
 
     /// Parses `bytes` as the scene file `file` (the name is used in messages and as the default scene name).
-    public static func parse(_ bytes: [UInt8], file: String) throws(SceneLoadError) -> Scene {
-        try check(bytes, file: file).scene
+    /// - Parameters:
+    ///   - bytes: the file's bytes.
+    ///   - file: its name in messages (and the default scene name).
+    ///   - imagesBeside: the scene file whose folder the scene's relative picture paths are read
+    ///     from (`file` when nil: an embedded scene names its original file).
+    public static func parse(_ bytes: [UInt8], file: String, imagesBeside: String? = nil) throws(SceneLoadError) -> Scene {
+        try check(bytes, file: file, imagesBeside: imagesBeside).scene
     }
 
     /// Parses `bytes` as the scene file `file`, returning its warnings too.
-    public static func check(_ bytes: [UInt8], file: String) throws(SceneLoadError) -> (scene: Scene, warnings: [SceneDiagnostic]) {
+    /// - Parameters:
+    ///   - bytes: the file's bytes.
+    ///   - file: its name in messages (and the default scene name).
+    ///   - imagesBeside: the scene file whose folder the scene's relative picture paths are read
+    ///     from (`file` when nil: an embedded scene names its original file).
+    /// - Throws: `.unreadable` naming the place when a terrain picture cannot be read, as for the scene file.
+    public static func check(_ bytes: [UInt8], file: String, imagesBeside: String? = nil) throws(SceneLoadError)
+        -> (scene: Scene, warnings: [SceneDiagnostic]) {
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes)
@@ -67,10 +84,10 @@ public enum SceneLoader {
             throw .invalid([SceneDiagnostic(file: file, line: error.line, path: "",
                                             message: "column \(error.column): invalid JSON: \(error.message)")])
         }
-        var decoder = SceneDecoder(file: file)
-        guard let scene = decoder.decode(root, defaultName: sceneName(fromPath: file)) else {
-            throw .invalid(decoder.diagnostics)
-        }
+        var decoder = SceneDecoder(file: file, imagesBeside: imagesBeside)
+        let decoded = decoder.decode(root, defaultName: sceneName(fromPath: file))
+        if let unreadable = decoder.unreadableImage { throw .unreadable(file: unreadable.place, reason: unreadable.reason) }
+        guard let scene = decoded else { throw .invalid(decoder.diagnostics) }
         return (scene, decoder.diagnostics.filter { $0.severity == .warning })
     }
 

@@ -51,7 +51,25 @@ public enum SceneSchema {
                 kindKeys("shape", "polygon", required: ["vertices"], forbidden: ["from", "to"]),
             ])
         let point = vector(0...Limits.coordinate, "px")
-        return document(crate: crate, wall: wall, point: point, spawnedCrate: spawnedCrate)
+        // A `walls` entry with `image` is a picture's terrain; any other is one wall.
+        let wallEntry: JSONOutput = ["if": ["required": ["image"]], "then": terrainWall, "else": wall]
+        return document(crate: crate, wall: wallEntry, point: point, spawnedCrate: spawnedCrate)
+    }
+
+    /// Terrain from a picture: a PNG traced into segment walls (docs/scenes.md, "Terrain from a picture").
+    static var terrainWall: JSONOutput {
+        object(required: ["image", "radius"], [
+            ("image", described(["type": "string", "minLength": 1], "a PNG file, relative to the scene file")),
+            ("threshold", described(["type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1],
+                                    "the solidity the outline follows, strictly between 0 and 1; default \(plain(TerrainLimits.defaultThreshold))")),
+            ("channel", described(["enum": .array(TerrainChannel.allCases.map { .string($0.rawValue) })],
+                                  "what is solid: \"luminance\" (the default: dark pixels) or \"alpha\" (opaque pixels)")),
+            ("scale", number(TerrainLimits.scale, "world px per picture pixel; default 1")),
+            ("origin", vector(magnitude: Limits.coordinate, "where the centre of the picture's bottom-left pixel lies, px; default [0, 0]")),
+            ("tolerance", number(TerrainLimits.tolerance,
+                                 "how far the simplified outline may stray, picture pixels; default \(plain(TerrainLimits.defaultTolerance))")),
+            ("radius", number(Limits.wallRadius, "the segment walls' radius, px")),
+        ] + surface + collision + [("color", described(color, "how it is drawn; default: render.wall"))])
     }
 
     /// A joint: its kind, its two ends, the kind's own keys and the settings every joint has.

@@ -166,4 +166,6 @@ public enum ShapeFingerprint {
     public static let spawnerMarker = Double(bitPattern: 0x7FF8_0000_5350_4157)
     /// Opens a shape's rules of contact ("RULE").
     public static let rulesMarker = Double(bitPattern: 0x7FF8_0000_5255_4C45)
+    /// Opens a terrain picture's digest ("TERR").
+    public static let terrainMarker = Double(bitPattern: 0x7FF8_0000_5445_5252)
 }

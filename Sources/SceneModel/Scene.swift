@@ -23,6 +23,9 @@ public struct Scene: Sendable, Equatable {
     public var joints: [JointSpec]
     /// Crates dropped one by one as the world runs (structural changes at their steps).
     public var spawners: [Spawner] = []
+    /// The pictures among the file's `walls` (their segment walls are in `walls`): what the
+    /// world's fingerprint adds of them, their bytes' digests.
+    public var terrain: [TerrainSource] = []
     /// How Chipmunk finds colliding pairs and whether resting bodies sleep.
     public var space: SpaceOptions
     public var render: RenderDefaults

@@ -278,7 +278,7 @@ private struct Reader {
             sceneText = Array(text.utf8)
             do {
                 // The name goes into messages: shown escaped (it is file text).
-                let checked = try SceneLoader.parseChecked(sceneText, file: TerminalText.escaped(header.sceneFile))
+                let checked = try SceneLoader.parseChecked(sceneText, file: TerminalText.escaped(header.sceneFile), imagesBeside: header.sceneFile)
                 self.scene = checked
                 let parsed = checked.scene
                 bodyCount = parsed.crates.count + (parsed.generator?.count ?? 0)

@@ -71,6 +71,9 @@ struct CrateDropBench: ParsableCommand {
     @Option(help: ArgumentHelp("With --png: where to write the encoded frame as PPM.", valueName: "FILE"))
     var frameOut: String?
 
+    @Option(help: ArgumentHelp("Read a scene whose one wall is this PNG picture (terrain from a picture) --repetitions times (default 30): the median time to walls and the walls' count, as JSON.", valueName: "PNG"))
+    var terrain: String?
+
     @Flag(help: "Saved states of the first scene after --warmup steps (default 600; with --inputs, its lines act meanwhile): median save and restore time in memory and bytes per body, as JSON (CrateDrop's Chipmunk).")
     var stateCost = false
 
@@ -102,6 +105,7 @@ struct CrateDropBench: ParsableCommand {
         // Results go to stdout: the debug build's banner must not (the C baseline's spaces print it too).
         DebugBanner.silence()
         if baselineSpec { return try printBaselineSpec() }
+        if let terrain { return try runTerrain(picture: terrain) }
         let paths = scenes.isEmpty ? (stepLoop || instructions ? ["Scenes/pile-1000.json"] : Self.defaultScenes) : scenes
         let loaded = try paths.map { try loadSceneOrExit($0) }
         if stepLoop { return try runStepLoop(loaded[0]) }
@@ -202,6 +206,16 @@ struct CrateDropBench: ParsableCommand {
         let report: JSONOutput = [
             "scene": .string(scene.name), "level": .integer(level), "frame_size": "1280x720",
             "encode_ms": .number(result.milliseconds.median), "bytes": .integer(result.bytes),
+        ]
+        try StandardOutput.print(report.text)
+    }
+
+    /// `--terrain PNG`: a picture to checked walls, the median of the repetitions.
+    private func runTerrain(picture: String) throws {
+        let result = try sceneOrExit { () throws(SceneLoadError) in try TerrainBenchmark.run(picture: picture, repetitions: repetitions ?? 30) }
+        let report: JSONOutput = [
+            "picture": .string(picture), "walls": .integer(result.walls), "median_ms": .number(result.milliseconds.median),
+            "min_ms": .number(result.milliseconds.min), "max_ms": .number(result.milliseconds.max),
         ]
         try StandardOutput.print(report.text)
     }

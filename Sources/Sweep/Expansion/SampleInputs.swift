@@ -51,10 +51,10 @@ extension SweepSpec {
             }
         }
         switch base {
-        case let .scene(_, _, document, _):
+        case let .scene(basePath, _, document, _):
             let made: (text: [UInt8], checked: CheckedScene)
             do {
-                let (text, checked) = try SampleScene.make(setting: sceneValues, in: document)
+                let (text, checked) = try SampleScene.make(setting: sceneValues, in: document, imagesBeside: basePath)
                 made = (text, checked)
             } catch {
                 throw SampleError(index: sample.index, reason: "\(sample.parametersJSON): \(error)")

@@ -203,8 +203,8 @@ extension SweepSpecLoader {
                 for problem in problems.all { reader.report(origin, line: value.line, problem) }
             }
         case let .scene(path):
-            guard case let .scene(_, _, document, _) = base else { return }
-            if let problem = SampleScene.problem(setting: [(path, value)], in: document) {
+            guard case let .scene(basePath, _, document, _) = base else { return }
+            if let problem = SampleScene.problem(setting: [(path, value)], in: document, imagesBeside: basePath) {
                 reader.report(origin, line: value.line, problem)
             }
         }

@@ -152,7 +152,7 @@ public enum SweepSpecLoader {
             }
             let scene: CheckedScene
             do {
-                scene = try SceneLoader.parseChecked(saved.sceneText, file: "\(path): embedded scene \(saved.sceneFile)")
+                scene = try SceneLoader.parseChecked(saved.sceneText, file: "\(path): embedded scene \(saved.sceneFile)", imagesBeside: saved.sceneFile)
             } catch {
                 reader.report("start_state", line: state.line, "\(error)")
                 return nil

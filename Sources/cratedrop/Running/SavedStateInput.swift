@@ -42,12 +42,12 @@ enum SavedStateInput {
 
     /// The scene `file` carries, named in messages as `PATH: embedded scene FILE`.
     static func scene(of file: SavedStateFile, at path: String) throws(SceneLoadError) -> Scene {
-        try SceneLoader.parse(file.sceneText, file: "\(path): embedded scene \(file.sceneFile)")
+        try SceneLoader.parse(file.sceneText, file: "\(path): embedded scene \(file.sceneFile)", imagesBeside: file.sceneFile)
     }
 
     /// The scene `file` carries, checked (a world is built from it without checking again).
     static func checkedScene(of file: SavedStateFile, at path: String) throws(SceneLoadError) -> CheckedScene {
-        try SceneLoader.parseChecked(file.sceneText, file: "\(path): embedded scene \(file.sceneFile)")
+        try SceneLoader.parseChecked(file.sceneText, file: "\(path): embedded scene \(file.sceneFile)", imagesBeside: file.sceneFile)
     }
 
     /// The warning for a state saved in another determinism class than this machine's, its text

@@ -1,0 +1,69 @@
+internal import CSpng
+import SceneModel
+
+/// Decodes a terrain picture's PNG bytes into solidity samples, through libspng. Sizes are
+/// checked from the header before any pixel is decoded; libspng checks every chunk's CRC.
+enum TerrainPicture {
+    /// PNG's eight-byte signature.
+    private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// The samples of the PNG `bytes` read through `channel`, or why there are none (a message for a person).
+    static func samples(png bytes: [UInt8], channel: TerrainChannel) -> Result<TerrainSamples, TerrainPictureError> {
+        guard bytes.starts(with: signature) else { return .failure(.notPNG) }
+        guard let context = spng_ctx_new(0) else { return .failure(.undecodable("libspng could not start")) }
+        defer { spng_ctx_free(context) }
+        // Chunks beyond the pixels (text, ICC profiles) are bounded too: a picture is read, not its metadata.
+        spng_set_chunk_limits(context, 1 << 20, 4 << 20)
+        spng_set_image_limits(context, UInt32(TerrainLimits.maxSide), UInt32(TerrainLimits.maxSide))
+        var header = spng_ihdr()
+        let result = bytes.withUnsafeBytes { buffer -> Result<TerrainSamples, TerrainPictureError> in
+            var status = spng_set_png_buffer(context, buffer.baseAddress, buffer.count)
+            if status == 0 { status = spng_get_ihdr(context, &header) }
+            if status == Int32(SPNG_EUSER_WIDTH.rawValue) || status == Int32(SPNG_EUSER_HEIGHT.rawValue) || status == Int32(SPNG_EWIDTH.rawValue)
+                || status == Int32(SPNG_EHEIGHT.rawValue) {
+                return .failure(.tooLarge("larger than \(TerrainLimits.maxSide) pixels on a side"))
+            }
+            guard status == 0 else { return .failure(.undecodable(String(cString: spng_strerror(status)))) }
+            let width = Int(header.width), height = Int(header.height)
+            guard width * height <= TerrainLimits.maxPixels else {
+                return .failure(.tooLarge("\(width)×\(height) is more than \(TerrainLimits.maxPixels) pixels"))
+            }
+            var size = 0
+            status = spng_decoded_image_size(context, Int32(SPNG_FMT_RGBA8.rawValue), &size)
+            guard status == 0, size == width * height * 4 else {
+                return .failure(.undecodable(status == 0 ? "unexpected decoded size" : String(cString: spng_strerror(status))))
+            }
+            var rgba = [UInt8](repeating: 0, count: size)
+            // No gamma correction (no SPNG_DECODE_TRNS or gamma flags beyond tRNS): whole numbers in, whole numbers out.
+            status = rgba.withUnsafeMutableBytes { spng_decode_image(context, $0.baseAddress, size, Int32(SPNG_FMT_RGBA8.rawValue),
+                                                                     Int32(SPNG_DECODE_TRNS.rawValue)) }
+            guard status == 0 else { return .failure(.undecodable(String(cString: spng_strerror(status)))) }
+            var solidity = [UInt8](repeating: 0, count: width * height)
+            for row in 0..<height {
+                // PNG rows run top to bottom; the world's y points up.
+                let source = row * width * 4, target = (height - 1 - row) * width
+                for column in 0..<width {
+                    let p = source + column * 4
+                    solidity[target + column] = channel.solidity(r: rgba[p], g: rgba[p + 1], b: rgba[p + 2], a: rgba[p + 3])
+                }
+            }
+            return .success(TerrainSamples(width: width, height: height, solidity: solidity))
+        }
+        return result
+    }
+}
+
+/// Why a terrain picture could not be decoded.
+enum TerrainPictureError: Error, Equatable, CustomStringConvertible {
+    case notPNG
+    case tooLarge(String)
+    case undecodable(String)
+
+    var description: String {
+        switch self {
+        case .notPNG: "not a PNG file (it does not start with PNG's signature)"
+        case let .tooLarge(reason): "the picture is too large: \(reason)"
+        case let .undecodable(reason): "not a readable PNG: \(reason)"
+        }
+    }
+}
