@@ -229,14 +229,15 @@ public enum CrateOverlaps {
     /// A body's footprint in the world: its outline placed at its centre and angle, and its
     /// bounding box. Every pair of shapes gets an exact overlap test (`ConvexOutline.separation`).
     private struct Box {
-        var outline: ConvexOutline
+        /// One for a simple shape, one a part for a compound body.
+        var outlines: [ConvexOutline]
         var collision: CollisionSettings
         var minX, maxX, minY, maxY: Double
         /// Half the narrower side of the shape's bounding size.
         var narrowHalf: Double
 
         init(_ crate: CrateSpec) {
-            outline = crate.shape.outline.placed(at: crate.center, angle: crate.angle)
+            outlines = crate.shape.outlines.map { $0.placed(at: crate.center, angle: crate.angle) }
             collision = crate.collision
             let size = crate.shape.boundingSize
             narrowHalf = min(size.x, size.y) / 2
@@ -253,7 +254,9 @@ public enum CrateOverlaps {
         func separation(_ other: Box) -> Double {
             let bboxGap = Swift.max(other.minX - maxX, minX - other.maxX, other.minY - maxY, minY - other.maxY)
             if bboxGap > CrateOverlaps.contactDistance { return bboxGap }
-            return outline.separation(other.outline)
+            var gap = Double.infinity
+            for outline in outlines { for theirs in other.outlines { gap = Swift.min(gap, outline.separation(theirs)) } }
+            return gap
         }
     }
 }

@@ -84,7 +84,8 @@ package enum LiveMessages {
         // pile of 5000 boxes sends no more than it did before shapes had outlines.
         switch body.shape {
         case .box, .circle: return .array(entry)
-        case .polygon, .segment:
+        case .polygon, .segment, .compound:
+            // A compound body goes as the rectangle around its parts (`BodyShape.outline`).
             let outline = body.shape.outline
             return .array(entry + [.numbers(outline.points.flatMap { [$0.x, $0.y] }), .number(outline.radius)])
         }

@@ -165,6 +165,14 @@ import Testing
         let d = point - body.position
         let local = Vec2(c * d.x + s * d.y, -s * d.x + c * d.y)
         switch shape {
+        case let .compound(parts):
+            // The nearest part's: each part is its shape at the body's place moved by its offset.
+            return parts.map { part in
+                var placed = body
+                placed.position = body.position + Vec2(c * part.offset.x - s * part.offset.y, s * part.offset.x + c * part.offset.y)
+                placed.angle = body.angle + part.angle
+                return signedDistance(point, to: part.shape, at: placed)
+            }.min() ?? .infinity
         case let .box(size):
             return max(abs(local.x) - size.x / 2, abs(local.y) - size.y / 2)
         case let .circle(radius):
