@@ -56,6 +56,12 @@ package enum BaselineSpec {
         func fields(_ k: cbaseline_crate) -> String {
             "\(k.kind) \(k.kinematic) \(bits(k.cx, k.cy, k.width, k.height, k.angle, k.vx, k.vy, k.angular_velocity, k.mass))"
                 + " \(bits(k.friction, k.elasticity, k.radius, k.ax, k.ay, k.bx, k.by)) " + tail(k.collision, k.vertex_count, k.vertices)
+                + (k.kind == Int32(CBASELINE_COMPOUND) ? " \(k.part_count)" + (0..<Int(k.part_count)).map { " " + fields(k.parts[$0]) }.joined() : "")
+        }
+        /// A compound body's part, after its body's fields.
+        func fields(_ p: cbaseline_part) -> String {
+            "\(p.kind) \(bits(p.width, p.height, p.radius, p.ax, p.ay, p.bx, p.by, p.offset_x, p.offset_y, p.angle, p.mass, p.friction, p.elasticity)) "
+                + tail(p.collision, p.vertex_count, p.vertices)
         }
         func fields(_ j: cbaseline_joint) -> String {
             let p = j.params
