@@ -66,6 +66,22 @@ struct CompoundBodyTests {
         #expect(first[0].position.y < 60, "the body fell to the floor: \(first[0].position)")
     }
 
+    /// A query names the body and the part it met; a body of one shape and a wall name no part.
+    @Test func aQueryHitNamesTheBodyAndThePart() throws {
+        let world = try World(gravity: Vec2(0, -1000))
+        _ = try world.addCrate(CrateSpec(center: Vec2(200, 150), shape: .compound(parts: Self.parts), mass: 6))
+        _ = try world.addCrate(CrateSpec(center: Vec2(400, 150), size: Vec2(20, 20), mass: 1))
+        // The circle (part 2) is centred at [230, 165]; the foot (part 1) at [180, 180].
+        let onCircle = try world.query(point: Vec2(232, 166))
+        #expect(onCircle.map(\.party) == [.body(BodyID(1))] && onCircle.map(\.part) == [2], "\(onCircle)")
+        let onFoot = try world.query(point: Vec2(180, 190))
+        #expect(onFoot.map(\.part) == [1], "\(onFoot)")
+        // A ray along y = 150 from the left meets the bar (part 0) first, then the plain box.
+        let hits = try world.query(segmentFrom: Vec2(0, 150), to: Vec2(500, 150))
+        #expect(hits.map(\.party) == [.body(BodyID(1)), .body(BodyID(2))] && hits.map(\.part) == [0, nil], "\(hits)")
+        #expect(try world.firstHit(from: Vec2(230, 300), to: Vec2(230, 0))?.part == 2)
+    }
+
     @Test func aCompoundBodysMassIsRefusedWhenItsPartsAddUpToZeroOrItHasNoParts() {
         let zero = CrateSpec(center: Vec2(50, 50), shape: .compound(parts: [BodyPart(shape: .circle(radius: 5), mass: 0)]), mass: 0)
         #expect(zero.problems().map(\.field).contains("shapes"))

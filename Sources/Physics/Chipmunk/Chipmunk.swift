@@ -286,8 +286,11 @@ enum Chipmunk {
     }
 
     /// The shapes a query meets, each as its row of numbers (its party first; queries.h says the rest).
-    static func query(_ space: OpaquePointer, _ query: Query) -> [[Double]] {
-        var hits = CChipmunk_Hits(rows: nil, count: 0, capacity: 0, fields: 1, lost: 0)
+    static func query(_ space: OpaquePointer, _ query: Query) -> [[Double]] { queryShapes(space, query).map(\.row) }
+
+    /// The shapes a query meets, each as its row and the shape itself (which part of a body it is).
+    static func queryShapes(_ space: OpaquePointer, _ query: Query) -> [(row: [Double], shape: OpaquePointer)] {
+        var hits = CChipmunk_Hits(rows: nil, count: 0, capacity: 0, fields: 1, lost: 0, shapes: nil)
         switch query {
         case let .point(point, maxDistance): CChipmunk_QueryPoint(space, cpv(point.x, point.y), maxDistance, &hits)
         case let .segment(a, b, radius): CChipmunk_QuerySegment(space, cpv(a.x, a.y), cpv(b.x, b.y), radius, &hits)
@@ -295,9 +298,12 @@ enum Chipmunk {
         case let .box(low, high): CChipmunk_QueryBox(space, cpBBNew(low.x, low.y, high.x, high.y), &hits)
         case let .shape(shape): CChipmunk_QueryShape(space, shape, &hits)
         }
-        defer { free(hits.rows) }
+        defer {
+            free(hits.rows)
+            free(hits.shapes)
+        }
         let fields = Int(hits.fields)
-        return (0..<Int(hits.count)).map { i in (0..<fields).map { hits.rows[i * fields + $0] } }
+        return (0..<Int(hits.count)).map { i in ((0..<fields).map { hits.rows[i * fields + $0] }, hits.shapes[i]!) }
     }
 
     // MARK: Contact events (Sources/CChipmunk/contact_events.h)
