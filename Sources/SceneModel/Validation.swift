@@ -162,7 +162,9 @@ extension CrateSpec {
         case .dynamic:
             // A compound body's mass is its parts' (checked with them, `shapes`).
             if case .compound = shape {} else { list.check("mass", mass, in: Limits.mass) }
-        case .kinematic: if mass != .infinity { list.add("mass", "a kinematic body has no mass: it moves only by its velocity") }
+        case .kinematic:
+            if mass != .infinity { list.add("mass", "a kinematic body has no mass: it moves only by its velocity") }
+            if case .compound = shape { list.add("body_type", "a body of parts is dynamic: its mass and moment come from its parts") }
         }
         list.checkSurface(friction: friction, elasticity: elasticity)
         return list.problems

@@ -89,6 +89,9 @@ struct CompoundBodyTests {
         #expect(empty.problems().map(\.field) == ["shapes"])
         let tooMany = CrateSpec(center: Vec2(50, 50), shape: .compound(parts: Array(repeating: Self.parts[2], count: 65)), mass: 65)
         #expect(tooMany.problems().map(\.field) == ["shapes"])
+        let kinematic = CrateSpec.kinematic(center: Vec2(50, 50), shape: .compound(parts: [Self.parts[0]]))
+        #expect(kinematic.problems().map(\.field) == ["body_type"])
+        #expect(throws: PhysicsError.self) { try Crate(kinematic) }
         let negative = CrateSpec(center: Vec2(50, 50), shape: .compound(parts: [BodyPart(shape: .circle(radius: 5), mass: -1)]), mass: 1)
         #expect(negative.problems().map(\.field).contains("shapes[0].mass"))
     }
