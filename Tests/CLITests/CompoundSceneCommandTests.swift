@@ -39,6 +39,23 @@ struct CompoundSceneCommandTests {
         #expect(crateDrop.stdout == plainC.stdout)
     }
 
+    /// A spawner's bodies of parts (a turned polygon and a turned segment among them), scaled by
+    /// their seeded factors, are made alike by the plain-C build at every step.
+    @Test func aSpawnerOfBodiesOfPartsEqualsThePlainCBuild() throws {
+        let scene = Self.temporary("spawn.json")
+        defer { try? FileManager.default.removeItem(atPath: scene) }
+        try Data(#"""
+            {"name": "spawn-parts", "world": [300, 300], "gravity": [0, -1000], "bounds": {"radius": 2},
+             "spawners": [{"at": [150, 250], "every": 0.25, "count": 12, "jitter": [80, 0], "scale": [0.7, 1.3], "seed": 3,
+               "crate": {"angle": 0.3, "shapes": [{"size": [30, 8], "mass": 2},
+                 {"shape": "polygon", "vertices": [[-4, 4], [4, 4], [0, 14]], "offset": [10, 0], "angle": 0.5, "mass": 1},
+                 {"shape": "segment", "a": [-15, -6], "b": [15, -6], "radius": 2, "offset": [0, -1], "angle": 0.1, "mass": 0.5}]}}]}
+            """#.utf8).write(to: URL(fileURLWithPath: scene))
+        let (crateDrop, plainC) = try StructuralChangeBaselineTests.trails(scenePath: scene, stream: nil, steps: 900)
+        #expect(crateDrop.status == 0 && plainC.status == 0, "\(crateDrop.stderr) \(plainC.stderr)")
+        #expect(crateDrop.stdout.split(separator: "\n").count == 900 && crateDrop.stdout == plainC.stdout)
+    }
+
     /// Saved at three steps (one before the add, two after it and the removal), each state
     /// continues bit for bit: its make-up log rebuilds the added compound body.
     @Test(.needsSavedStates(SavedStateCommandTests.portable))
