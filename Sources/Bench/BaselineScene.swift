@@ -14,6 +14,8 @@ final class BaselineScene {
     private(set) var spawns: [(step: Int, crate: cbaseline_crate)] = []
     /// Every polygon's vertices, as x, y pairs; the structs point into it.
     private let vertexStorage: UnsafeMutableBufferPointer<Double>
+    /// Compound bodies' parts (and their polygons' vertices); the structs point into it.
+    private let partStorage = BaselineParts()
 
     init(_ scene: Scene) {
         config.gravity_x = scene.gravity.x
@@ -56,13 +58,13 @@ final class BaselineScene {
         for spec in sceneCrates {
             var vertices: (UnsafePointer<Double>, Int32)?
             if case let .polygon(points, _) = spec.shape { vertices = store(points) }
-            crates.append(Self.crate(spec, vertices: vertices))
+            crates.append(Self.crate(spec, vertices: vertices, parts: partStorage.store(spec.shape)))
         }
         for spec in scene.joints { joints.append(Self.joint(spec)) }
         for (step, spec) in spawned {
             var vertices: (UnsafePointer<Double>, Int32)?
             if case let .polygon(points, _) = spec.shape { vertices = store(points) }
-            spawns.append((step, Self.crate(spec, vertices: vertices)))
+            spawns.append((step, Self.crate(spec, vertices: vertices, parts: partStorage.store(spec.shape))))
         }
     }
 
@@ -102,9 +104,14 @@ final class BaselineScene {
 
     /// A crate as `cbaseline.h` takes it; a polygon's points are at `vertices` (x, y pairs and
     /// their count), which the caller keeps alive while the struct is used.
-    static func crate(_ spec: CrateSpec, vertices: (UnsafePointer<Double>, Int32)?) -> cbaseline_crate {
+    /// - Parameter parts: a compound body's parts (`BaselineParts.store`), kept alive by the caller.
+    static func crate(_ spec: CrateSpec, vertices: (UnsafePointer<Double>, Int32)?,
+                      parts: (UnsafePointer<cbaseline_part>, Int32)? = nil) -> cbaseline_crate {
         var crate = cbaseline_crate()
         switch spec.shape {
+        case .compound:
+            crate.kind = Int32(CBASELINE_COMPOUND)
+            (crate.parts, crate.part_count) = parts.map { (Optional($0.0), $0.1) } ?? (nil, 0)
         case let .box(size):
             crate.kind = Int32(CBASELINE_BOX)
             (crate.width, crate.height) = (size.x, size.y)
@@ -148,7 +155,8 @@ final class BaselineScene {
     static func withCrate<Result>(_ spec: CrateSpec, _ body: (cbaseline_crate) -> Result) -> Result {
         var points: [Vec2]?
         if case let .polygon(vertices, _) = spec.shape { points = vertices }
-        return withFlatPoints(points) { body(crate(spec, vertices: $0)) }
+        let parts = BaselineParts()
+        return withFlatPoints(points) { body(crate(spec, vertices: $0, parts: parts.store(spec.shape))) }
     }
 
     /// A scene's joint as `cbaseline.h` takes it (ends by crate index).

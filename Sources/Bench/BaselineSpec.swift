@@ -43,10 +43,13 @@ package enum BaselineSpec {
         return withExtendedLifetime(baseline) {
             let c = baseline.config
             func bits(_ values: Double...) -> String { values.map(hex).joined(separator: " ") }
-            func tail(_ collision: cbaseline_collision, _ count: Int32, _ xy: UnsafePointer<Double>?, _ r: cbaseline_rules) -> String {
+            func tail(_ collision: cbaseline_collision, _ count: Int32, _ xy: UnsafePointer<Double>?) -> String {
                 "\(collision.group) \(collision.categories) \(collision.mask) \(collision.sensor) \(count)"
                     + (0..<(2 * Int(count))).map { " " + hex(xy![$0]) }.joined()
-                    + " \(r.has_one_way) \(bits(r.one_way_x, r.one_way_y)) \(r.has_surface_velocity) \(bits(r.surface_vx, r.surface_vy))"
+            }
+            /// The rules of contact that end a wall's or body's fields (a compound body's parts have none of their own).
+            func tail(_ collision: cbaseline_collision, _ count: Int32, _ xy: UnsafePointer<Double>?, _ r: cbaseline_rules) -> String {
+                tail(collision, count, xy) + " \(r.has_one_way) \(bits(r.one_way_x, r.one_way_y)) \(r.has_surface_velocity) \(bits(r.surface_vx, r.surface_vy))"
         }
         var lines = ["config \(bits(c.gravity_x, c.gravity_y)) \(c.iterations) \(c.step_rate) \(bits(c.hash_cell_size)) \(c.hash_cells) "
             + "\(bits(c.sleep_time)) \(c.has_tumbler) \(bits(c.tumbler_cx, c.tumbler_cy, c.tumbler_width, c.tumbler_height))"
@@ -58,6 +61,12 @@ package enum BaselineSpec {
         func fields(_ k: cbaseline_crate) -> String {
             "\(k.kind) \(k.kinematic) \(bits(k.cx, k.cy, k.width, k.height, k.angle, k.vx, k.vy, k.angular_velocity, k.mass))"
                 + " \(bits(k.friction, k.elasticity, k.radius, k.ax, k.ay, k.bx, k.by)) " + tail(k.collision, k.vertex_count, k.vertices, k.rules)
+                + (k.kind == Int32(CBASELINE_COMPOUND) ? " \(k.part_count)" + (0..<Int(k.part_count)).map { " " + fields(k.parts[$0]) }.joined() : "")
+        }
+        /// A compound body's part, after its body's fields.
+        func fields(_ p: cbaseline_part) -> String {
+            "\(p.kind) \(bits(p.width, p.height, p.radius, p.ax, p.ay, p.bx, p.by, p.offset_x, p.offset_y, p.angle, p.mass, p.friction, p.elasticity)) "
+                + tail(p.collision, p.vertex_count, p.vertices)
         }
         func fields(_ j: cbaseline_joint) -> String {
             let p = j.params

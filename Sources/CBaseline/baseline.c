@@ -37,6 +37,10 @@ struct cbaseline_world {
     int crate_count, crate_capacity;
     cpBody **bodies;
     cpShape **shapes;
+    /* A compound crate's shapes in part order (shapes[i] is its first), and their count; NULL
+       and 0 for a crate of one shape. */
+    cpShape ***parts;
+    int *part_counts;
     /* Every joint made, by index (its joint id less one), with its kind and its breaking
        thresholds (break impulse, break force; a threshold is set when > 0): a removed one is NULL.
        `breakable` joints in the world have a threshold; `broken` has room for joint_capacity. */
@@ -144,6 +148,8 @@ static void reserve_crate(cbaseline_world *world) {
     if (capacity == world->crate_capacity) return;
     world->bodies = resized(world->bodies, count, capacity, sizeof *world->bodies);
     world->shapes = resized(world->shapes, count, capacity, sizeof *world->shapes);
+    world->parts = resized(world->parts, count, capacity, sizeof *world->parts);
+    world->part_counts = resized(world->part_counts, count, capacity, sizeof *world->part_counts);
     world->drags = resized(world->drags, count, capacity, sizeof *world->drags);
     world->crate_capacity = capacity;
 }
@@ -196,9 +202,82 @@ static void make_wall(cbaseline_world *world, const cbaseline_wall *w) {
     world->walls[world->wall_count++] = shape;
 }
 
+/* Part `p`'s shape on `body`, placed as Physics' Chipmunk.partShapeNew places it: a box or polygon
+   through cpPolyShapeNew with cpTransformRigid(offset, angle) (a box as its corners from bottom
+   left, counter-clockwise), a circle at its offset, a segment's ends turned and moved here, each
+   product its own statement so that no compiler fuses a multiply and an add. */
+static cpShape *make_part_shape(cpBody *body, const cbaseline_part *p) {
+    cpVect offset = cpv(p->offset_x, p->offset_y);
+    switch (p->kind) {
+    case CBASELINE_CIRCLE: return cpCircleShapeNew(body, p->radius, offset);
+    case CBASELINE_SEGMENT: {
+        double c = cos(p->angle), s = sin(p->angle);
+        double ends[2][2] = {{p->ax, p->ay}, {p->bx, p->by}};
+        cpVect placed[2];
+        for (int i = 0; i < 2; i++) {
+            double x = c * ends[i][0], y = s * ends[i][1], u = s * ends[i][0], v = c * ends[i][1];
+            double px = x - y, py = u + v;
+            placed[i] = cpv(px + p->offset_x, py + p->offset_y);
+        }
+        return cpSegmentShapeNew(body, placed[0], placed[1], p->radius);
+    }
+    case CBASELINE_POLYGON: {
+        cpVect verts[32];
+        int n = points(p->vertices, p->vertex_count, verts);
+        return cpPolyShapeNew(body, n, verts, cpTransformRigid(offset, p->angle), p->radius);
+    }
+    default: {
+        double w = p->width / 2, h = p->height / 2;
+        cpVect corners[4] = {cpv(-w, -h), cpv(w, -h), cpv(w, h), cpv(-w, h)};
+        return cpPolyShapeNew(body, 4, corners, cpTransformRigid(offset, p->angle), 0);
+    }
+    }
+}
+
+/* Frees crate `index`'s shapes (a compound crate's parts, and their list). */
+static void free_crate_shapes(cbaseline_world *world, int index) {
+    if (world->parts[index]) {
+        for (int j = 0; j < world->part_counts[index]; j++) cpShapeFree(world->parts[index][j]);
+        free(world->parts[index]);
+        world->parts[index] = NULL;
+    } else if (world->shapes[index]) {
+        cpShapeFree(world->shapes[index]);
+    }
+}
+
+/* Makes compound crate `c` in the documented order (docs/scenes.md, "Construction order"): the
+   body with mass and moment 0; each part's shape, mass, friction, elasticity and collision; the
+   body's position, angle and velocities; the body, then each part's shape, added to the space. */
+static int make_compound_crate(cbaseline_world *world, const cbaseline_crate *c) {
+    cpBody *body = cpBodyNew(0, 0);
+    int count = c->part_count < 0 ? 0 : c->part_count;
+    cpShape **shapes = calloc((size_t)count + 1, sizeof *shapes);
+    for (int j = 0; j < count; j++) {
+        const cbaseline_part *p = &c->parts[j];
+        shapes[j] = make_part_shape(body, p);
+        cpShapeSetMass(shapes[j], p->mass);
+        cpShapeSetFriction(shapes[j], p->friction);
+        cpShapeSetElasticity(shapes[j], p->elasticity);
+        set_collision(shapes[j], p->collision);
+    }
+    cpBodySetPosition(body, cpv(c->cx, c->cy));
+    cpBodySetAngle(body, c->angle);
+    cpBodySetVelocity(body, cpv(c->vx, c->vy));
+    cpBodySetAngularVelocity(body, c->angular_velocity);
+    cpSpaceAddBody(world->space, body);
+    for (int j = 0; j < count; j++) cpSpaceAddShape(world->space, shapes[j]);
+    reserve_crate(world);
+    world->bodies[world->crate_count] = body;
+    world->shapes[world->crate_count] = shapes[0];
+    world->parts[world->crate_count] = shapes;
+    world->part_counts[world->crate_count] = count;
+    return world->crate_count++;
+}
+
 /* Makes crate `c` (body, shape, position, angle, velocities, material, filter), adds the body and
    then the shape to the space, and gives it the next index. */
 static int make_crate(cbaseline_world *world, const cbaseline_crate *c) {
+    if (c->kind == CBASELINE_COMPOUND) return make_compound_crate(world, c);
     cpVect verts[32];
     int n = c->kind == CBASELINE_POLYGON ? points(c->vertices, c->vertex_count, verts) : 0;
     cpVect a = cpv(c->ax, c->ay), b = cpv(c->bx, c->by);
@@ -231,6 +310,8 @@ static int make_crate(cbaseline_world *world, const cbaseline_crate *c) {
     reserve_crate(world);
     world->bodies[world->crate_count] = body;
     world->shapes[world->crate_count] = shape;
+    world->parts[world->crate_count] = NULL;
+    world->part_counts[world->crate_count] = 0;
     return world->crate_count++;
 }
 
@@ -354,12 +435,16 @@ void cbaseline_remove_body(cbaseline_world *world, int index) {
         if (joint && (cpConstraintGetBodyA(joint) == body || cpConstraintGetBodyB(joint) == body)) cbaseline_remove_joint(world, j);
     }
     cbaseline_release(world, index);
-    cpSpaceRemoveShape(world->space, world->shapes[index]);
+    if (world->parts[index]) {
+        for (int j = 0; j < world->part_counts[index]; j++) cpSpaceRemoveShape(world->space, world->parts[index][j]);
+    } else {
+        cpSpaceRemoveShape(world->space, world->shapes[index]);
+    }
     cpSpaceRemoveBody(world->space, body);
     int kept = 0;
     for (int h = 0; h < world->held_count; h++) if (world->held[h].index != index) world->held[kept++] = world->held[h];
     world->held_count = kept;
-    cpShapeFree(world->shapes[index]);
+    free_crate_shapes(world, index);
     cpBodyFree(body);
     world->shapes[index] = NULL;
     world->bodies[index] = NULL;
@@ -438,6 +523,27 @@ void cbaseline_spawn(cbaseline_world *world, long long step, const cbaseline_cra
     }
     spawn->crate.vertices = vertices;
     spawn->crate.vertex_count = n;
+    /* A compound crate's parts, and each polygon part's vertices, copied as well. */
+    int parts = crate->kind == CBASELINE_COMPOUND && crate->part_count > 0 ? crate->part_count : 0;
+    cbaseline_part *copies = NULL;
+    if (parts > 0) {
+        copies = malloc((size_t)parts * sizeof *copies);
+        if (!copies) abort();
+        memcpy(copies, crate->parts, (size_t)parts * sizeof *copies);
+        for (int j = 0; j < parts; j++) {
+            int m = copies[j].kind == CBASELINE_POLYGON && copies[j].vertex_count > 0 ? copies[j].vertex_count : 0;
+            double *own = NULL;
+            if (m > 0) {
+                own = malloc((size_t)(2 * m) * sizeof *own);
+                if (!own) abort();
+                memcpy(own, copies[j].vertices, (size_t)(2 * m) * sizeof *own);
+            }
+            copies[j].vertices = own;
+            copies[j].vertex_count = m;
+        }
+    }
+    spawn->crate.parts = copies;
+    spawn->crate.part_count = parts;
     world->spawn_count++;
 }
 
@@ -490,12 +596,20 @@ int cbaseline_crate_count(const cbaseline_world *world) {
    both. Returns the shapes' count; the bodies' goes to `bodyCount`. */
 static int state_lists(cbaseline_world *world, cpShape ***shapes, cpBody ***bodies, int *bodyCount) {
     int tumbler = world->tumbler_body ? 1 : 0;
-    *shapes = calloc((size_t)(world->wall_count + 4 * tumbler + world->crate_count) + 1, sizeof **shapes);
+    int partCount = 0;
+    for (int i = 0; i < world->crate_count; i++) partCount += world->parts[i] ? world->part_counts[i] : 1;
+    *shapes = calloc((size_t)(world->wall_count + 4 * tumbler + partCount) + 1, sizeof **shapes);
     *bodies = calloc((size_t)(tumbler + world->crate_count) + 1, sizeof **bodies);
     int at = 0, bodyAt = 0;
     for (int i = 0; i < world->wall_count; i++) (*shapes)[at++] = world->walls[i];
     for (int i = 0; i < 4 * tumbler; i++) (*shapes)[at++] = world->tumbler_shapes[i];
-    for (int i = 0; i < world->crate_count; i++) if (world->shapes[i]) (*shapes)[at++] = world->shapes[i];
+    for (int i = 0; i < world->crate_count; i++) {
+        if (world->parts[i]) {
+            for (int j = 0; j < world->part_counts[i]; j++) (*shapes)[at++] = world->parts[i][j];
+        } else if (world->shapes[i]) {
+            (*shapes)[at++] = world->shapes[i];
+        }
+    }
     if (tumbler) (*bodies)[bodyAt++] = world->tumbler_body;
     for (int i = 0; i < world->crate_count; i++) if (world->bodies[i]) (*bodies)[bodyAt++] = world->bodies[i];
     *bodyCount = bodyAt;
@@ -587,7 +701,13 @@ void cbaseline_destroy(cbaseline_world *world) {
     for (int i = 0; i < world->crate_count; i++) cbaseline_release(world, i);
     free(world->drags);
     for (int i = 0; i < world->joint_count; i++) if (world->joints[i]) cpSpaceRemoveConstraint(world->space, world->joints[i]);
-    for (int i = 0; i < world->crate_count; i++) if (world->shapes[i]) cpSpaceRemoveShape(world->space, world->shapes[i]);
+    for (int i = 0; i < world->crate_count; i++) {
+        if (world->parts[i]) {
+            for (int j = 0; j < world->part_counts[i]; j++) cpSpaceRemoveShape(world->space, world->parts[i][j]);
+        } else if (world->shapes[i]) {
+            cpSpaceRemoveShape(world->space, world->shapes[i]);
+        }
+    }
     for (int i = 0; i < world->wall_count; i++) cpSpaceRemoveShape(world->space, world->walls[i]);
     if (world->tumbler_body) {
         for (int i = 0; i < 4; i++) cpSpaceRemoveShape(world->space, world->tumbler_shapes[i]);
@@ -596,7 +716,7 @@ void cbaseline_destroy(cbaseline_world *world) {
     if (world->tumbler_body) cpSpaceRemoveBody(world->space, world->tumbler_body);
     cpSpaceFree(world->space);
     for (int i = 0; i < world->crate_count; i++) {
-        if (world->shapes[i]) cpShapeFree(world->shapes[i]);
+        free_crate_shapes(world, i);
         if (world->bodies[i]) cpBodyFree(world->bodies[i]);
     }
     for (int i = 0; i < world->wall_count; i++) cpShapeFree(world->walls[i]);
@@ -609,12 +729,18 @@ void cbaseline_destroy(cbaseline_world *world) {
     free(world->joint_kinds);
     free(world->joint_breaks);
     free(world->broken);
-    for (int i = 0; i < world->spawn_count; i++) free((void *)world->spawns[i].crate.vertices);
+    for (int i = 0; i < world->spawn_count; i++) {
+        free((void *)world->spawns[i].crate.vertices);
+        for (int j = 0; j < world->spawns[i].crate.part_count; j++) free((void *)world->spawns[i].crate.parts[j].vertices);
+        free((void *)world->spawns[i].crate.parts);
+    }
     free(world->spawns);
     free(world->held);
     free(world->walls);
     free(world->bodies);
     free(world->shapes);
     free(world->one_way);
+    free(world->parts);
+    free(world->part_counts);
     free(world);
 }

@@ -10,10 +10,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* `shapes` holds each row's shape (so a compound body's part can be told), grown with `rows`. */
 typedef struct {
     double *rows;
     int count, capacity, fields;
     int lost;
+    cpShape **shapes;
 } CChipmunk_Hits;
 
 static inline double *CChipmunk_HitRow(CChipmunk_Hits *hits, cpShape *shape) {
@@ -22,8 +24,12 @@ static inline double *CChipmunk_HitRow(CChipmunk_Hits *hits, cpShape *shape) {
         double *rows = (double *)realloc(hits->rows, (size_t)capacity * (size_t)hits->fields * sizeof(double));
         if (!rows) { hits->lost = 1; return NULL; }
         hits->rows = rows;
+        cpShape **shapes = (cpShape **)realloc(hits->shapes, (size_t)capacity * sizeof(cpShape *));
+        if (!shapes) { hits->lost = 1; return NULL; }
+        hits->shapes = shapes;
         hits->capacity = capacity;
     }
+    hits->shapes[hits->count] = shape;
     double *row = hits->rows + (size_t)hits->count++ * (size_t)hits->fields;
     row[0] = (double)(intptr_t)cpShapeGetUserData(shape);
     return row;

@@ -9,7 +9,10 @@ import SceneModel
 /// Not `Sendable`: it owns C state that Chipmunk does not lock.
 public final class Crate {
     let body: OpaquePointer
-    let collisionShape: OpaquePointer
+    /// The body's Chipmunk shapes: one, or a compound body's parts in their order.
+    let shapes: [OpaquePointer]
+    /// The first (for a simple body, the only) shape.
+    var collisionShape: OpaquePointer { shapes[0] }
     /// The body's shape, in its own frame (pixels).
     public let shape: BodyShape
     public let mass: Double
@@ -48,8 +51,26 @@ public final class Crate {
         color = spec.color
         // The order the plain-C builds follow (docs/scenes.md, "Construction order"): body, shape,
         // position, angle, velocities, material.
+        if case let .compound(parts) = spec.shape {
+            // A compound body (docs/scenes.md, "Construction order"): a body of mass and moment 0,
+            // then each part in order: its shape, mass, material and collision settings; then the
+            // body's state. Chipmunk sums the parts' masses as the world adds the shapes.
+            let body = Chipmunk.bodyNew(mass: 0, moment: 0)
+            self.body = body
+            shapes = parts.map { part in
+                let shape = Chipmunk.partShapeNew(body: body, part: part)
+                Chipmunk.shapeSetMass(shape, part.mass)
+                Chipmunk.shapeSetMaterial(shape, friction: part.friction, elasticity: part.elasticity)
+                Chipmunk.shapeSetCollision(shape, part.collision)
+                return shape
+            }
+            Chipmunk.bodySetState(body, position: spec.center, angle: spec.angle, velocity: spec.velocity,
+                                  angularVelocity: spec.angularVelocity)
+            return
+        }
         body = spec.bodyType == .kinematic ? Chipmunk.kinematicBodyNew() : Chipmunk.bodyNew(mass: spec.mass, shape: spec.shape)
-        collisionShape = Chipmunk.shapeNew(body: body, shape: spec.shape)
+        let collisionShape = Chipmunk.shapeNew(body: body, shape: spec.shape)
+        shapes = [collisionShape]
         Chipmunk.bodySetState(body, position: spec.center, angle: spec.angle, velocity: spec.velocity,
                               angularVelocity: spec.angularVelocity)
         Chipmunk.shapeSetMaterial(collisionShape, friction: spec.friction, elasticity: spec.elasticity)
@@ -61,12 +82,17 @@ public final class Crate {
     deinit {
         // A world keeps its crates alive, so a crate being freed is never in a space: the shape
         // goes first because it points at the body.
-        Chipmunk.shapeFree(collisionShape)
+        for shape in shapes { Chipmunk.shapeFree(shape) }
         Chipmunk.bodyFree(body)
     }
 
     /// Whether the crate is in a world now.
     public var isInWorld: Bool { world != nil }
+
+    /// The body's mass, centre of gravity (in its own frame) and moment of inertia as Chipmunk
+    /// holds them (`cpBodyGetMass`, `cpBodyGetCenterOfGravity`, `cpBodyGetMoment`): for a compound
+    /// body, what Chipmunk accumulated from its parts once the crate is in a world.
+    public var massProperties: (mass: Double, centerOfGravity: Vec2, moment: Double) { Chipmunk.bodyMassProperties(body) }
 
     /// The crate's current state, copied out of Chipmunk. `id` is `BodyID(0)` outside a world.
     public var state: BodyState {

@@ -29,11 +29,16 @@ extension World {
     /// - Returns: nothing for an id not in the world.
     public func overlaps(of id: BodyID) -> [ShapeOverlap] {
         guard let crate = crate(id), !crate.collision.sensor else { return [] }
-        return Chipmunk.query(space, .shape(crate.collisionShape)).compactMap { row -> ShapeOverlap? in
-            let party = Self.party(row[0])
-            guard row[1] > Self.overlapSlop, crate.collision.pushes(collision(of: party)) else { return nil }
-            return ShapeOverlap(party: party, depth: row[1])
-        }.sorted { ($1.depth, $0.party) < ($0.depth, $1.party) }
+        // A compound body's parts: each other body or wall once, at the deepest part's depth.
+        var deepest: [ContactParty: Double] = [:]
+        for shape in crate.shapes {
+            for row in Chipmunk.query(space, .shape(shape)) {
+                let party = Self.party(row[0])
+                guard party != .body(id), row[1] > Self.overlapSlop, crate.collision.pushes(collision(of: party)) else { continue }
+                deepest[party] = max(deepest[party] ?? 0, row[1])
+            }
+        }
+        return deepest.map { ShapeOverlap(party: $0.key, depth: $0.value) }.sorted { ($1.depth, $0.party) < ($0.depth, $1.party) }
     }
 
     /// The collision settings of a body's or wall's shape (a tumbler's walls have the defaults).

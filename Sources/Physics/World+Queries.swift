@@ -16,9 +16,11 @@ extension World {
         list.point("point", point)
         list.length("within", maxDistance)
         try list.throwIfAny()
-        return Chipmunk.query(space, .point(point, maxDistance: maxDistance)).map {
-            PointQueryHit(party: Self.party($0[0]), point: Vec2($0[1], $0[2]), distance: $0[3], gradient: Vec2($0[4], $0[5]))
-        }.sorted { ($0.distance, $0.party) < ($1.distance, $1.party) }
+        return Chipmunk.queryShapes(space, .point(point, maxDistance: maxDistance)).map { hit in
+            let row = hit.row, party = Self.party(row[0])
+            return PointQueryHit(party: party, point: Vec2(row[1], row[2]), distance: row[3], gradient: Vec2(row[4], row[5]),
+                                 part: part(of: hit.shape, in: party))
+        }.sorted { ($0.distance, $0.party, $0.part ?? -1) < ($1.distance, $1.party, $1.part ?? -1) }
     }
 
     /// Every shape the segment from `start` to `end`, thickened by `radius`, meets, nearest its
@@ -32,7 +34,8 @@ extension World {
     /// - Throws: `PhysicsError.invalidValue` for a point or radius out of range.
     public func query(segmentFrom start: Vec2, to end: Vec2, radius: Double = 0) throws(PhysicsError) -> [SegmentQueryHit] {
         try checkSegment(start, end, radius)
-        return Chipmunk.query(space, .segment(start, end, radius: radius)).map(Self.segmentHit).sorted { ($0.alpha, $0.party) < ($1.alpha, $1.party) }
+        return Chipmunk.queryShapes(space, .segment(start, end, radius: radius)).map(segmentHit)
+            .sorted { ($0.alpha, $0.party, $0.part ?? -1) < ($1.alpha, $1.party, $1.part ?? -1) }
     }
 
     /// The first shape a ray from `start` towards `end` meets (`cpSpaceSegmentQueryFirst`), or nil.
@@ -46,7 +49,7 @@ extension World {
     public func firstHit(from start: Vec2, to end: Vec2, radius: Double = 0) throws(PhysicsError) -> SegmentQueryHit? {
         if radius > 0 { return try query(segmentFrom: start, to: end, radius: radius).first }
         try checkSegment(start, end, radius)
-        return Chipmunk.query(space, .segmentFirst(start, end, radius: radius)).first.map(Self.segmentHit)
+        return Chipmunk.queryShapes(space, .segmentFirst(start, end, radius: radius)).first.map(segmentHit)
     }
 
     /// The shapes whose bounding boxes overlap the box from `min` to `max` (`cpSpaceBBQuery`: a
@@ -69,8 +72,16 @@ extension World {
         try list.throwIfAny()
     }
 
-    private static func segmentHit(_ row: [Double]) -> SegmentQueryHit {
-        SegmentQueryHit(party: party(row[0]), point: Vec2(row[1], row[2]), normal: Vec2(row[3], row[4]), alpha: row[5])
+    private func segmentHit(_ hit: (row: [Double], shape: OpaquePointer)) -> SegmentQueryHit {
+        let row = hit.row, party = Self.party(row[0])
+        return SegmentQueryHit(party: party, point: Vec2(row[1], row[2]), normal: Vec2(row[3], row[4]), alpha: row[5],
+                               part: part(of: hit.shape, in: party))
+    }
+
+    /// The index of `shape` among a compound body's parts; nil for a wall or a body of one shape.
+    private func part(of shape: OpaquePointer, in party: ContactParty) -> Int? {
+        guard case let .body(id) = party, let crate = crate(id), crate.shapes.count > 1 || crate.shape.kind == .compound else { return nil }
+        return crate.shapes.firstIndex(of: shape)
     }
 
     static func party(_ code: Double) -> ContactParty { code > 0 ? .body(BodyID(UInt64(code))) : .wall(Int(-code) - 1) }

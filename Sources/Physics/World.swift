@@ -127,7 +127,7 @@ public final class World {
         // they were added, 100,000 joints took over a minute: `Chipmunk.spaceRemoveAllConstraints`).
         if let contactHooks { Chipmunk.eventsStop(contactHooks) }
         Chipmunk.spaceRemoveAllConstraints(space)
-        for crate in crates { Chipmunk.spaceRemoveShape(space, crate.collisionShape) }
+        for crate in crates { for shape in crate.shapes { Chipmunk.spaceRemoveShape(space, shape) } }
         for wall in walls { Chipmunk.spaceRemoveShape(space, wall.shape) }
         for tumbler in tumblers { for shape in tumbler.shapes { Chipmunk.spaceRemoveShape(space, shape) } }
         Chipmunk.spaceRemoveAllBodies(space)
@@ -155,8 +155,11 @@ public final class World {
     func add(_ crate: Crate, id: BodyID) throws(PhysicsError) {
         guard crate.world == nil else { throw .crateAlreadyInWorld }
         Chipmunk.spaceAddBody(space, crate.body)
-        Chipmunk.spaceAddShape(space, crate.collisionShape)
-        Chipmunk.shapeSetParty(crate.collisionShape, Int(truncatingIfNeeded: id.rawValue))
+        // A compound body's parts in order: Chipmunk sums their masses as each is added.
+        for shape in crate.shapes {
+            Chipmunk.spaceAddShape(space, shape)
+            Chipmunk.shapeSetParty(shape, Int(truncatingIfNeeded: id.rawValue))
+        }
         if let direction = crate.rules.oneWay { Chipmunk.hooksAddOneWay(hooks(), crate.collisionShape, direction) }
         crate.world = self
         crate.id = id
@@ -182,7 +185,7 @@ public final class World {
         guard !joints.contains(where: { $0.a === crate || $0.b === crate }) else { throw .crateHasJoints }
         // A drag is an input: it goes with its crate, as a held force does.
         release(id)
-        Chipmunk.spaceRemoveShape(space, crate.collisionShape)
+        for shape in crate.shapes { Chipmunk.spaceRemoveShape(space, shape) }
         Chipmunk.spaceRemoveBody(space, crate.body)
         crates.remove(at: index)
         rowBodies.remove(at: index)

@@ -173,12 +173,29 @@ public final class FrameRenderer {
         case let .circle(radius) where look == .crate:
             return Rasterizer.drawDisc(&image, center: center, angle: body.angle, style: discStyle(radius: radius, color: color), pen: pen)
         case .box, .circle, .polygon, .segment:
-            let outline = shape.outline.placed(at: body.position, angle: body.angle)
-            // A thin segment never thinner than a wall is drawn (about a pixel and a half).
-            let radius = outline.points.count < 3 ? max(outline.radius * viewport.scale, 0.75) : outline.radius * viewport.scale
-            return Rasterizer.drawOutline(&image, points: outline.points.map(viewport.imagePoint), radius: radius,
-                                          style: outlineStyle(StyleKey(size: shape.boundingSize, color: color)), pen: pen)
+            return drawOutline(shape.outline, of: body, size: shape.boundingSize, color: color, into: &image, pen: pen)
+        case let .compound(parts):
+            // Each part in its own colour (the body's when it has none), in part order; the mask
+            // marks every part with the body's id.
+            var drawn: PixelRect?
+            for part in parts {
+                let partColor = asleep ? Overlays.sleepingColor : part.color ?? color
+                if let rect = drawOutline(part.outline, of: body, size: part.shape.boundingSize, color: partColor, into: &image, pen: pen) {
+                    drawn = drawn.map { $0.union(rect) } ?? rect
+                }
+            }
+            return drawn
         }
+    }
+
+    /// Draws `outline` (in the body's frame) placed at the body, in the outline look.
+    private func drawOutline(_ outline: ConvexOutline, of body: BodyState, size: Vec2, color: RGB, into image: inout RGBImage,
+                             pen: MaskPen) -> PixelRect? {
+        let outline = outline.placed(at: body.position, angle: body.angle)
+        // A thin segment never thinner than a wall is drawn (about a pixel and a half).
+        let radius = outline.points.count < 3 ? max(outline.radius * viewport.scale, 0.75) : outline.radius * viewport.scale
+        return Rasterizer.drawOutline(&image, points: outline.points.map(viewport.imagePoint), radius: radius,
+                                      style: outlineStyle(StyleKey(size: size, color: color)), pen: pen)
     }
 
     /// Calls `draw` with a pen marking `mask` with `id`; with no pen when there is no mask (or no id).

@@ -155,6 +155,7 @@ struct SceneDecoder {
         } else {
             center = vector(fields, "center", required: true)
         }
+        if fields.has("shapes") { return compoundCrate(fields, path: path, center: center) }
         // Each shape reads only its own keys: a circle's `size`, or a box's `radius`, is an unknown key.
         // An unknown shape name is the one error: every shape's keys are allowed then.
         guard let kind = shapeKind(fields, "shape") else {
@@ -163,19 +164,7 @@ struct SceneDecoder {
             finish(fields)
             return nil
         }
-        let shape: BodyShape?
-        switch kind {
-        case .box: shape = vector(fields, "size", required: true).map { .box(size: $0) }
-        case .circle: shape = number(fields, "radius", required: true).map { .circle(radius: $0) }
-        case .polygon:
-            let vertices = points(fields, "vertices")
-            let radius = number(fields, "radius") ?? 0
-            shape = vertices.map { .polygon(vertices: $0, radius: radius) }
-        case .segment:
-            let a = vector(fields, "a", required: true), b = vector(fields, "b", required: true)
-            let radius = number(fields, "radius") ?? 0
-            shape = a.flatMap { a in b.map { .segment(a: a, b: $0, radius: radius) } }
-        }
+        let shape = simpleShape(kind, fields)
         let angle = number(fields, "angle") ?? 0
         let velocity = vector(fields, "velocity") ?? .zero
         let angularVelocity = number(fields, "angular_velocity") ?? 0
@@ -201,6 +190,75 @@ struct SceneDecoder {
                              bodyType: bodyType)
         spec.rules = rules
         return checked(spec, path: path, problems: { $0.problems() })
+    }
+
+    /// A box's, circle's, polygon's or segment's own keys; nil when one is missing or malformed.
+    private mutating func simpleShape(_ kind: BodyShape.Kind, _ fields: Fields) -> BodyShape? {
+        switch kind {
+        case .box: return vector(fields, "size", required: true).map { .box(size: $0) }
+        case .circle: return number(fields, "radius", required: true).map { .circle(radius: $0) }
+        case .polygon:
+            let vertices = points(fields, "vertices")
+            let radius = number(fields, "radius") ?? 0
+            return vertices.map { .polygon(vertices: $0, radius: radius) }
+        case .segment:
+            let a = vector(fields, "a", required: true), b = vector(fields, "b", required: true)
+            let radius = number(fields, "radius") ?? 0
+            return a.flatMap { a in b.map { .segment(a: a, b: $0, radius: radius) } }
+        case .compound: return nil
+        }
+    }
+
+    /// A compound body: `shapes` (its parts, in the order Chipmunk gets them) with `center` and
+    /// optionally `angle`, `velocity`, `angular_velocity`, and the `friction`, `elasticity`,
+    /// `filter`, `sensor` and `color` its parts take when they give none. Its mass is its parts'.
+    private mutating func compoundCrate(_ fields: Fields, path: String, center: Vec2?) -> CrateSpec? {
+        let angle = number(fields, "angle") ?? 0
+        let velocity = vector(fields, "velocity") ?? .zero
+        let angularVelocity = number(fields, "angular_velocity") ?? 0
+        if bodyType(fields, "body_type") == .kinematic {
+            report(fields.childPath("body_type"), "a body of parts is dynamic: its mass and moment come from its parts")
+        }
+        let (friction, elasticity) = surface(fields)
+        let collision = collisionSettings(fields)
+        let color = color(fields, "color")
+        let base = BodyPart(shape: .circle(radius: 1), mass: 0, friction: friction ?? Surface.standard.friction,
+                            elasticity: elasticity ?? Surface.standard.elasticity, collision: collision ?? .standard, color: color)
+        let parts = array(fields, "shapes", limit: (Limits.compoundParts.upperBound, "parts")) { decoder, value, partPath in
+            decoder.bodyPart(value, path: partPath, base: base)
+        }
+        finish(fields)
+        guard let center, let friction, let elasticity, let collision, let parts else { return nil }
+        let read = parts.compactMap { $0 }
+        guard read.count == parts.count else { return nil }
+        let mass = read.reduce(0) { $0 + $1.mass }
+        return checked(CrateSpec(center: center, shape: .compound(parts: read), angle: angle, velocity: velocity,
+                                 angularVelocity: angularVelocity, mass: mass, friction: friction, elasticity: elasticity,
+                                 collision: collision, color: color), path: path, problems: { $0.problems() })
+    }
+
+    /// One part of a compound body: a simple shape's keys, `mass`, and optionally `offset`, `angle`,
+    /// and its own `friction`, `elasticity`, `filter`, `sensor` and `color` (else `base`'s).
+    private mutating func bodyPart(_ value: JSONValue, path: String, base: BodyPart) -> BodyPart? {
+        guard let fields = object(value, path: path) else { return nil }
+        guard let kind = shapeKind(fields, "shape") else {
+            for key in ["size", "radius", "vertices", "a", "b", "offset", "angle", "mass", "friction", "elasticity", "filter", "sensor",
+                        "color"] { _ = member(fields, key) }
+            finish(fields)
+            return nil
+        }
+        let shape = simpleShape(kind, fields)
+        let offset = vector(fields, "offset") ?? .zero
+        let angle = number(fields, "angle") ?? 0
+        let mass = number(fields, "mass", required: true)
+        let friction = member(fields, "friction").map { number($0, path: fields.childPath("friction")) } ?? base.friction
+        let elasticity = member(fields, "elasticity").map { number($0, path: fields.childPath("elasticity")) } ?? base.elasticity
+        let collision = collisionSettings(fields, base: base.collision)
+        let color = color(fields, "color") ?? base.color
+        finish(fields)
+        guard let shape, let mass, let friction, let elasticity, let collision else { return nil }
+        return BodyPart(shape: shape, offset: offset, angle: angle, mass: mass, friction: friction, elasticity: elasticity,
+                        collision: collision, color: color)
     }
 
     /// A spawner: `at`, `every` and `count`, the `crate` it drops (written as a scene's crates are,
@@ -382,8 +440,9 @@ struct SceneDecoder {
     }
 
     /// A part's `filter` and `sensor`; the defaults when absent; nil when either is malformed.
-    mutating func collisionSettings(_ fields: Fields) -> CollisionSettings? {
-        var settings = CollisionSettings.standard
+    /// - Parameter base: what a part that gives neither takes (a compound body's part: its body's).
+    mutating func collisionSettings(_ fields: Fields, base: CollisionSettings = .standard) -> CollisionSettings? {
+        var settings = base
         var readable = true
         if let value = member(fields, "filter") {
             let path = fields.childPath("filter")
@@ -665,9 +724,11 @@ struct SceneDecoder {
     /// A body shape's kind, by its name (a box when not given); nil for a name it does not know.
     private mutating func shapeKind(_ fields: Fields, _ key: String) -> BodyShape.Kind? {
         guard let text = string(fields, key) else { return .box }
-        guard let kind = BodyShape.Kind(rawValue: text) else {
-            let names = BodyShape.Kind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            let suggestion = KeySuggestion.closest(to: text, among: BodyShape.Kind.allCases.map(\.rawValue))
+        // `compound` is no `shape` name: a body of parts is written with `shapes`.
+        let kinds = BodyShape.Kind.allCases.filter { $0 != .compound }
+        guard let kind = BodyShape.Kind(rawValue: text), kind != .compound else {
+            let names = kinds.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            let suggestion = KeySuggestion.closest(to: text, among: kinds.map(\.rawValue))
                 .map { " (did you mean \"\($0)\"?)" } ?? ""
             report(fields.childPath(key), "must be one of \(names), got \"\(TerminalText.escaped(text))\"\(suggestion)")
             return nil

@@ -37,21 +37,41 @@ package enum ScenePart {
 
     // MARK: Writing
 
+    /// A shape's keys: `shape` and its geometry, or a compound body's `shapes`.
+    private static func shapeFields(_ shape: BodyShape) -> [(key: String, value: JSONOutput)] {
+        switch shape {
+        case let .box(size): [("shape", "box"), ("size", .numbers([size.x, size.y]))]
+        case let .circle(radius): [("shape", "circle"), ("radius", .number(radius))]
+        case let .polygon(vertices, radius):
+            [("shape", "polygon"), ("vertices", .array(vertices.map { .numbers([$0.x, $0.y]) })), ("radius", .number(radius))]
+        case let .segment(a, b, radius):
+            [("shape", "segment"), ("a", .numbers([a.x, a.y])), ("b", .numbers([b.x, b.y])), ("radius", .number(radius))]
+        case let .compound(parts):
+            [("shapes", .array(parts.map { part -> JSONOutput in
+                var fields = shapeFields(part.shape)
+                fields += [("offset", .numbers([part.offset.x, part.offset.y])), ("angle", .number(part.angle)), ("mass", .number(part.mass)),
+                           ("friction", .number(part.friction)), ("elasticity", .number(part.elasticity))]
+                fields += collision(part.collision)
+                if let color = part.color { fields.append(("color", .string(color.hex))) }
+                return .object(fields)
+            }))]
+        }
+    }
+
     /// A crate as a scene file writes it.
     package static func json(_ spec: CrateSpec) -> JSONOutput {
         var fields: [(key: String, value: JSONOutput)] = [("center", .numbers([spec.center.x, spec.center.y]))]
-        switch spec.shape {
-        case let .box(size): fields += [("shape", "box"), ("size", .numbers([size.x, size.y]))]
-        case let .circle(radius): fields += [("shape", "circle"), ("radius", .number(radius))]
-        case let .polygon(vertices, radius):
-            fields += [("shape", "polygon"), ("vertices", .array(vertices.map { .numbers([$0.x, $0.y]) })), ("radius", .number(radius))]
-        case let .segment(a, b, radius):
-            fields += [("shape", "segment"), ("a", .numbers([a.x, a.y])), ("b", .numbers([b.x, b.y])), ("radius", .number(radius))]
-        }
+        fields += shapeFields(spec.shape)
         if spec.angle != 0 { fields.append(("angle", .number(spec.angle))) }
         if spec.velocity != .zero { fields.append(("velocity", .numbers([spec.velocity.x, spec.velocity.y]))) }
         if spec.angularVelocity != 0 { fields.append(("angular_velocity", .number(spec.angularVelocity))) }
-        if spec.bodyType == .kinematic { fields.append(("body_type", .string(BodyType.kinematic.rawValue))) } else { fields.append(("mass", .number(spec.mass))) }
+        if spec.bodyType == .kinematic {
+            fields.append(("body_type", .string(BodyType.kinematic.rawValue)))
+        } else if case .compound = spec.shape {
+            // A compound body's mass is its parts'.
+        } else {
+            fields.append(("mass", .number(spec.mass)))
+        }
         fields += [("friction", .number(spec.friction)), ("elasticity", .number(spec.elasticity))]
         fields += collision(spec.collision) + rules(spec.rules)
         if let color = spec.color { fields.append(("color", .string(color.hex))) }

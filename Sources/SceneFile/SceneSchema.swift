@@ -11,8 +11,7 @@ public enum SceneSchema {
     static var document: JSONOutput {
         let crateProperties: [(String, JSONOutput)] = [
             ("center", vector(magnitude: Limits.coordinate, "position and centre of mass, px")),
-            ("shape", described(["enum": .array(BodyShape.Kind.allCases.map { .string($0.rawValue) })],
-                                "body shape; default \"box\"")),
+            ("shape", described(["enum": .array(simpleKinds)], "body shape; default \"box\"")),
             ("size", vector(Limits.size, "a box's width and height, px")),
             ("radius", number(0...Limits.circleRadius.upperBound,
                               "a circle's radius (\(plain(Limits.circleRadius.lowerBound))...\(plain(Limits.circleRadius.upperBound))), "
@@ -36,9 +35,14 @@ public enum SceneSchema {
                 kindKeys("shape", "polygon", required: ["vertices"], forbidden: ["size", "a", "b"], radius: Limits.roundingRadius),
                 kindKeys("shape", "segment", required: ["a", "b"], forbidden: ["size", "vertices"], radius: Limits.roundingRadius),
             ]
-        let crate = object(required: ["center"], crateProperties).adding("allOf", crateKinds)
+        let simpleCrate = object(required: ["center"], crateProperties).adding("allOf", crateKinds)
+        let compound = compoundCrate(crateProperties)
+        let crate: JSONOutput = ["if": ["required": ["shapes"]], "then": compound, "else": simpleCrate]
         // A spawner's crate: as a scene's, placed at the spawner's `at` (no center of its own).
-        let spawnedCrate = object(required: [], crateProperties.filter { $0.0 != "center" }).adding("allOf", crateKinds)
+        let spawnedCrate: JSONOutput = [
+            "if": ["required": ["shapes"]], "then": withoutCenter(compound),
+            "else": object(required: [], crateProperties.filter { $0.0 != "center" }).adding("allOf", crateKinds),
+        ]
         let wall = object(required: [], [
             ("shape", described(["enum": ["segment", "polygon"]], "wall shape; default \"segment\"")),
             ("from", vector(magnitude: Limits.coordinate, "a segment's first end, px")),
@@ -70,6 +74,45 @@ public enum SceneSchema {
                                  "how far the simplified outline may stray, picture pixels; default \(plain(TerrainLimits.defaultTolerance))")),
             ("radius", number(Limits.wallRadius, "the segment walls' radius, px")),
         ] + surface + collision + [("color", described(color, "how it is drawn; default: render.wall"))])
+    }
+
+    /// The `shape` names (a body of parts is written with `shapes`).
+    static var simpleKinds: [JSONOutput] { BodyShape.Kind.allCases.filter { $0 != .compound }.map { .string($0.rawValue) } }
+
+    /// A body of parts: `shapes` (1 to `Limits.compoundParts` parts, each a simple shape with an
+    /// offset, angle and mass of its own) and the body's keys but `shape`, its geometry and `mass`.
+    static func compoundCrate(_ crateProperties: [(String, JSONOutput)]) -> JSONOutput {
+        let geometry = ["shape", "size", "radius", "vertices", "a", "b"]
+        let partKinds: JSONOutput = [
+            kindKeys("shape", "box", isDefault: true, required: ["size"], forbidden: ["radius", "vertices", "a", "b"]),
+            kindKeys("shape", "circle", required: ["radius"], forbidden: ["size", "vertices", "a", "b"], radius: Limits.circleRadius),
+            kindKeys("shape", "polygon", required: ["vertices"], forbidden: ["size", "a", "b"], radius: Limits.roundingRadius),
+            kindKeys("shape", "segment", required: ["a", "b"], forbidden: ["size", "vertices"], radius: Limits.roundingRadius),
+        ]
+        let part = object(required: ["mass"], crateProperties.filter { geometry.contains($0.0) } + [
+            ("offset", vector(magnitude: Limits.size.upperBound, "where the part lies in the body's frame, px; default [0, 0]")),
+            ("angle", number(magnitude: Limits.angle, "how far the part is turned in the body's frame, radians; default 0")),
+            ("mass", number(0...Limits.mass.upperBound, "the part's mass (0: none); the parts' masses add up to the body's, which must be > 0")),
+        ] + surface + collision + [("color", described(color, "how it is drawn; default: the body's colour"))]).adding("allOf", partKinds)
+        let body = crateProperties.filter { !geometry.contains($0.0) && $0.0 != "mass" && $0.0 != "body_type" }
+        return object(required: ["center", "shapes"], body + [
+            ("shapes", described(["type": "array", "minItems": .integer(Limits.compoundParts.lowerBound),
+                                  "maxItems": .integer(Limits.compoundParts.upperBound), "items": part],
+                                 "a body of parts, added to Chipmunk in this order; its mass, centre of gravity and moment are theirs")),
+            ("body_type", described(["enum": ["dynamic"]], "a body of parts is dynamic")),
+        ])
+    }
+
+    /// `schema` (an object's) without `center` among its properties and required keys.
+    static func withoutCenter(_ schema: JSONOutput) -> JSONOutput {
+        guard case let .object(fields) = schema else { return schema }
+        return .object(fields.map { field in
+            switch (field.key, field.value) {
+            case let ("required", .array(keys)): (key: field.key, value: .array(keys.filter { if case .string("center") = $0 { false } else { true } }))
+            case let ("properties", .object(properties)): (key: field.key, value: .object(properties.filter { $0.key != "center" }))
+            default: field
+            }
+        })
     }
 
     /// A joint: its kind, its two ends, the kind's own keys and the settings every joint has.

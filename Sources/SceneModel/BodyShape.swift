@@ -21,10 +21,14 @@ public enum BodyShape: Sendable, Hashable, Codable {
     case polygon(vertices: [Vec2], radius: Double)
     /// A segment from `a` to `b` thickened by `radius` (a capsule): a plank or a stick.
     case segment(a: Vec2, b: Vec2, radius: Double)
+    /// A body of several parts (`shapes` in scene files), each a simple shape placed in the body's
+    /// frame with its own mass (`BodyPart`), in the order Chipmunk gets them.
+    case compound(parts: [BodyPart])
 
-    /// The shape kinds, by the names scene files and traces write.
+    /// The shape kinds, by the names scene files and traces write (`compound`: a body written
+    /// with `shapes`, never a `shape` name).
     public enum Kind: String, Sendable, CaseIterable {
-        case box, circle, polygon, segment
+        case box, circle, polygon, segment, compound
     }
 
     public var kind: Kind {
@@ -33,6 +37,7 @@ public enum BodyShape: Sendable, Hashable, Codable {
         case .circle: .circle
         case .polygon: .polygon
         case .segment: .segment
+        case .compound: .compound
         }
     }
 
@@ -46,6 +51,13 @@ public enum BodyShape: Sendable, Hashable, Codable {
         case let .circle(radius): return ConvexOutline(points: [.zero], radius: radius)
         case let .polygon(vertices, radius): return ConvexOutline(points: vertices, radius: radius)
         case let .segment(a, b, radius): return ConvexOutline(points: [a, b], radius: radius)
+        case .compound:
+            // One convex piece cannot be the body: the rectangle around its parts stands for it
+            // where one outline is all a reader takes (the live page); overlap tests and frames
+            // use `outlines`.
+            let extent = halfExtents(angle: 0)
+            return ConvexOutline(points: [Vec2(-extent.x, -extent.y), Vec2(extent.x, -extent.y), extent, Vec2(-extent.x, extent.y)],
+                                 radius: 0)
         }
     }
 
@@ -55,7 +67,7 @@ public enum BodyShape: Sendable, Hashable, Codable {
         switch self {
         case let .box(size): size
         case let .circle(radius): Vec2(2 * radius, 2 * radius)
-        case .polygon, .segment: halfExtents(angle: 0) * 2
+        case .polygon, .segment, .compound: halfExtents(angle: 0) * 2
         }
     }
 
@@ -67,6 +79,7 @@ public enum BodyShape: Sendable, Hashable, Codable {
         case let .box(size): max(size.x, size.y) * 2.0.squareRoot()
         case let .circle(radius): 2 * radius
         case .polygon, .segment: 2 * (outline.points.map(\.length).max() ?? 0) + 2 * outline.radius
+        case .compound: 2 * (outlines.map { ($0.points.map(\.length).max() ?? 0) + $0.radius }.max() ?? 0)
         }
     }
 
@@ -87,6 +100,16 @@ public enum BodyShape: Sendable, Hashable, Codable {
                 reach.y = max(reach.y, abs(p.x * s + p.y * c))
             }
             return Vec2(reach.x + outline.radius, reach.y + outline.radius)
+        case .compound:
+            let c = cos(angle), s = sin(angle)
+            var reach = Vec2.zero
+            for outline in outlines {
+                for p in outline.points {
+                    reach.x = max(reach.x, abs(p.x * c - p.y * s) + outline.radius)
+                    reach.y = max(reach.y, abs(p.x * s + p.y * c) + outline.radius)
+                }
+            }
+            return reach
         }
     }
 
@@ -101,6 +124,7 @@ public enum BodyShape: Sendable, Hashable, Codable {
         case let .polygon(vertices, radius):
             [ShapeFingerprint.marker, 2, Double(vertices.count)] + vertices.flatMap { [$0.x, $0.y] } + [radius]
         case let .segment(a, b, radius): [ShapeFingerprint.marker, 3, a.x, a.y, b.x, b.y, radius]
+        case let .compound(parts): [ShapeFingerprint.marker, 4, Double(parts.count)] + parts.flatMap(\.fingerprintValues)
         }
     }
 }
@@ -126,6 +150,7 @@ extension BodyShape {
                 list.add("b", "a segment must be at least \(show(Limits.size.lowerBound)) px long, but a and b are "
                     + "\(show((b - a).length)) px apart")
             }
+        case let .compound(parts): list.add(Self.compoundProblems(parts))
         }
         return list.problems
     }
@@ -133,6 +158,11 @@ extension BodyShape {
     /// What is allowed but likely not meant: a polygon whose centroid is far from the body's
     /// position, which is its centre of mass in Chipmunk (as in pymunk, vertices are not shifted).
     public func warnings() -> [FieldProblem] {
+        if case let .compound(parts) = self {
+            guard problems().isEmpty else { return [] }
+            return parts.enumerated().flatMap { j, part in part.shape.warnings().map { FieldProblem("shapes[\(j)].\($0.field)", $0.message) } }
+                + Self.compoundWarnings(parts)
+        }
         guard case let .polygon(vertices, _) = self, problems().isEmpty,
               let centroid = ConvexPolygonCheck.centroid(vertices) else { return [] }
         let reach = vertices.map(\.length).max() ?? 0

@@ -94,7 +94,7 @@ public enum CrateOverlaps {
                             // by the boxes' overlap along x or y parts them): bodies resting against
                             // each other are passed over without the exact test.
                             let depth = deepGap(box, boxes[other])
-                            overlaps = box.boxOverlap(boxes[other]) > depth && box.outline.overlaps(boxes[other].outline, deeperThan: depth)
+                            overlaps = box.boxOverlap(boxes[other]) > depth && box.overlaps(boxes[other], deeperThan: depth)
                         } else {
                             let gap = box.separation(boxes[other])
                             if gap <= contactDistance, other > index { report.contactPairs += 1 }
@@ -133,7 +133,7 @@ public enum CrateOverlaps {
             let otherBox = Box(other)
             let depth = deepGap(box, otherBox)
             guard box.collision.pushes(otherBox.collision), box.boxOverlap(otherBox) > depth,
-                  box.outline.overlaps(otherBox.outline, deeperThan: depth) else { continue }
+                  box.overlaps(otherBox, deeperThan: depth) else { continue }
             deep += 1
             if deep > limit { return true }
         }
@@ -247,14 +247,15 @@ public enum CrateOverlaps {
     /// A body's footprint in the world: its outline placed at its centre and angle, and its
     /// bounding box. Every pair of shapes gets an exact overlap test (`ConvexOutline.separation`).
     private struct Box {
-        var outline: ConvexOutline
+        /// One for a simple shape, one a part for a compound body.
+        var outlines: [ConvexOutline]
         var collision: CollisionSettings
         var minX, maxX, minY, maxY: Double
         /// Half the narrower side of the shape's bounding size.
         var narrowHalf: Double
 
         init(_ crate: CrateSpec) {
-            outline = crate.shape.outline.placed(at: crate.center, angle: crate.angle)
+            outlines = crate.shape.outlines.map { $0.placed(at: crate.center, angle: crate.angle) }
             collision = crate.collision
             let size = crate.shape.boundingSize
             narrowHalf = min(size.x, size.y) / 2
@@ -271,13 +272,20 @@ public enum CrateOverlaps {
             -Swift.max(other.minX - maxX, minX - other.maxX, other.minY - maxY, minY - other.maxY)
         }
 
+        /// Whether some part of each overlaps the other's by more than `depth`.
+        func overlaps(_ other: Box, deeperThan depth: Double) -> Bool {
+            outlines.contains { outline in other.outlines.contains { outline.overlaps($0, deeperThan: depth) } }
+        }
+
         /// The gap between the shapes: negative when they share area (then minus a penetration
         /// depth), 0 when touching. Shapes whose bounding boxes are over `contactDistance` apart
         /// give that gap at once.
         func separation(_ other: Box) -> Double {
             let bboxGap = Swift.max(other.minX - maxX, minX - other.maxX, other.minY - maxY, minY - other.maxY)
             if bboxGap > CrateOverlaps.contactDistance { return bboxGap }
-            return outline.separation(other.outline)
+            var gap = Double.infinity
+            for outline in outlines { for theirs in other.outlines { gap = Swift.min(gap, outline.separation(theirs)) } }
+            return gap
         }
     }
 }

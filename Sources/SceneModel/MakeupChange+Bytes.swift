@@ -150,10 +150,20 @@ extension MakeupChange {
         case let .segment(a, b, radius):
             writer.u8(3)
             for value in [a.x, a.y, b.x, b.y, radius] { writer.f64(value) }
+        case let .compound(parts):
+            writer.u8(4)
+            writer.u32(UInt32(clamping: parts.count))
+            for part in parts {
+                write(part.shape, to: &writer)
+                for value in [part.offset.x, part.offset.y, part.angle, part.mass, part.friction, part.elasticity] { writer.f64(value) }
+                write(part.collision, to: &writer)
+                write(part.color, to: &writer)
+            }
         }
     }
 
-    private static func readShape(_ reader: inout LittleEndianReader) throws -> BodyShape {
+    /// - Parameter inPart: a part's shape, which cannot itself have parts.
+    private static func readShape(_ reader: inout LittleEndianReader, inPart: Bool = false) throws -> BodyShape {
         switch try reader.u8() {
         case 0: return .box(size: Vec2(try reader.f64(), try reader.f64()))
         case 1: return .circle(radius: try reader.f64())
@@ -161,6 +171,17 @@ extension MakeupChange {
             let vertices = try readVertices(&reader)
             return .polygon(vertices: vertices, radius: try reader.f64())
         case 3: return .segment(a: Vec2(try reader.f64(), try reader.f64()), b: Vec2(try reader.f64(), try reader.f64()), radius: try reader.f64())
+        case 4 where !inPart:
+            let count = try reader.u32()
+            guard count <= UInt32(Limits.compoundParts.upperBound) else {
+                throw WorldState.FormatError(description: "the state's make-up log: a body has more than \(Limits.compoundParts.upperBound) parts")
+            }
+            return .compound(parts: try (0..<Int(count)).map { _ in
+                let shape = try readShape(&reader, inPart: true)
+                let v = try (0..<6).map { _ in try reader.f64() }
+                return BodyPart(shape: shape, offset: Vec2(v[0], v[1]), angle: v[2], mass: v[3], friction: v[4], elasticity: v[5],
+                                collision: try readCollision(&reader), color: try readColor(&reader))
+            })
         default: throw WorldState.FormatError(description: "the state's make-up log: a shape's kind is unknown")
         }
     }

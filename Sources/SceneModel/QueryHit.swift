@@ -5,8 +5,12 @@ public struct PointQueryHit: Sendable, Equatable {
     public var point: Vec2
     public var distance: Double
     public var gradient: Vec2
+    /// Which part of a compound body the hit is on (its index in `shapes`); nil for a wall or a
+    /// body of one shape.
+    public var part: Int?
 
-    public init(party: ContactParty, point: Vec2, distance: Double, gradient: Vec2) {
+    public init(party: ContactParty, point: Vec2, distance: Double, gradient: Vec2, part: Int? = nil) {
+        self.part = part
         self.party = party
         self.point = point
         self.distance = distance
@@ -21,8 +25,12 @@ public struct SegmentQueryHit: Sendable, Equatable {
     public var point: Vec2
     public var normal: Vec2
     public var alpha: Double
+    /// Which part of a compound body the hit is on (its index in `shapes`); nil for a wall or a
+    /// body of one shape.
+    public var part: Int?
 
-    public init(party: ContactParty, point: Vec2, normal: Vec2, alpha: Double) {
+    public init(party: ContactParty, point: Vec2, normal: Vec2, alpha: Double, part: Int? = nil) {
+        self.part = part
         self.party = party
         self.point = point
         self.normal = normal

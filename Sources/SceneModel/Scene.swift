@@ -225,7 +225,7 @@ public enum WallGeometry: Sendable, Hashable, Codable {
 
 /// Chipmunk's collision filter (`cpShapeFilter`): two shapes collide unless they share a non-zero
 /// `group`, and only if each one's `categories` meet the other's `mask`.
-public struct ShapeFilter: Sendable, Hashable {
+public struct ShapeFilter: Sendable, Hashable, Codable {
     /// 0: no group (`CP_NO_GROUP`).
     public var group: UInt32
     public var categories: UInt32
@@ -242,7 +242,7 @@ public struct ShapeFilter: Sendable, Hashable {
 }
 
 /// How a body's or wall's shape takes part in collisions.
-public struct CollisionSettings: Sendable, Hashable {
+public struct CollisionSettings: Sendable, Hashable, Codable {
     public var filter: ShapeFilter
     /// Detects overlaps (its contacts exist) but never pushes (`cpShapeSetSensor`).
     public var sensor: Bool

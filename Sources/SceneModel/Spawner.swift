@@ -80,6 +80,15 @@ extension BodyShape {
         case let .circle(radius): .circle(radius: radius * factor)
         case let .polygon(vertices, radius): .polygon(vertices: vertices.map { Vec2($0.x * factor, $0.y * factor) }, radius: radius * factor)
         case let .segment(a, b, radius): .segment(a: Vec2(a.x * factor, a.y * factor), b: Vec2(b.x * factor, b.y * factor), radius: radius * factor)
+        case let .compound(parts):
+            // Each part keeps its density, as the body's mass does (factor squared).
+            .compound(parts: parts.map { part in
+                var part = part
+                part.shape = part.shape.scaled(by: factor)
+                part.offset = Vec2(part.offset.x * factor, part.offset.y * factor)
+                part.mass *= factor * factor
+                return part
+            })
         }
     }
 }

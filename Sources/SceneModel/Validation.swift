@@ -38,6 +38,9 @@ public enum Limits {
     public static let roundingRadius = 0.0...1e4
     /// Vertices of a polygon (a body's or a wall's): each costs work in every contact test.
     public static let polygonVertices = 3...32
+    /// Parts of a compound body (`shapes`): enough for a letter or a ragdoll's torso, few enough that
+    /// a body's mass accumulation (Chipmunk redoes it as each part is added) stays cheap.
+    public static let compoundParts = 1...64
     /// A polygon's smallest area, in px² (that of the smallest box, 0.01 px square).
     public static let polygonArea = 1e-4
     public static let worldSize = 1.0...1e6
@@ -162,8 +165,12 @@ extension CrateSpec {
         list.check("velocity", velocity, magnitude: Limits.speed)
         list.check("angular_velocity", angularVelocity, magnitude: Limits.angularSpeed)
         switch bodyType {
-        case .dynamic: list.check("mass", mass, in: Limits.mass)
-        case .kinematic: if mass != .infinity { list.add("mass", "a kinematic body has no mass: it moves only by its velocity") }
+        case .dynamic:
+            // A compound body's mass is its parts' (checked with them, `shapes`).
+            if case .compound = shape {} else { list.check("mass", mass, in: Limits.mass) }
+        case .kinematic:
+            if mass != .infinity { list.add("mass", "a kinematic body has no mass: it moves only by its velocity") }
+            if case .compound = shape { list.add("body_type", "a body of parts is dynamic: its mass and moment come from its parts") }
         }
         list.checkSurface(friction: friction, elasticity: elasticity)
         list.add(rules.problems())

@@ -49,13 +49,18 @@ public enum WallOverlaps {
         }
         let wallOutlines = walls.map { Placed($0.outline) }
         for (bodyIndex, body) in bodies.enumerated() {
-            let placed = Placed(body.shape.outline.placed(at: body.center, angle: body.angle))
-            for (wallIndex, wall) in wallOutlines.enumerated() where placed.boundsMeet(wall) && body.collision.pushes(walls[wallIndex].collision) {
-                let core = placed.outline.coreSeparation(wall.outline)
-                let depth = placed.outline.radius + wall.outline.radius - core
-                if depth > slop {
-                    report.overlaps.append(Overlap(body: bodyIndex, wall: wallIndex, depth: depth, across: core < placed.outline.radius))
+            // A compound body's deepest part names the overlap.
+            let pieces = body.shape.outlines.map { Placed($0.placed(at: body.center, angle: body.angle)) }
+            for (wallIndex, wall) in wallOutlines.enumerated() where body.collision.pushes(walls[wallIndex].collision) {
+                var deepest: Overlap?
+                for placed in pieces where placed.boundsMeet(wall) {
+                    let core = placed.outline.coreSeparation(wall.outline)
+                    let depth = placed.outline.radius + wall.outline.radius - core
+                    if depth > slop, depth > (deepest?.depth ?? 0) {
+                        deepest = Overlap(body: bodyIndex, wall: wallIndex, depth: depth, across: core < placed.outline.radius)
+                    }
                 }
+                if let deepest { report.overlaps.append(deepest) }
             }
         }
         return report

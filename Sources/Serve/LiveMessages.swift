@@ -9,11 +9,12 @@ import Session
 package enum LiveMessages {
     /// `{"type":"scene","world":[w,h],"background":"#…","crate":"#…","wall":"#…","look":"crate|plain",
     /// "walls":[{"points":[x0,y0,x1,y1,…],"radius":r,"color":"#…"},…],
-    /// "bodies":[[id,width,height,"#rrggbb",kind(,[x0,y0,…],radius)],…],
+    /// "bodies":[[id,width,height,"#rrggbb",kind(,[x0,y0,…],radius(,[[[x0,y0,…],radius,"#rrggbb"],…]))],…],
     /// "joints":[{"kind":"pin","a":id|null,"anchor_a":[x,y],"b":id|null,"anchor_b":[x,y](,"groove":[x0,y0,x1,y1])(,"centres":true)},…],
     /// "rewind":{"seconds":30}|{"unavailable":"why"}}`:
     /// sizes, colours and shapes as data (a box's and a circle's size; another shape's outline
-    /// points in its own frame and radius, `BodyShape.outline`; a wall's points in the world), the
+    /// points in its own frame and radius, `BodyShape.outline`; a compound body's parts' too, each
+    /// with its colour; a wall's points in the world), the
     /// joints (`JointLink`: anchors in their bodies' frames, null for the static body; only when
     /// the scene has any), and whether pages may rewind, sent on connect.
     package static func scene(_ scene: Scene, world: World, rewind: LiveRun.Rewind = .unavailable("not offered")) -> String {
@@ -75,7 +76,7 @@ package enum LiveMessages {
 
     private static func hex(_ color: RGB) -> JSONOutput { .string(color.hex) }
 
-    /// `[id,width,height,"#rrggbb",kind(,[x0,y0,…],radius)]`.
+    /// `[id,width,height,"#rrggbb",kind(,[x0,y0,…],radius(,parts))]`.
     private static func bodyOutput(_ body: LiveParts.Body, scene: Scene) -> JSONOutput {
         let size = body.shape.boundingSize
         let entry: [JSONOutput] = [.unsigned(body.id.rawValue), .number(size.x), .number(size.y),
@@ -87,6 +88,17 @@ package enum LiveMessages {
         case .polygon, .segment:
             let outline = body.shape.outline
             return .array(entry + [.numbers(outline.points.flatMap { [$0.x, $0.y] }), .number(outline.radius)])
+        case let .compound(parts):
+            // The rectangle around its parts (`BodyShape.outline`), then each part's outline in the
+            // body's frame, radius and colour: `[[x0,y0,…],r,"#rrggbb"]`.
+            let outline = body.shape.outline
+            let color = body.color ?? scene.render.crate
+            return .array(entry + [.numbers(outline.points.flatMap { [$0.x, $0.y] }), .number(outline.radius),
+                                   .array(parts.map { part in
+                                       let placed = part.outline
+                                       return .array([.numbers(placed.points.flatMap { [$0.x, $0.y] }), .number(placed.radius),
+                                                      hex(part.color ?? color)])
+                                   })])
         }
     }
 

@@ -153,7 +153,7 @@ static void next_wall(char **cursor, cbaseline_wall *w) {
 /* Reads a body line's fields (after "body", or "addbody STEP"). */
 static void next_crate(char **cursor, cbaseline_crate *k) {
     k->kind = (int)next_integer(cursor);
-    if (k->kind < CBASELINE_BOX || k->kind > CBASELINE_SEGMENT) { fprintf(stderr, "trail: unknown body kind %d\n", k->kind); exit(65); }
+    if (k->kind < CBASELINE_BOX || k->kind > CBASELINE_COMPOUND) { fprintf(stderr, "trail: unknown body kind %d\n", k->kind); exit(65); }
     k->kinematic = (int)next_integer(cursor);
     k->cx = next_double(cursor);
     k->cy = next_double(cursor);
@@ -174,6 +174,24 @@ static void next_crate(char **cursor, cbaseline_crate *k) {
     next_collision_and_vertices(cursor, &k->collision, &k->vertex_count, &k->vertices);
     next_rules(cursor, &k->rules);
     if (k->kind == CBASELINE_POLYGON && k->vertex_count < 3) { fprintf(stderr, "trail: a polygon needs 3...32 vertices\n"); exit(65); }
+    if (k->kind != CBASELINE_COMPOUND) return;
+    /* A compound body's parts: "P" then each part's kind, numbers and collision and vertices. */
+    long parts = next_integer(cursor);
+    if (parts < 1 || parts > 64) { fprintf(stderr, "trail: a body has 1...64 parts, got %ld\n", parts); exit(65); }
+    cbaseline_part *list = calloc((size_t)parts, sizeof *list);
+    if (!list) { fprintf(stderr, "trail: out of memory\n"); exit(71); }
+    for (long j = 0; j < parts; j++) {
+        cbaseline_part *p = &list[j];
+        p->kind = (int)next_integer(cursor);
+        if (p->kind < CBASELINE_BOX || p->kind > CBASELINE_SEGMENT) { fprintf(stderr, "trail: unknown part kind %d\n", p->kind); exit(65); }
+        double *fields[] = {&p->width, &p->height, &p->radius, &p->ax, &p->ay, &p->bx, &p->by, &p->offset_x, &p->offset_y, &p->angle,
+                            &p->mass, &p->friction, &p->elasticity};
+        for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) *fields[f] = next_double(cursor);
+        next_collision_and_vertices(cursor, &p->collision, &p->vertex_count, &p->vertices);
+        if (p->kind == CBASELINE_POLYGON && p->vertex_count < 3) { fprintf(stderr, "trail: a polygon needs 3...32 vertices\n"); exit(65); }
+    }
+    k->part_count = (int)parts;
+    k->parts = list;
 }
 
 /* Reads a joint line's fields (after "joint", or "addjoint STEP"), its ends among the

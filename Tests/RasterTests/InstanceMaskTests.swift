@@ -15,6 +15,10 @@ import Testing
         (BodyID(3), .polygon(vertices: [Vec2(-6, -4), Vec2(7, -3), Vec2(0, 6)], radius: 0.8)),
         (BodyID(4), .segment(a: Vec2(-8, 0), b: Vec2(8, 1), radius: 1.2)),
         (BodyID(5), .box(size: Vec2(10, 10))),
+        // A body of parts: every part is marked with the body's id.
+        (BodyID(6), .compound(parts: [BodyPart(shape: .box(size: Vec2(12, 4)), mass: 1),
+                                      BodyPart(shape: .box(size: Vec2(4, 10)), offset: Vec2(-4, 7), angle: 0.3, mass: 1),
+                                      BodyPart(shape: .circle(radius: 3), offset: Vec2(7, 3), mass: 1, color: RGB(40, 160, 90))])),
     ])
 
     static func renderer(look: BodyLook = .crate, masks: Bool = true) -> FrameRenderer {
@@ -32,6 +36,7 @@ import Testing
             body(3, Vec2(60 - 1.1 * t, 30), 0.31 * t),
             body(4, Vec2(50, 40 - 1.9 * t), 0.17 * t),
             body(5, Vec2(84 + 0.5 * t, 9), 0.05 * t),
+            body(6, Vec2(25 + 1.3 * t, 45 - t), -0.21 * t),
         ]
         return WorldSnapshot(step: n, bodies: bodies, movingWalls: [WallState(from: Vec2(10 + t, 55), to: Vec2(40, 48 - t), radius: 0.9)])
     }
@@ -122,8 +127,8 @@ import Testing
         let frame = Self.renderer().render(Self.snapshot(2))
         let mask = try #require(frame.mask)
         let ids = Set(mask.ids)
-        #expect(ids.isSuperset(of: [0, 0xF000, 0xF001, 0xF002, 1, 2, 3, 4, 5]))
-        #expect(ids.allSatisfy { $0 <= 5 || (0xF000...0xF002).contains($0) })
+        #expect(ids.isSuperset(of: [0, 0xF000, 0xF001, 0xF002, 1, 2, 3, 4, 5, 6]))
+        #expect(ids.allSatisfy { $0 <= 6 || (0xF000...0xF002).contains($0) })
         // The floor's centre line, away from the bodies.
         let floorRow = Int(renderer: Self.renderer(), worldY: 2)
         #expect(mask.ids[floorRow * frame.width + 3] == 0xF000)
@@ -165,6 +170,14 @@ import Testing
         let d = point - body.position
         let local = Vec2(c * d.x + s * d.y, -s * d.x + c * d.y)
         switch shape {
+        case let .compound(parts):
+            // The nearest part's: each part is its shape at the body's place moved by its offset.
+            return parts.map { part in
+                var placed = body
+                placed.position = body.position + Vec2(c * part.offset.x - s * part.offset.y, s * part.offset.x + c * part.offset.y)
+                placed.angle = body.angle + part.angle
+                return signedDistance(point, to: part.shape, at: placed)
+            }.min() ?? .infinity
         case let .box(size):
             return max(abs(local.x) - size.x / 2, abs(local.y) - size.y / 2)
         case let .circle(radius):

@@ -10,7 +10,8 @@ enum {
     CBASELINE_BOX = 0,      /* width × height */
     CBASELINE_CIRCLE = 1,   /* radius */
     CBASELINE_POLYGON = 2,  /* vertex_count points of `vertices` (x0, y0, x1, y1, ...), rounded by radius */
-    CBASELINE_SEGMENT = 3   /* a to b, thickened by radius */
+    CBASELINE_SEGMENT = 3,  /* a to b, thickened by radius */
+    CBASELINE_COMPOUND = 4  /* part_count parts of `parts` (a crate only) */
 };
 
 /* Chipmunk's collision filter (cpShapeFilter) and sensor flag; all categories and mask bits set,
@@ -31,6 +32,16 @@ typedef struct {
     int has_surface_velocity;
     double surface_vx, surface_vy;
 } cbaseline_rules;
+/* One part of a CBASELINE_COMPOUND body: a box, circle, polygon or segment (its values as a
+   crate's), placed in the body's frame by offset and angle, with its own mass (cpShapeSetMass). */
+typedef struct {
+    int kind;
+    double width, height, radius, ax, ay, bx, by;
+    int vertex_count;
+    const double *vertices;
+    double offset_x, offset_y, angle, mass, friction, elasticity;
+    cbaseline_collision collision;
+} cbaseline_part;
 
 /* A body, in its own frame (vertices, a and b are relative to its position, its centre of mass);
    kinematic when `kinematic` is not 0 (cpBodyNewKinematic: no mass or moment). */
@@ -42,6 +53,9 @@ typedef struct {
     const double *vertices;
     cbaseline_collision collision;
     cbaseline_rules rules;
+    /* A CBASELINE_COMPOUND body's parts, in order (its mass, width, height and radius unused). */
+    int part_count;
+    const cbaseline_part *parts;
 } cbaseline_crate;
 
 /* A static wall: a CBASELINE_SEGMENT from a to b, or a CBASELINE_POLYGON (world coordinates). */

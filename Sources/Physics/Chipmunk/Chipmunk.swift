@@ -1,6 +1,9 @@
 internal import CBodyScan
 internal import CChipmunk
 import SceneModel
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // The only file that calls Chipmunk. Handles are `OpaquePointer`s (Chipmunk's structs are opaque
 // to Swift), so no C type appears in any other file's signatures. Callers validate every value
@@ -120,9 +123,24 @@ enum Chipmunk {
         case let .polygon(vertices, radius):
             moment = withPoints(vertices) { cpMomentForPoly(mass, $1, $0, cpvzero, radius) }
         case let .segment(a, b, radius): moment = cpMomentForSegment(mass, cpv(a.x, a.y), cpv(b.x, b.y), radius)
+        case .compound: preconditionFailure("a compound body is made with bodyNew(mass: 0, moment: 0) and its parts' masses")
         }
         return cpBodyNew(mass, moment)!
     }
+
+    /// `cpBodyNew(mass, moment)`: a compound body starts at 0 and 0 and gets both from its shapes.
+    static func bodyNew(mass: Double, moment: Double) -> OpaquePointer { cpBodyNew(mass, moment)! }
+
+    /// Mass, centre of gravity (body frame) and moment (`cpBodyGetMass`, `cpBodyGetCenterOfGravity`,
+    /// `cpBodyGetMoment`).
+    static func bodyMassProperties(_ body: OpaquePointer) -> (mass: Double, centerOfGravity: Vec2, moment: Double) {
+        let cog = cpBodyGetCenterOfGravity(body)
+        return (cpBodyGetMass(body), Vec2(cog.x, cog.y), cpBodyGetMoment(body))
+    }
+
+    /// `cpShapeSetMass`: the shape's share of its body's mass, which Chipmunk accumulates into the
+    /// body when the shape is added to a space (and again on each later add).
+    static func shapeSetMass(_ shape: OpaquePointer, _ mass: Double) { cpShapeSetMass(shape, mass) }
 
     static func bodyFree(_ body: OpaquePointer) { cpBodyFree(body) }
 
@@ -199,6 +217,34 @@ enum Chipmunk {
         case let .circle(radius): cpCircleShapeNew(body, radius, cpvzero)!
         case let .polygon(vertices, radius): polygonShapeNew(body: body, vertices: vertices, radius: radius)
         case let .segment(a, b, radius): segmentShapeNew(body: body, from: a, to: b, radius: radius)
+        case .compound: preconditionFailure("a compound body's shapes are made part by part (partShapeNew)")
+        }
+    }
+
+    /// A compound body's part in `body`'s frame, placed by its offset and angle: a box or polygon
+    /// through `cpPolyShapeNew` with `cpTransformRigid(offset, angle)` (a box as its four corners
+    /// from bottom-left, counter-clockwise), a circle at its offset, a segment's ends turned and
+    /// moved here (x' = c·x − s·y + dx, y' = s·x + c·y + dy, c and s the library's cos and sin, each
+    /// operation rounded as the C harness rounds it).
+    static func partShapeNew(body: OpaquePointer, part: BodyPart) -> OpaquePointer {
+        let offset = cpv(part.offset.x, part.offset.y)
+        switch part.shape {
+        case let .box(size):
+            let w = size.x / 2, h = size.y / 2
+            return withPoints([Vec2(-w, -h), Vec2(w, -h), Vec2(w, h), Vec2(-w, h)]) {
+                cpPolyShapeNew(body, $1, $0, cpTransformRigid(offset, part.angle), 0)!
+            }
+        case let .circle(radius): return cpCircleShapeNew(body, radius, offset)!
+        case let .polygon(vertices, radius):
+            return withPoints(vertices) { cpPolyShapeNew(body, $1, $0, cpTransformRigid(offset, part.angle), radius)! }
+        case let .segment(a, b, radius):
+            let c = cos(part.angle), s = sin(part.angle)
+            func placed(_ p: Vec2) -> Vec2 {
+                let x = c * p.x, y = s * p.y, u = s * p.x, v = c * p.y
+                return Vec2((x - y) + part.offset.x, (u + v) + part.offset.y)
+            }
+            return segmentShapeNew(body: body, from: placed(a), to: placed(b), radius: radius)
+        case .compound: preconditionFailure("a part cannot have parts (BodyPart.problems)")
         }
     }
 
@@ -240,8 +286,11 @@ enum Chipmunk {
     }
 
     /// The shapes a query meets, each as its row of numbers (its party first; queries.h says the rest).
-    static func query(_ space: OpaquePointer, _ query: Query) -> [[Double]] {
-        var hits = CChipmunk_Hits(rows: nil, count: 0, capacity: 0, fields: 1, lost: 0)
+    static func query(_ space: OpaquePointer, _ query: Query) -> [[Double]] { queryShapes(space, query).map(\.row) }
+
+    /// The shapes a query meets, each as its row and the shape itself (which part of a body it is).
+    static func queryShapes(_ space: OpaquePointer, _ query: Query) -> [(row: [Double], shape: OpaquePointer)] {
+        var hits = CChipmunk_Hits(rows: nil, count: 0, capacity: 0, fields: 1, lost: 0, shapes: nil)
         switch query {
         case let .point(point, maxDistance): CChipmunk_QueryPoint(space, cpv(point.x, point.y), maxDistance, &hits)
         case let .segment(a, b, radius): CChipmunk_QuerySegment(space, cpv(a.x, a.y), cpv(b.x, b.y), radius, &hits)
@@ -249,9 +298,12 @@ enum Chipmunk {
         case let .box(low, high): CChipmunk_QueryBox(space, cpBBNew(low.x, low.y, high.x, high.y), &hits)
         case let .shape(shape): CChipmunk_QueryShape(space, shape, &hits)
         }
-        defer { free(hits.rows) }
+        defer {
+            free(hits.rows)
+            free(hits.shapes)
+        }
         let fields = Int(hits.fields)
-        return (0..<Int(hits.count)).map { i in (0..<fields).map { hits.rows[i * fields + $0] } }
+        return (0..<Int(hits.count)).map { i in ((0..<fields).map { hits.rows[i * fields + $0] }, hits.shapes[i]!) }
     }
 
     /// `cpShapeSetSurfaceVelocity`: a conveyor's surface, px/s in world coordinates.

@@ -41,14 +41,16 @@ socket.onmessage = (event) => {
   receiveFrame(new DataView(event.data));
 };
 
-// A body as the scene and parts messages give it: [id, w, h, colour, kind(, outline points, radius)].
-function describe([id, w, h, color, shape, points, radius]) {
+// A body as the scene and parts messages give it: [id, w, h, colour, kind(, outline points, radius
+// (, a compound body's parts: [[points], radius, colour], ...))].
+function describe([id, w, h, color, shape, points, radius, parts]) {
   // A box and a circle come as their size; their outlines follow from it.
   if (!points) {
     points = shape === "circle" ? [0, 0] : [-w / 2, -h / 2, w / 2, -h / 2, w / 2, h / 2, -w / 2, h / 2];
     radius = shape === "circle" ? w / 2 : 0;
   }
-  return [id, { w, h, color, shape, points, radius }];
+  parts = parts ? parts.map(([points, radius, color]) => ({ w, h, color, points, radius })) : null;
+  return [id, { w, h, color, shape, points, radius, parts }];
 }
 
 function receiveScene(message) {
@@ -177,6 +179,11 @@ function sprite(body, scale) {
   body.spriteScale = scale;
   // The crate look has sprites of its own for boxes and circles; every other shape, and every
   // shape in the plain look, is drawn from its outline, whatever its kind.
+  if (body.parts) {
+    // A compound body: each part from its outline, in part order, as the frame renderer draws it.
+    for (const part of body.parts) drawOutline(c, part, w / 2, h / 2, scale);
+    return canvas;
+  }
   if (scene.look !== "crate" || (body.shape !== "box" && body.shape !== "circle")) {
     drawOutline(c, body, w / 2, h / 2, scale);
     return canvas;
