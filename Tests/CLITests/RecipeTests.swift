@@ -92,7 +92,8 @@ import Testing
     }
 
     /// The command on 1 s renders: in each `cratedrop run` of it (a pipeline may hold one after a
-    /// `|`), `--seconds N` made 1, or `--seconds 1` added after the scene.
+    /// `|`), `--seconds N` made 1, or `--seconds 1` added after the scene. A still image
+    /// (`--at T`) is left as written: it draws one frame, and its run must reach T.
     static func shortened(_ line: String) -> String {
         var words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         var at = 0
@@ -100,6 +101,7 @@ import Testing
             defer { at += 1 }
             guard words[at] == "cratedrop", words[at + 1] == "run" else { continue }
             let end = words[at...].firstIndex { $0 == "|" || $0 == ">" || $0 == "2>" } ?? words.count
+            if words[at..<end].contains("--at") { continue }
             if let seconds = words[at..<end].firstIndex(of: "--seconds"), seconds + 1 < end {
                 words[seconds + 1] = "1"
             } else {
