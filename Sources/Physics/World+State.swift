@@ -34,7 +34,7 @@ extension World {
     /// fingerprint. Made once, until a crate, wall or tumbler is added or removed.
     private var stateMakeup: StateMakeup {
         if let stateMakeupCache { return stateMakeupCache }
-        let makeup = StateMakeup(shapes: walls.map(\.shape) + tumblers.flatMap(\.shapes) + crates.flatMap(\.shapes),
+        let makeup = StateMakeup(shapes: walls.map { $0.shape } + tumblers.flatMap { $0.shapes } + crates.flatMap { $0.shapes },
                                  bodies: tumblers.map(\.body) + crates.map(\.body),
                                  constraints: joints.map(\.constraint) + dragJoints.map(\.constraint),
                                  fingerprint: computeFingerprint())

@@ -728,7 +728,7 @@ struct SceneDecoder {
         let kinds = BodyShape.Kind.allCases.filter { $0 != .compound }
         guard let kind = BodyShape.Kind(rawValue: text), kind != .compound else {
             let names = kinds.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            let suggestion = KeySuggestion.closest(to: text, among: kinds.map(\.rawValue))
+            let suggestion = KeySuggestion.closest(to: text, among: kinds.map { $0.rawValue })
                 .map { " (did you mean \"\($0)\"?)" } ?? ""
             report(fields.childPath(key), "must be one of \(names), got \"\(TerminalText.escaped(text))\"\(suggestion)")
             return nil

@@ -59,7 +59,7 @@ extension BodyShape {
     /// The shape's convex pieces in the body's frame: one for a simple shape, each part's for a
     /// compound body. What overlap tests and drawing work on.
     public var outlines: [ConvexOutline] {
-        if case let .compound(parts) = self { parts.map(\.outline) } else { [outline] }
+        if case let .compound(parts) = self { parts.map { $0.outline } } else { [outline] }
     }
 
     /// Problems of a compound body's part list, named `shapes[j].field`.
@@ -85,7 +85,7 @@ extension BodyShape {
     /// Parts of a compound body that share area (more than `CrateOverlaps`' contact distance):
     /// allowed (they never push each other) but likely not meant.
     static func compoundWarnings(_ parts: [BodyPart]) -> [FieldProblem] {
-        let outlines = parts.map(\.outline)
+        let outlines = parts.map { $0.outline }
         var warnings: [FieldProblem] = []
         for j in outlines.indices {
             for k in outlines.indices where k > j && outlines[j].separation(outlines[k]) < -overlapTolerance {

@@ -79,7 +79,7 @@ public enum BodyShape: Sendable, Hashable, Codable {
         case let .box(size): max(size.x, size.y) * 2.0.squareRoot()
         case let .circle(radius): 2 * radius
         case .polygon, .segment: 2 * (outline.points.map(\.length).max() ?? 0) + 2 * outline.radius
-        case .compound: 2 * (outlines.map { ($0.points.map(\.length).max() ?? 0) + $0.radius }.max() ?? 0)
+        case .compound: 2 * (outlines.map { ($0.points.map { $0.length }.max() ?? 0) + $0.radius }.max() ?? 0)
         }
     }
 
@@ -124,7 +124,7 @@ public enum BodyShape: Sendable, Hashable, Codable {
         case let .polygon(vertices, radius):
             [ShapeFingerprint.marker, 2, Double(vertices.count)] + vertices.flatMap { [$0.x, $0.y] } + [radius]
         case let .segment(a, b, radius): [ShapeFingerprint.marker, 3, a.x, a.y, b.x, b.y, radius]
-        case let .compound(parts): [ShapeFingerprint.marker, 4, Double(parts.count)] + parts.flatMap(\.fingerprintValues)
+        case let .compound(parts): [ShapeFingerprint.marker, 4, Double(parts.count)] + parts.flatMap { $0.fingerprintValues }
         }
     }
 }

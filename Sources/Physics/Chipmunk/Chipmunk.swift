@@ -286,7 +286,7 @@ enum Chipmunk {
     }
 
     /// The shapes a query meets, each as its row of numbers (its party first; queries.h says the rest).
-    static func query(_ space: OpaquePointer, _ query: Query) -> [[Double]] { queryShapes(space, query).map(\.row) }
+    static func query(_ space: OpaquePointer, _ query: Query) -> [[Double]] { queryShapes(space, query).map { $0.row } }
 
     /// The shapes a query meets, each as its row and the shape itself (which part of a body it is).
     static func queryShapes(_ space: OpaquePointer, _ query: Query) -> [(row: [Double], shape: OpaquePointer)] {
