@@ -52,7 +52,7 @@ import Testing
 
     /// A restore forgets the refusals at and after its step, which the world meets again as it
     /// steps on: a look-ahead and a rewind (the synctest's) count each refusal once.
-    @Test(.enabled(if: World.canSaveState)) func aRestoreForgetsTheRefusalsAfterItsStep() throws {
+    @Test(.needsSavedStates(World.canSaveState)) func aRestoreForgetsTheRefusalsAfterItsStep() throws {
         let scene = try SceneLoader.parse(Array("""
             {"world": [200, 200], "gravity": [0, 0], "spawners": [{"at": [100, 100], "every": 0.01, "count": 40,
              "crate": {"size": [20, 20], "mass": 1}}]}

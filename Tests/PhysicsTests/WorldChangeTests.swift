@@ -209,7 +209,7 @@ import Testing
     /// A restore back before a change gives snapshots the scene's parts again, under a new
     /// version; a different change made after it gets another version again (a renderer that
     /// keeps parts by version drew the first change's shape for the second's body).
-    @Test(.enabled(if: World.canSaveState)) func partsVersionsNeverRepeatAcrossARewind() throws {
+    @Test(.needsSavedStates(World.canSaveState)) func partsVersionsNeverRepeatAcrossARewind() throws {
         let world = try World(scene: Repository.scene("book"))
         world.step()
         let before = try world.saveState()
