@@ -5,7 +5,8 @@ import PackageDescription
 //   SceneModel (values, no deps), FileIO and Queues (plumbing)
 //   CChipmunk, CBodyScan (C) -> Physics (the world; value snapshots out)
 //   SceneFile parses JSON into SceneModel (with Physics to trace terrain pictures, CSpng to decode them)
-//   Driver (fixed steps), Script (inputs, records, state files), Raster (drawing) -> Outputs (CPipe, CDeflate)
+//   Driver (fixed steps), InputLines (the input grammar) -> Script (input files, records, state files)
+//   Raster (drawing) -> Outputs (CPipe, CDeflate)
 //   Session (one run: the world, the driver, its inputs and outputs) -> Sweep (many runs), Serve (the live page)
 //   CLISupport -> cratedrop (CLI);  CBaseline (C) -> Bench -> cratedrop-bench
 let package = Package(
@@ -71,7 +72,12 @@ let package = Package(
         ),
         // POSIX file output: write loops and the rules every output file follows.
         .target(name: "FileIO", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
-        .target(name: "Script", dependencies: ["SceneModel", "SceneFile", "Queues", "FileIO"]),
+        // The input-line grammar (gravity, pushes, drags, changes): core, compiled for wasm too.
+        .target(name: "InputLines", dependencies: ["SceneModel", "SceneFile"]),
+        // The C ABI over the core (handles, caller buffers, error text): the wasm page's and Python's
+        // way in (Backends/wasm/build compiles it as Embedded Swift; natively it is tested here).
+        .target(name: "CoreABI", dependencies: ["InputLines", "Physics", "SceneFile", "SceneModel"]),
+        .target(name: "Script", dependencies: ["InputLines", "SceneModel", "SceneFile", "Queues", "FileIO"]),
         .target(name: "Raster", dependencies: ["SceneModel", "Queues", "FileIO"]),
         // Where frames go: frame files (PPM, PNG through libspng), the PPM stream, video through ffmpeg.
         .target(name: "CPipe"),
@@ -125,6 +131,7 @@ let package = Package(
             path: "Tests/LeakCheck"
         ),
         .testTarget(name: "SceneModelTests", dependencies: ["SceneModel"]),
+        .testTarget(name: "CoreABITests", dependencies: ["CoreABI", "Physics", "SceneFile", "SceneModel", "TestSupport"]),
         .testTarget(name: "SceneFileTests", dependencies: ["SceneFile", "SceneModel", "TestSupport"]),
         .testTarget(
             name: "PhysicsTests",

@@ -26,8 +26,9 @@ public final class Crate {
     /// How it is drawn; nil: the scene's crate colour. Physics ignores it.
     public let color: RGB?
 
-    /// The world the crate is in, if any. Set only by `World`.
-    weak var world: World?
+    /// The world the crate is in, if any. Set only by `World`: by its adds and removals, and cleared by
+    /// `World.deinit`, so it never dangles (`unowned(unsafe)`: Embedded Swift, the wasm core, has no `weak`).
+    unowned(unsafe) var world: World?
     /// Assigned by the world when the crate is added; unique within that world.
     public internal(set) var id: BodyID?
 

@@ -15,8 +15,9 @@ public final class Joint {
     public let b: Crate?
     /// The anchors in each body's frame as Chipmunk keeps them (nil for kinds without anchors).
     let anchors: (Vec2, Vec2)?
-    /// The world the joint is in, if any. Set only by `World`.
-    weak var world: World?
+    /// The world the joint is in, if any. Set only by `World`: by its adds and removals, and cleared by
+    /// `World.deinit`, so it never dangles (`unowned(unsafe)`: Embedded Swift, the wasm core, has no `weak`).
+    unowned(unsafe) var world: World?
     /// Assigned by the world when the joint is added; never another joint's in that world.
     public internal(set) var id: JointID?
 

@@ -34,6 +34,8 @@ public struct PhysicsBackend: Sendable, Equatable {
         return "arm64"
         #elseif arch(i386)
         return "i386"
+        #elseif arch(wasm32)
+        return "wasm32"
         #else
         return "unknown"
         #endif

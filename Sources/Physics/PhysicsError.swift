@@ -14,7 +14,7 @@ public enum PhysicsError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .invalidValue(what, problems):
-            "invalid \(what): " + problems.map(\.description).joined(separator: "; ")
+            "invalid \(what): " + problems.map { $0.description }.joined(separator: "; ")
         case .crateAlreadyInWorld: "the crate is already in a world; remove it first"
         case .notInThisWorld: "the body is not in this world"
         case .crateHasJoints: "the crate is held by a joint; remove the joint first"

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(WASILibc)
+import WASILibc
 #endif
 import SceneModel
 
@@ -10,8 +12,9 @@ public final class Tumbler {
     let body: OpaquePointer
     let shapes: [OpaquePointer]
     public let spec: TumblerSpec
-    /// The world the tumbler is in, if any. Set only by `World`.
-    weak var world: World?
+    /// The world the tumbler is in, if any. Set only by `World`: by its adds and removals, and cleared by
+    /// `World.deinit`, so it never dangles (`unowned(unsafe)`: Embedded Swift, the wasm core, has no `weak`).
+    unowned(unsafe) var world: World?
 
     init(_ spec: TumblerSpec) {
         self.spec = spec

@@ -8,8 +8,9 @@ import SceneModel
 public final class Wall {
     let shape: OpaquePointer
     public let spec: WallSpec
-    /// The world the wall is in, if any. Set only by `World`.
-    weak var world: World?
+    /// The world the wall is in, if any. Set only by `World`: by its adds and removals, and cleared by
+    /// `World.deinit`, so it never dangles (`unowned(unsafe)`: Embedded Swift, the wasm core, has no `weak`).
+    unowned(unsafe) var world: World?
 
     init(_ spec: WallSpec, staticBody: OpaquePointer) {
         self.spec = spec

@@ -207,9 +207,9 @@ extension World {
             guard entry.step >= fresh.stepCount else { throw .malformed("the state's make-up log is out of order (a change at step \(entry.step))") }
             fresh.stepCount = entry.step
             var made: MakeupChange
-            do {
+            do throws(PhysicsError) {
                 let problems = entry.change.problems()
-                guard problems.isEmpty else { throw PhysicsError.invalidValue(what: "change", problems: problems) }
+                guard problems.isEmpty else { throw .invalidValue(what: "change", problems: problems) }
                 made = try fresh.make(entry.change, madeValues: entry.madeValues)
                 made.broke = entry.broke
             } catch {

@@ -53,6 +53,6 @@ extension World {
 
     /// A saved state names drags' joints after the world's joints, in ascending body id.
     private func dragsChanged() {
-        stateMakeupCache?.constraints = joints.map(\.constraint) + dragJoints.map(\.constraint)
+        stateMakeupCache?.constraints = joints.map { $0.constraint } + dragJoints.map { $0.constraint }
     }
 }

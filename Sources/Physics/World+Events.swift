@@ -41,7 +41,7 @@ extension World {
 
     /// Names the tumblers' walls, which follow the world's walls.
     func labelTumblerWalls() {
-        for (index, shape) in tumblers.flatMap(\.shapes).enumerated() { Chipmunk.shapeSetParty(shape, -(walls.count + index + 1)) }
+        for (index, shape) in tumblers.flatMap({ $0.shapes }).enumerated() { Chipmunk.shapeSetParty(shape, -(walls.count + index + 1)) }
     }
 
     /// The events Chipmunk noted in the step just taken, each pair in order (`a` before `b`, its

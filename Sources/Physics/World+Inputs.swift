@@ -16,6 +16,24 @@ extension World {
         return low < rowIDs.count && rowIDs[low] == id ? low : nil
     }
 
+    /// Does what an input line says, now, between steps: sets gravity, does something to one body
+    /// (`apply(_:to:)`) or changes the world's make-up (`apply(_:)`, whose entry is returned). Every
+    /// runner of input lines (the CLI's input stage, the wasm core) applies them through this one place.
+    /// - Throws: as the call it makes.
+    @discardableResult
+    public func apply(_ action: InputAction) throws(PhysicsError) -> MakeupChange? {
+        switch action {
+        case let .gravity(gravity):
+            try setGravity(gravity)
+            return nil
+        case let .body(id, input):
+            try apply(input, to: id)
+            return nil
+        case let .change(change):
+            return try apply(change)
+        }
+    }
+
     /// Does `input` to the crate `id` now, between steps: a push, a velocity, or a force held
     /// over the next steps. The same as the input line `{"step": N, "body": ID, ...}` applied
     /// after N steps.

@@ -11,7 +11,7 @@ extension World {
             bodies.append(BodyState(id: id, position: s.position, angle: s.angle, velocity: s.velocity,
                                     angularVelocity: s.angularVelocity, sleeping: s.sleeping))
         }
-        return WorldSnapshot(step: stepCount, bodies: bodies, movingWalls: tumblers.isEmpty ? [] : tumblers.flatMap(\.wallStates),
+        return WorldSnapshot(step: stepCount, bodies: bodies, movingWalls: tumblers.isEmpty ? [] : tumblers.flatMap { $0.wallStates },
                              contacts: snapshotsIncludeContacts ? contactPoints() : [], parts: changedParts)
     }
 
@@ -50,10 +50,10 @@ extension World {
     public var bodyShapes: BodyShapes { BodyShapes(crates.map { ($0.id ?? BodyID(0), $0.shape) }) }
 
     /// The joints as drawn (their bodies and anchors), for what draws the snapshots.
-    public var jointLinks: [JointLink] { joints.map(\.link) }
+    public var jointLinks: [JointLink] { joints.map { $0.link } }
 
     /// The walls as drawn; they change only when walls are added or removed.
-    public func wallStates() -> [WallState] { walls.map(\.state) }
+    public func wallStates() -> [WallState] { walls.map { $0.state } }
 
     /// The first body, in ascending id, with a value that is not finite now; nil when all are.
     /// Runs after every step, so the bodies are scanned in C (`Chipmunk.firstNonFiniteBody`):

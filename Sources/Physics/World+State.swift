@@ -35,8 +35,8 @@ extension World {
     private var stateMakeup: StateMakeup {
         if let stateMakeupCache { return stateMakeupCache }
         let makeup = StateMakeup(shapes: walls.map { $0.shape } + tumblers.flatMap { $0.shapes } + crates.flatMap { $0.shapes },
-                                 bodies: tumblers.map(\.body) + crates.map(\.body),
-                                 constraints: joints.map(\.constraint) + dragJoints.map(\.constraint),
+                                 bodies: tumblers.map { $0.body } + crates.map { $0.body },
+                                 constraints: joints.map { $0.constraint } + dragJoints.map { $0.constraint },
                                  fingerprint: computeFingerprint())
         stateMakeupCache = makeup
         return makeup

@@ -133,7 +133,12 @@ public final class World {
         Chipmunk.spaceRemoveAllBodies(space)
         Chipmunk.spaceFree(space)
         if let contactHooks { Chipmunk.hooksFree(contactHooks) }
-        for crate in crates { crate.id = nil }
+        for crate in crates {
+            crate.world = nil
+            crate.id = nil
+        }
+        for wall in walls { wall.world = nil }
+        for tumbler in tumblers { tumbler.world = nil }
         for joint in joints {
             joint.world = nil
             joint.id = nil

@@ -1,3 +1,5 @@
+// Codable reports are native only: Embedded Swift (the wasm core) has no Codable.
+#if !hasFeature(Embedded)
 /// A JSON value placed inside a typed report (`OrderedJSONEncoder` keeps its fields' order).
 extension JSONOutput: Encodable {
     package func encode(to encoder: any Encoder) throws {
@@ -42,3 +44,4 @@ extension JSONOutput: Encodable {
         init?(intValue: Int) { nil }
     }
 }
+#endif

@@ -61,7 +61,7 @@ extension JSONValue {
     /// Whether `literal` is a JSON integer (digits, optional minus) that is simply too large for `Int`.
     public static func isOversizedInteger(_ literal: String) -> Bool {
         let digits = literal.hasPrefix("-") ? literal.dropFirst() : Substring(literal)
-        return !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber) && Int(literal) == nil
+        return !digits.isEmpty && digits.allSatisfy { $0.isASCII } && digits.allSatisfy { $0.isNumber } && Int(literal) == nil
     }
 }
 

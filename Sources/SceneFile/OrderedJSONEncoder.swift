@@ -1,3 +1,5 @@
+// Codable reports are native only: Embedded Swift (the wasm core) has no Codable.
+#if !hasFeature(Embedded)
 /// Encodes an `Encodable` value as one line of JSON with object keys in the order the value
 /// encodes them (for synthesized conformances: the order of `CodingKeys`), and with `null` for an
 /// absent optional instead of leaving the key out: a documented field order and a fixed set of
@@ -37,7 +39,7 @@ private final class JSONNode {
         case .empty: .null
         case let .leaf(value): value
         case let .object(fields): .object(fields.map { (key: $0.key, value: $0.value.output) })
-        case let .array(items): .array(items.map(\.output))
+        case let .array(items): .array(items.map { $0.output })
         }
     }
 
@@ -223,3 +225,4 @@ extension LeafPutting {
     mutating func encode(_ value: UInt32) throws { put(Leaf.integer(value)) }
     mutating func encode(_ value: UInt64) throws { put(Leaf.integer(value)) }
 }
+#endif

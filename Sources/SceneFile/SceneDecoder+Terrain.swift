@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import FileIO
-#endif
 import Physics
 import SceneModel
 
@@ -54,9 +51,9 @@ extension SceneDecoder {
     private mutating func trace(_ spec: TerrainWallSpec, path: String) -> WallEntry? {
         let picture = ScenePaths.resolve(spec.image, besideScene: sceneFolderFile)
         let bytes: [UInt8]
-        do {
-            bytes = try FileBytes.read(path: picture, limit: TerrainLimits.maxFileSize)
-        } catch {
+        switch TerrainPicture.fileBytes(path: picture) {
+        case let .success(read): bytes = read
+        case let .failure(error):
             let place = lineOf(path).map { "\(self.file):\($0): \(path)" } ?? "\(self.file): \(path)"
             if unreadableImage == nil { unreadableImage = (place, "\(TerminalText.escaped(picture)): \(error.description)") }
             return nil

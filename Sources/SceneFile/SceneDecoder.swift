@@ -9,9 +9,9 @@ struct SceneDecoder {
     /// Every problem found, in line order (stable within a line): errors and warnings, the first
     /// `maxListed` of them and then a line saying how many more were found.
     var diagnostics: [SceneDiagnostic] {
-        let kept = structural.enumerated().filter { !merged.contains($0.offset) }.map(\.element)
+        let kept = structural.enumerated().filter { !merged.contains($0.offset) }.map { $0.element }
         let all = (kept + range + warnings).enumerated()
-            .sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }.map(\.element)
+            .sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }.map { $0.element }
         guard all.count > Self.maxListed else { return all }
         return Array(all.prefix(Self.maxListed))
             + [SceneDiagnostic(file: file, line: nil, path: "", message: "\(all.count - Self.maxListed) more problems (the first \(Self.maxListed) are listed)")]
@@ -91,11 +91,11 @@ struct SceneDecoder {
         let readWalls = (walls ?? []).enumerated().flatMap { index, entry in (entry?.walls ?? []).map { (index, $0) } }
         checkTerrainWallCount(entries: walls ?? [], bounds: bounds != nil)
         let readJoints = (joints ?? []).enumerated().compactMap { index, joint in joint.map { (index, $0) } }
-        let read = Scene.PartsRead(world: worldSize != nil, crateIndices: readCrates.map(\.0), wallIndices: readWalls.map(\.0),
-                                   crateCount: crates?.count ?? 0, jointIndices: readJoints.map(\.0))
+        let read = Scene.PartsRead(world: worldSize != nil, crateIndices: readCrates.map { $0.0 }, wallIndices: readWalls.map { $0.0 },
+                                   crateCount: crates?.count ?? 0, jointIndices: readJoints.map { $0.0 })
         var scene = Scene(name: name, worldSize: worldSize ?? Vec2(1, 1), gravity: gravity ?? .zero, stepRate: stepRate,
-                          iterations: iterations, walls: readWalls.map(\.1), bounds: bounds, crates: readCrates.map(\.1),
-                          generator: generator, tumbler: tumbler, joints: readJoints.map(\.1),
+                          iterations: iterations, walls: readWalls.map { $0.1 }, bounds: bounds, crates: readCrates.map { $0.1 },
+                          generator: generator, tumbler: tumbler, joints: readJoints.map { $0.1 },
                           space: SpaceOptions(spatialHash: spatialHash, sleepTimeThreshold: sleepTime), render: render,
                           spawners: (spawners ?? []).compactMap { $0 })
         scene.terrain = (walls ?? []).enumerated().compactMap { index, entry in
@@ -431,7 +431,7 @@ struct SceneDecoder {
         guard let text = string(fields, key) else { return nil }
         guard let name = JointKind.Name(rawValue: text) else {
             let names = JointKind.Name.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            let suggestion = KeySuggestion.closest(to: text, among: JointKind.Name.allCases.map(\.rawValue))
+            let suggestion = KeySuggestion.closest(to: text, among: JointKind.Name.allCases.map { $0.rawValue })
                 .map { " (did you mean \"\($0)\"?)" } ?? ""
             report(fields.childPath(key), "must be one of \(names), got \"\(TerminalText.escaped(text))\"\(suggestion)")
             return nil
@@ -649,7 +649,7 @@ struct SceneDecoder {
     /// key's "is missing".
     mutating func finish(_ fields: Fields) {
         let allowed = known[fields.path] ?? []
-        let given = Set(fields.members.map(\.key))
+        let given = Set(fields.members.map { $0.key })
         var named = 0
         for (key, value) in fields.members where !allowed.contains(key) {
             named += 1
@@ -741,7 +741,7 @@ struct SceneDecoder {
         guard let text = string(fields, key) else { return .dynamic }
         guard let type = BodyType(rawValue: text) else {
             let names = BodyType.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            let suggestion = KeySuggestion.closest(to: text, among: BodyType.allCases.map(\.rawValue)).map { " (did you mean \"\($0)\"?)" } ?? ""
+            let suggestion = KeySuggestion.closest(to: text, among: BodyType.allCases.map { $0.rawValue }).map { " (did you mean \"\($0)\"?)" } ?? ""
             report(fields.childPath(key), "must be one of \(names), got \"\(TerminalText.escaped(text))\"\(suggestion)")
             return nil
         }
@@ -753,7 +753,7 @@ struct SceneDecoder {
         guard let text = string(fields, key) else { return nil }
         guard let kind = WallKind(rawValue: text) else {
             let names = WallKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            let suggestion = KeySuggestion.closest(to: text, among: WallKind.allCases.map(\.rawValue)).map { " (did you mean \"\($0)\"?)" } ?? ""
+            let suggestion = KeySuggestion.closest(to: text, among: WallKind.allCases.map { $0.rawValue }).map { " (did you mean \"\($0)\"?)" } ?? ""
             report(fields.childPath(key), "must be one of \(names), got \"\(TerminalText.escaped(text))\"\(suggestion)")
             return nil
         }

@@ -43,7 +43,7 @@ public enum SceneLoadError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .unreadable(file, reason): "\(file): \(reason)"
-        case let .invalid(diagnostics): diagnostics.map(\.description).joined(separator: "\n")
+        case let .invalid(diagnostics): diagnostics.map { $0.description }.joined(separator: "\n")
         }
     }
 }

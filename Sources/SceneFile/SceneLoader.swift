@@ -1,52 +1,10 @@
-#if canImport(Glibc)
-import FileIO
-import Glibc
-#endif
 import SceneModel
 
 /// Reads scene files: strict JSON, every value checked, every problem reported with file, line
-/// and JSON path.
+/// and JSON path. Scenes from bytes here; from files in SceneLoader+Files.swift (native only).
 public enum SceneLoader {
     /// Scene files larger than this are refused before parsing.
     public static let maxFileSize = 64 << 20
-
-    /// Reads and checks the scene file at `path`.
-    /// - Throws: `.unreadable` (missing, a directory, too large) or `.invalid` with every problem found.
-    public static func load(path: String) throws(SceneLoadError) -> Scene {
-        try loadWithText(path: path).scene
-    }
-
-    /// Reads and checks the scene file at `path`, returning the file's bytes too (a run record
-    /// embeds them, so the scene travels exactly as written).
-    public static func loadWithText(path: String) throws(SceneLoadError) -> (scene: Scene, text: [UInt8]) {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileBytes.read(path: path, limit: maxFileSize)
-        } catch {
-            throw .unreadable(file: path, reason: error.description)
-        }
-        return (try parse(bytes, file: path), bytes)
-    }
-
-    /// Reads and checks the scene file at `path`, returning its warnings too (bodies placed
-    /// across walls): what `cratedrop validate` prints.
-    /// - Throws: as `load(path:)`; `.invalid` lists warnings beside the errors.
-    public static func check(path: String) throws(SceneLoadError) -> (scene: Scene, warnings: [SceneDiagnostic]) {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileBytes.read(path: path, limit: maxFileSize)
-        } catch {
-            throw .unreadable(file: path, reason: error.description)
-        }
-        return try check(bytes, file: path)
-    }
-
-    /// Reads and checks the scene file at `path`: the checked scene (a world is built from it
-    /// without checking again) and the file's bytes.
-    public static func loadChecked(path: String) throws(SceneLoadError) -> (scene: CheckedScene, text: [UInt8]) {
-        let (scene, text) = try loadWithText(path: path)
-        return (CheckedScene(decoded: scene), text)
-    }
 
     /// Parses and checks `bytes` as the scene file `file`: the checked scene.
     /// - Parameters:

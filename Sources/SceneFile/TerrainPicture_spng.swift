@@ -1,9 +1,21 @@
+// Native only: the files and libspng. The wasm core has neither yet (TerrainPicture_embedded.swift).
+#if !hasFeature(Embedded)
 internal import CSpng
+import FileIO
 import SceneModel
 
 /// Decodes a terrain picture's PNG bytes into solidity samples, through libspng. Sizes are
 /// checked from the header before any pixel is decoded; libspng checks every chunk's CRC.
 enum TerrainPicture {
+    /// The picture file's bytes, up to `TerrainLimits.maxFileSize`, or why they cannot be read.
+    static func fileBytes(path: String) -> Result<[UInt8], TerrainPictureError> {
+        do {
+            return .success(try FileBytes.read(path: path, limit: TerrainLimits.maxFileSize))
+        } catch {
+            return .failure(.unreadable(error.description))
+        }
+    }
+
     /// PNG's eight-byte signature.
     private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
@@ -53,17 +65,4 @@ enum TerrainPicture {
     }
 }
 
-/// Why a terrain picture could not be decoded.
-enum TerrainPictureError: Error, Equatable, CustomStringConvertible {
-    case notPNG
-    case tooLarge(String)
-    case undecodable(String)
-
-    var description: String {
-        switch self {
-        case .notPNG: "not a PNG file (it does not start with PNG's signature)"
-        case let .tooLarge(reason): "the picture is too large: \(reason)"
-        case let .undecodable(reason): "not a readable PNG: \(reason)"
-        }
-    }
-}
+#endif

@@ -4,7 +4,7 @@
 /// Chipmunk gets each part as one shape on the body (`cpShapeSetMass` with the part's mass); the
 /// body's mass, centre of gravity and moment are what Chipmunk accumulates from its parts
 /// (docs/scenes.md, "Construction order").
-public struct BodyPart: Sendable, Hashable, Codable {
+public struct BodyPart: Sendable, Hashable {
     /// A box, circle, polygon or segment in the part's own frame; never `.compound`.
     public var shape: BodyShape
     /// Where the part's origin lies in the body's frame (pixels).
@@ -100,3 +100,8 @@ extension BodyShape {
     /// How deep two parts may overlap before `validate` warns (Chipmunk's collision slop).
     static let overlapTolerance = 0.1
 }
+
+// Codable is native-only: Embedded Swift (the wasm core) has no Codable; the CLI's JSON reports use it.
+#if !hasFeature(Embedded)
+extension BodyPart: Codable {}
+#endif

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(WASILibc)
+import WASILibc
 #endif
 
 /// The collision shape of a dynamic body, in the body's own frame (its origin is the body's
@@ -10,7 +12,7 @@ import Glibc
 /// the C harnesses' description), so the compiler lists every Swift site. Overlap tests need
 /// nothing: they work on `outline`, which every shape has. The files, C and JavaScript included:
 /// docs/architecture.md, "Adding a body shape".
-public enum BodyShape: Sendable, Hashable, Codable {
+public enum BodyShape: Sendable, Hashable {
     /// An axis-aligned rectangle in the body frame: `size` is its width and height.
     case box(size: Vec2)
     /// A disc of `radius` around the centre of mass.
@@ -78,7 +80,7 @@ public enum BodyShape: Sendable, Hashable, Codable {
         switch self {
         case let .box(size): max(size.x, size.y) * 2.0.squareRoot()
         case let .circle(radius): 2 * radius
-        case .polygon, .segment: 2 * (outline.points.map(\.length).max() ?? 0) + 2 * outline.radius
+        case .polygon, .segment: 2 * (outline.points.map { $0.length }.max() ?? 0) + 2 * outline.radius
         case .compound: 2 * (outlines.map { ($0.points.map { $0.length }.max() ?? 0) + $0.radius }.max() ?? 0)
         }
     }
@@ -165,7 +167,7 @@ extension BodyShape {
         }
         guard case let .polygon(vertices, _) = self, problems().isEmpty,
               let centroid = ConvexPolygonCheck.centroid(vertices) else { return [] }
-        let reach = vertices.map(\.length).max() ?? 0
+        let reach = vertices.map { $0.length }.max() ?? 0
         guard centroid.length > Self.centroidTolerance * reach else { return [] }
         return [FieldProblem("vertices", "the polygon's centroid is at [\(show(rounded(centroid.x))), \(show(rounded(centroid.y)))] "
             + "from center, which Chipmunk takes as its centre of mass: it will spin about that point, not its middle; "
@@ -199,3 +201,8 @@ public enum ShapeFingerprint {
     /// Opens a terrain picture's digest ("TERR").
     public static let terrainMarker = Double(bitPattern: 0x7FF8_0000_5445_5252)
 }
+
+// Codable is native-only: Embedded Swift (the wasm core) has no Codable; the CLI's JSON reports use it.
+#if !hasFeature(Embedded)
+extension BodyShape: Codable {}
+#endif

@@ -9,8 +9,8 @@ public struct BodyShapes: Sendable, Equatable {
 
     /// - Parameter bodies: ids and shapes, ids ascending (the world's creation order).
     public init(_ bodies: [(id: BodyID, shape: BodyShape)]) {
-        ids = bodies.map(\.id)
-        shapes = bodies.map(\.shape)
+        ids = bodies.map { $0.id }
+        shapes = bodies.map { $0.shape }
     }
 
     public static let none = BodyShapes([])

@@ -1,5 +1,5 @@
 /// Identifies a body across snapshots: unique within one world for its whole life, never reused.
-public struct BodyID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+public struct BodyID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let rawValue: UInt64
     public init(_ rawValue: UInt64) { self.rawValue = rawValue }
     public static func < (a: BodyID, b: BodyID) -> Bool { a.rawValue < b.rawValue }
@@ -9,7 +9,7 @@ public struct BodyID: Sendable, Hashable, Comparable, Codable, CustomStringConve
 /// The dynamic state of one crate at a step boundary, copied out of the physics world.
 ///
 /// Units: pixels, seconds, radians. `position` is the centre of mass (a box's centre).
-public struct BodyState: Sendable, Equatable, Codable {
+public struct BodyState: Sendable, Equatable {
     public var id: BodyID
     public var position: Vec2
     public var angle: Double
@@ -32,7 +32,7 @@ public struct BodyState: Sendable, Equatable, Codable {
 
 /// A wall as drawn: where it lies, its radius (half a segment's thickness; a polygon's rounding)
 /// and its own colour, if it has one.
-public struct WallState: Sendable, Equatable, Codable {
+public struct WallState: Sendable, Equatable {
     public var geometry: WallGeometry
     public var radius: Double
     /// nil: the scene's wall colour.
@@ -52,7 +52,7 @@ public struct WallState: Sendable, Equatable, Codable {
 
 /// Everything after the physics world sees the world through this value, copied out at a step
 /// boundary. Bodies are in creation order, which is also ascending `BodyID` order.
-public struct WorldSnapshot: Sendable, Equatable, Codable {
+public struct WorldSnapshot: Sendable, Equatable {
     /// Steps taken since the world was built.
     public var step: Int
     public var bodies: [BodyState]
@@ -66,10 +66,6 @@ public struct WorldSnapshot: Sendable, Equatable, Codable {
     /// scene's, as given once beside the snapshots). Not part of a snapshot's coded form.
     public var parts: WorldParts?
 
-    enum CodingKeys: String, CodingKey {
-        case step, bodies, movingWalls, contacts
-    }
-
     public init(step: Int, bodies: [BodyState], movingWalls: [WallState] = [], contacts: [ContactPoint] = [], parts: WorldParts? = nil) {
         self.step = step
         self.bodies = bodies
@@ -78,3 +74,15 @@ public struct WorldSnapshot: Sendable, Equatable, Codable {
         self.parts = parts
     }
 }
+
+// Codable is native-only: Embedded Swift (the wasm core) has no Codable; the CLI's JSON reports use it.
+#if !hasFeature(Embedded)
+extension BodyID: Codable {}
+extension BodyState: Codable {}
+extension WallState: Codable {}
+extension WorldSnapshot: Codable {
+    enum CodingKeys: String, CodingKey {
+        case step, bodies, movingWalls, contacts
+    }
+}
+#endif

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(WASILibc)
+import WASILibc
 #endif
 
 /// A convex shape as Chipmunk sees every shape: a convex core (one point for a disc, two for a

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(WASILibc)
+import WASILibc
 #endif
 
 /// Finds crates that start overlapping many others: each overlap is a contact Chipmunk resolves
@@ -165,14 +167,14 @@ public enum CrateOverlaps {
     /// arrays hashed every key with a seeded hasher and allocated an array a cell, most of a
     /// 100-crate scene's check.
     private struct Grid {
-        private var keys: [Int]
+        private var keys: [Int64]
         private var runs: [(start: Int, count: Int)]
         private var crates: [Int]
         private var mask: Int
 
         init(_ ranges: [CellRange]) {
             mask = 15
-            keys = [Int](repeating: Int.min, count: mask + 1)
+            keys = [Int64](repeating: Int64.min, count: mask + 1)
             runs = [(start: Int, count: Int)](repeating: (0, 0), count: mask + 1)
             crates = []
             var cells = 0
@@ -181,7 +183,7 @@ public enum CrateOverlaps {
                     for y in range.y0...range.y1 {
                         let key = Self.key(x, y)
                         var slot = Self.slot(key, keys: keys, mask: mask)
-                        if keys[slot] == Int.min {
+                        if keys[slot] == Int64.min {
                             keys[slot] = key
                             cells += 1
                             if 2 * cells > mask + 1 {
@@ -194,7 +196,7 @@ public enum CrateOverlaps {
                 }
             }
             var start = 0
-            for slot in runs.indices where keys[slot] != Int.min {
+            for slot in runs.indices where keys[slot] != Int64.min {
                 runs[slot].start = start
                 start += runs[slot].count
                 runs[slot].count = 0
@@ -215,9 +217,9 @@ public enum CrateOverlaps {
         private mutating func grow() {
             let oldKeys = keys, oldRuns = runs
             mask = 2 * (mask + 1) - 1
-            keys = [Int](repeating: Int.min, count: mask + 1)
+            keys = [Int64](repeating: Int64.min, count: mask + 1)
             runs = [(start: Int, count: Int)](repeating: (0, 0), count: mask + 1)
-            for (slot, key) in oldKeys.enumerated() where key != Int.min {
+            for (slot, key) in oldKeys.enumerated() where key != Int64.min {
                 let new = Self.slot(key, keys: keys, mask: mask)
                 keys[new] = key
                 runs[new] = oldRuns[slot]
@@ -227,19 +229,20 @@ public enum CrateOverlaps {
         /// The crates whose boxes cover cell (x, y), in creation order.
         func crates(inCell x: Int, _ y: Int) -> ArraySlice<Int> {
             let slot = Self.slot(Self.key(x, y), keys: keys, mask: mask)
-            guard keys[slot] != Int.min else { return [] }
+            guard keys[slot] != Int64.min else { return [] }
             return crates[runs[slot].start..<(runs[slot].start + runs[slot].count)]
         }
 
         /// Cell indices fit in 32 bits each (see `CellRange`).
-        private static func key(_ x: Int, _ y: Int) -> Int { x << 32 | (y & 0xFFFF_FFFF) }
+        /// 64 bits on every CPU (`Int` is 32 bits on wasm32, where x << 32 would lose x).
+        private static func key(_ x: Int, _ y: Int) -> Int64 { Int64(x) << 32 | (Int64(y) & 0xFFFF_FFFF) }
 
-        private static func hash(_ key: Int) -> Int { Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> 32) }
+        private static func hash(_ key: Int64) -> Int { Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> 32) }
 
         /// The slot holding `key`, or the empty slot where it would go.
-        private static func slot(_ key: Int, keys: [Int], mask: Int) -> Int {
+        private static func slot(_ key: Int64, keys: [Int64], mask: Int) -> Int {
             var slot = hash(key) & mask
-            while keys[slot] != Int.min, keys[slot] != key { slot = (slot + 1) & mask }
+            while keys[slot] != Int64.min, keys[slot] != key { slot = (slot + 1) & mask }
             return slot
         }
     }

@@ -39,4 +39,6 @@ public struct JointLink: Sendable, Equatable {
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(WASILibc)
+import WASILibc
 #endif

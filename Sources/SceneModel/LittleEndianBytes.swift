@@ -28,9 +28,6 @@ package struct LittleEndianWriter {
 
 /// Reads what `LittleEndianWriter` wrote; `end` leaves room for a trailing checksum.
 package struct LittleEndianReader {
-    /// Why the bytes cannot be read; `description` names the problem.
-    package struct CutShort: Error {}
-
     private let bytes: [UInt8]
     private let end: Int
     package private(set) var at: Int
@@ -45,17 +42,22 @@ package struct LittleEndianReader {
     /// Bytes left to read.
     package var remaining: Int { end - at }
 
-    package mutating func take(_ count: Int) throws(CutShort) -> ArraySlice<UInt8> {
-        guard count >= 0, end - at >= count else { throw CutShort() }
+    package mutating func take(_ count: Int) throws(WorldState.FormatError) -> ArraySlice<UInt8> {
+        guard count >= 0, end - at >= count else { throw WorldState.FormatError.cutShort }
         defer { at += count }
         return bytes[at..<(at + count)]
     }
 
-    package mutating func u8() throws(CutShort) -> UInt8 { try take(1).first! }
-    package mutating func u32() throws(CutShort) -> UInt32 { try take(4).reversed().reduce(0) { $0 << 8 | UInt32($1) } }
-    package mutating func u64() throws(CutShort) -> UInt64 { try take(8).reversed().reduce(0) { $0 << 8 | UInt64($1) } }
-    package mutating func f64() throws(CutShort) -> Double { Double(bitPattern: try u64()) }
-    package mutating func field() throws(CutShort) -> [UInt8] { Array(try take(Int(try u32()))) }
+    package mutating func u8() throws(WorldState.FormatError) -> UInt8 { try take(1).first! }
+    package mutating func u32() throws(WorldState.FormatError) -> UInt32 { try take(4).reversed().reduce(0) { $0 << 8 | UInt32($1) } }
+    package mutating func u64() throws(WorldState.FormatError) -> UInt64 { try take(8).reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+    package mutating func f64() throws(WorldState.FormatError) -> Double { Double(bitPattern: try u64()) }
+    package mutating func f64s(_ count: Int) throws(WorldState.FormatError) -> [Double] {
+        var values: [Double] = []
+        for _ in 0..<count { values.append(try f64()) }
+        return values
+    }
+    package mutating func field() throws(WorldState.FormatError) -> [UInt8] { Array(try take(Int(try u32()))) }
 
     /// Whether the last 8 bytes are FNV-1a 64 of all the bytes before them.
     package static func checksumMatches(_ bytes: [UInt8]) -> Bool {

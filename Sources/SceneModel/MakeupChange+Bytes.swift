@@ -67,10 +67,10 @@ extension MakeupChange {
     }
 
     /// Reads what `append(to:)` writes.
-    package static func read(from reader: inout LittleEndianReader) throws -> MakeupChange {
+    package static func read(from reader: inout LittleEndianReader) throws(WorldState.FormatError) -> MakeupChange {
         func malformed(_ what: String) -> WorldState.FormatError { WorldState.FormatError(description: "the state's make-up log: \(what)") }
         let step = try reader.u64()
-        guard step <= UInt64(WorldState.maxStep) else { throw malformed("a change's step is out of range") }
+        guard step <= UInt64(WorldState.maxStep), let step = Int(exactly: step) else { throw malformed("a change's step is out of range") }
         let made = try reader.u64()
         let removedCount = try reader.u32()
         guard Int(removedCount) <= reader.remaining / 8 else { throw malformed("cut short") }
@@ -78,13 +78,13 @@ extension MakeupChange {
         for _ in 0..<removedCount { jointsRemoved.append(JointID(try reader.u64())) }
         let madeCount = try reader.u32()
         guard madeCount <= 4 else { throw malformed("a joint's made values are too many") }
-        let madeValues = try (0..<Int(madeCount)).map { _ in try reader.f64() }
+        let madeValues = try reader.f64s(Int(madeCount))
         let change: StructuralChange
         let tag = Tag(rawValue: try reader.u8())
         switch tag {
         case .addCrate, .addCrateWithRules:
             let shape = try readShape(&reader)
-            let values = try (0..<9).map { _ in try reader.f64() }
+            let values = try reader.f64s(9)
             let collision = try readCollision(&reader), color = try readColor(&reader)
             let kinematic = try reader.u8()
             guard kinematic <= 1 else { throw malformed("a body type is unknown") }
@@ -109,7 +109,7 @@ extension MakeupChange {
             let number = Int(try reader.u8())
             let count = try reader.u32()
             guard count <= 8 else { throw malformed("a joint has too many values") }
-            let parameters = try (0..<Int(count)).map { _ in try reader.f64() }
+            let parameters = try reader.f64s(Int(count))
             guard let kind = JointKind(number: number, parameters: parameters) else { throw malformed("a joint's kind or values are unknown") }
             let a = try reader.u64(), b = try reader.u64()
             var optionals: [Double?] = []
@@ -127,7 +127,7 @@ extension MakeupChange {
         case .removeJoint, .breakJoint: change = .removeJoint(JointID(try reader.u64()))
         case nil: throw malformed("a change's kind is unknown")
         }
-        var entry = MakeupChange(step: Int(step), change: change, made: made == 0 ? nil : made, jointsRemoved: jointsRemoved, madeValues: madeValues)
+        var entry = MakeupChange(step: step, change: change, made: made == 0 ? nil : made, jointsRemoved: jointsRemoved, madeValues: madeValues)
         entry.broke = tag == .breakJoint
         return entry
     }
@@ -163,7 +163,7 @@ extension MakeupChange {
     }
 
     /// - Parameter inPart: a part's shape, which cannot itself have parts.
-    private static func readShape(_ reader: inout LittleEndianReader, inPart: Bool = false) throws -> BodyShape {
+    private static func readShape(_ reader: inout LittleEndianReader, inPart: Bool = false) throws(WorldState.FormatError) -> BodyShape {
         switch try reader.u8() {
         case 0: return .box(size: Vec2(try reader.f64(), try reader.f64()))
         case 1: return .circle(radius: try reader.f64())
@@ -176,9 +176,9 @@ extension MakeupChange {
             guard count <= UInt32(Limits.compoundParts.upperBound) else {
                 throw WorldState.FormatError(description: "the state's make-up log: a body has more than \(Limits.compoundParts.upperBound) parts")
             }
-            return .compound(parts: try (0..<Int(count)).map { _ in
+            return .compound(parts: try (0..<Int(count)).map { _ throws(WorldState.FormatError) in
                 let shape = try readShape(&reader, inPart: true)
-                let v = try (0..<6).map { _ in try reader.f64() }
+                let v = try reader.f64s(6)
                 return BodyPart(shape: shape, offset: Vec2(v[0], v[1]), angle: v[2], mass: v[3], friction: v[4], elasticity: v[5],
                                 collision: try readCollision(&reader), color: try readColor(&reader))
             })
@@ -194,12 +194,12 @@ extension MakeupChange {
         }
     }
 
-    private static func readVertices(_ reader: inout LittleEndianReader) throws -> [Vec2] {
+    private static func readVertices(_ reader: inout LittleEndianReader) throws(WorldState.FormatError) -> [Vec2] {
         let count = try reader.u32()
         guard count <= UInt32(Limits.polygonVertices.upperBound) else {
             throw WorldState.FormatError(description: "the state's make-up log: a polygon has more than \(Limits.polygonVertices.upperBound) vertices")
         }
-        return try (0..<Int(count)).map { _ in Vec2(try reader.f64(), try reader.f64()) }
+        return try (0..<Int(count)).map { _ throws(WorldState.FormatError) in Vec2(try reader.f64(), try reader.f64()) }
     }
 
     private static func write(_ collision: CollisionSettings, to writer: inout LittleEndianWriter) {
@@ -209,7 +209,7 @@ extension MakeupChange {
         writer.u8(collision.sensor ? 1 : 0)
     }
 
-    private static func readCollision(_ reader: inout LittleEndianReader) throws -> CollisionSettings {
+    private static func readCollision(_ reader: inout LittleEndianReader) throws(WorldState.FormatError) -> CollisionSettings {
         let filter = ShapeFilter(group: try reader.u32(), categories: try reader.u32(), mask: try reader.u32())
         let sensor = try reader.u8()
         guard sensor <= 1 else { throw WorldState.FormatError(description: "the state's make-up log: a sensor flag is unknown") }
@@ -225,7 +225,7 @@ extension MakeupChange {
         }
     }
 
-    private static func readRules(_ reader: inout LittleEndianReader) throws -> ContactRules {
+    private static func readRules(_ reader: inout LittleEndianReader) throws(WorldState.FormatError) -> ContactRules {
         var vectors: [Vec2?] = []
         for _ in 0..<2 {
             let given = try reader.u8(), x = try reader.f64(), y = try reader.f64()
@@ -240,7 +240,7 @@ extension MakeupChange {
         for channel in [color?.r ?? 0, color?.g ?? 0, color?.b ?? 0] { writer.u8(channel) }
     }
 
-    private static func readColor(_ reader: inout LittleEndianReader) throws -> RGB? {
+    private static func readColor(_ reader: inout LittleEndianReader) throws(WorldState.FormatError) -> RGB? {
         let given = try reader.u8(), r = try reader.u8(), g = try reader.u8(), b = try reader.u8()
         guard given <= 1 else { throw WorldState.FormatError(description: "the state's make-up log: a colour is unknown") }
         return given == 1 ? RGB(r, g, b) : nil

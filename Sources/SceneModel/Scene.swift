@@ -200,7 +200,7 @@ public struct WallSpec: Sendable, Equatable {
 }
 
 /// Where a wall lies, in world coordinates.
-public enum WallGeometry: Sendable, Hashable, Codable {
+public enum WallGeometry: Sendable, Hashable {
     case segment(from: Vec2, to: Vec2)
     /// A convex polygon, its vertices in order (either way round).
     case polygon(vertices: [Vec2])
@@ -225,7 +225,7 @@ public enum WallGeometry: Sendable, Hashable, Codable {
 
 /// Chipmunk's collision filter (`cpShapeFilter`): two shapes collide unless they share a non-zero
 /// `group`, and only if each one's `categories` meet the other's `mask`.
-public struct ShapeFilter: Sendable, Hashable, Codable {
+public struct ShapeFilter: Sendable, Hashable {
     /// 0: no group (`CP_NO_GROUP`).
     public var group: UInt32
     public var categories: UInt32
@@ -242,7 +242,7 @@ public struct ShapeFilter: Sendable, Hashable, Codable {
 }
 
 /// How a body's or wall's shape takes part in collisions.
-public struct CollisionSettings: Sendable, Hashable, Codable {
+public struct CollisionSettings: Sendable, Hashable {
     public var filter: ShapeFilter
     /// Detects overlaps (its contacts exist) but never pushes (`cpShapeSetSensor`).
     public var sensor: Bool
@@ -284,7 +284,7 @@ public struct BoundsWalls: Sendable, Equatable {
 }
 
 /// An 8-bit sRGB colour.
-public struct RGB: Sendable, Equatable, Hashable, Codable {
+public struct RGB: Sendable, Equatable, Hashable {
     public var r: UInt8
     public var g: UInt8
     public var b: UInt8
@@ -356,3 +356,11 @@ extension RenderDefaults {
         return shown.x >= shown.y ? (long, short(shown.y / shown.x)) : (short(shown.x / shown.y), long)
     }
 }
+
+// Codable is native-only: Embedded Swift (the wasm core) has no Codable; the CLI's JSON reports use it.
+#if !hasFeature(Embedded)
+extension WallGeometry: Codable {}
+extension ShapeFilter: Codable {}
+extension CollisionSettings: Codable {}
+extension RGB: Codable {}
+#endif

@@ -24,8 +24,8 @@ public struct StateDivergence: Sendable, Equatable, CustomStringConvertible {
     /// The first difference between `expected` and `actual` (both in ascending id order), or nil
     /// when they are equal bit for bit.
     public static func first(expected: [BodyValues], actual: [BodyValues]) -> StateDivergence? {
-        guard expected.map(\.id) == actual.map(\.id) else {
-            return StateDivergence(kind: .bodies(expected: expected.map(\.id), actual: actual.map(\.id)))
+        guard expected.map({ $0.id }) == actual.map({ $0.id }) else {
+            return StateDivergence(kind: .bodies(expected: expected.map { $0.id }, actual: actual.map { $0.id }))
         }
         for (a, b) in zip(expected, actual) {
             for (index, (x, y)) in zip(a.values, b.values).enumerated() where x.bitPattern != y.bitPattern {

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(WASILibc)
+import WASILibc
 #endif
 
 /// One out-of-range value, named by its field path relative to the value checked (e.g. `mass`,
@@ -341,7 +343,7 @@ extension Scene {
     /// steps (or the build) take minutes.
     func spatialHashProblems(_ hash: SpaceOptions.SpatialHash, allCrates: [CrateSpec], crateCount: Int) -> [FieldProblem] {
         var found: [FieldProblem] = []
-        let largestCrate = allCrates.map(\.shape.reach).max() ?? 0
+        let largestCrate = allCrates.map { $0.shape.reach }.max() ?? 0
         if hash.cellSize * Double(Limits.cellsPerCrateSide) < largestCrate {
             found.append(FieldProblem("spatial_hash.cell_size", "\(show(hash.cellSize)) is too small for crates up to "
                 + "\(show(largestCrate.rounded(.up))) px across: Chipmunk puts a crate in every cell it covers, so the cell must be "
@@ -487,7 +489,7 @@ extension Scene {
     /// bounds (`bounds (bottom wall)`, ...), `walls[i]`, and the tumbler's four walls where it
     /// starts. Walls are named by `read.wallIndices`.
     public func namedWalls(read: PartsRead = .all) -> [(name: String, wall: WallSpec)] {
-        var result: [(String, WallSpec)] = []
+        var result: [(name: String, wall: WallSpec)] = []
         let sides = ["bottom", "right", "top", "left"]
         if read.world, sceneWorldIsValid, let bounds, bounds.problems().isEmpty {
             for (i, wall) in allWalls().prefix(4).enumerated() { result.append(("bounds (\(sides[i]) wall)", wall)) }
@@ -532,7 +534,7 @@ extension Scene {
         // lines are the world's edges, so it reaches at most into their inner half and Chipmunk
         // pushes it inward (the classic book scene's crates touch the top edge this way).
         let bounds = Set(walls.indices.filter { walls[$0].name.hasPrefix("bounds ") })
-        let report = WallOverlaps.check(bodies: bodies, walls: walls.map(\.wall))
+        let report = WallOverlaps.check(bodies: bodies, walls: walls.map { $0.wall })
         var overlaps = report.overlaps
         if !bounds.isEmpty {
             overlaps.removeAll { bounds.contains($0.wall) && Self.isInside(bodies[$0.body], world: worldSize) }

@@ -1,5 +1,5 @@
 /// A 2D vector in world units (pixels), y pointing up as in Chipmunk.
-public struct Vec2: Sendable, Hashable, Codable {
+public struct Vec2: Sendable, Hashable {
     public var x: Double
     public var y: Double
 
@@ -17,3 +17,8 @@ public struct Vec2: Sendable, Hashable, Codable {
     public static func - (a: Vec2, b: Vec2) -> Vec2 { Vec2(a.x - b.x, a.y - b.y) }
     public static func * (a: Vec2, s: Double) -> Vec2 { Vec2(a.x * s, a.y * s) }
 }
+
+// Codable is native-only: Embedded Swift (the wasm core) has no Codable; the CLI's JSON reports use it.
+#if !hasFeature(Embedded)
+extension Vec2: Codable {}
+#endif

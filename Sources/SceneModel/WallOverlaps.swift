@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(WASILibc)
+import WASILibc
 #endif
 
 /// Finds bodies that start overlapping a wall: a crate placed across a wall is pushed out by

@@ -5,11 +5,15 @@ extension WorldState {
     public static let formatVersion: UInt32 = 4
     /// The latest step a state may be at: 2^53 (some 2.4 million years at 120 steps a second).
     /// With `hash --steps` bounded the same way, a run from any state stays far inside `Int`.
-    public static let maxStep = 1 << 53
+    /// 64 bits on every CPU: `Int` is 32 bits on wasm32.
+    public static let maxStep: Int64 = 1 << 53
 
     /// Why bytes are not a world state; `description` names what is wrong.
     public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
         public var description: String
+
+        /// What a read past the end of the bytes throws.
+        package static let cutShort = FormatError(description: "the world state is cut short")
     }
 
     /// The state as bytes: "CDWORLD\n", the format version (u32), the state's fields as a saved
@@ -30,17 +34,11 @@ extension WorldState {
             throw FormatError(description: "the world state is corrupt or cut short (its checksum does not match)")
         }
         var reader = LittleEndianReader(bytes, from: Self.magic.count, end: bytes.count - 8)
-        do {
-            let version = try reader.u32()
-            guard (2...Self.formatVersion).contains(version) else {
-                throw FormatError(description: "world-state format \(version), which this CrateDrop (format \(Self.formatVersion)) cannot read")
-            }
-            self = try Self.read(from: &reader, withDrags: version >= 3, withMakeup: version >= 4)
-        } catch let error as FormatError {
-            throw error
-        } catch {
-            throw FormatError(description: "the world state is cut short")
+        let version = try reader.u32()
+        guard (2...Self.formatVersion).contains(version) else {
+            throw FormatError(description: "world-state format \(version), which this CrateDrop (format \(Self.formatVersion)) cannot read")
         }
+        self = try Self.read(from: &reader, withDrags: version >= 3, withMakeup: version >= 4)
         guard reader.isAtEnd else { throw FormatError(description: "the world state has bytes after its end") }
     }
 
@@ -77,13 +75,13 @@ extension WorldState {
 
     /// Reads the fields `append(to:)` writes; `withDrags` false for the formats before drags
     /// (their states hold none), `withMakeup` for those before the make-up log (none either).
-    package static func read(from reader: inout LittleEndianReader, withDrags: Bool = true, withMakeup: Bool = true) throws -> WorldState {
+    package static func read(from reader: inout LittleEndianReader, withDrags: Bool = true, withMakeup: Bool = true) throws(FormatError) -> WorldState {
         let step = try reader.u64()
-        guard step <= UInt64(maxStep) else {
+        guard step <= UInt64(maxStep), let step = Int(exactly: step) else {
             throw FormatError(description: "the state's step count \(step) is out of range (at most 2^53 = \(maxStep))")
         }
         let gravity = Vec2(try reader.f64(), try reader.f64())
-        var state = WorldState(step: Int(step), gravity: gravity, fingerprint: try reader.u64(), physics: try reader.field())
+        var state = WorldState(step: step, gravity: gravity, fingerprint: try reader.u64(), physics: try reader.field())
         let count = try reader.u32()
         // Each takes 57 bytes: a count beyond what is left is a corrupt one, refused before any allocation.
         guard Int(count) <= reader.remaining / 57 else { throw FormatError(description: "the state's held forces are cut short") }

@@ -72,9 +72,9 @@ import Testing
             socket = try TestWebSocket(port: port)
         }
 
-        /// Reads (at most `seconds`) until `until` holds.
+        /// Reads (at most `seconds`: room for a 2-core machine running other suites) until `until` holds.
         @discardableResult
-        func read(for seconds: Double = 20, until: (Page) -> Bool) -> Bool {
+        func read(for seconds: Double = 60, until: (Page) -> Bool) -> Bool {
             let start = Date()
             while Date().timeIntervalSince(start) < seconds {
                 if until(self) { return true }

@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+#if !hasFeature(Embedded)
 import FileIO
+#endif
 internal import CChipmunk
 
 /// Which libchipmunk the dynamic linker bound this process to, read from the process's own
@@ -9,6 +11,10 @@ internal import CChipmunk
 enum LoadedLibrary {
     /// The path of the libchipmunk file mapped into this process, as /proc/self/maps names it.
     static var chipmunkPath: String? {
+        #if hasFeature(Embedded)
+        // The wasm core is one module with Chipmunk linked in: there is no library file.
+        return nil
+        #else
         guard let maps = try? FileBytes.read(path: "/proc/self/maps", limit: 16 << 20) else { return nil }
         for line in String(decoding: maps, as: UTF8.self).split(separator: "\n") {
             guard let slash = line.firstIndex(of: "/") else { continue }
@@ -16,6 +22,7 @@ enum LoadedLibrary {
             if path.split(separator: "/").last?.hasPrefix("libchipmunk") == true { return String(path) }
         }
         return nil
+        #endif
     }
 
     /// CrateDrop's Chipmunk's description (Backends/portable/backend_marker.c), or nil when the
@@ -26,8 +33,13 @@ enum LoadedLibrary {
 
     /// The C library's version, e.g. "glibc 2.36" (`confstr(_CS_GNU_LIBC_VERSION)`).
     static var libcVersion: String {
+        #if !canImport(Glibc)
+        // The wasm core's maths are musl's, linked with Chipmunk (Backends/wasm/build).
+        return "none (wasm32)"
+        #else
         var buffer = [CChar](repeating: 0, count: 64)
         guard confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count) > 0 else { return "unknown" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #endif
     }
 }

@@ -40,9 +40,10 @@ final class StateMakeup {
     var lastAidSize = 0
 
     init(shapes: [OpaquePointer], bodies: [OpaquePointer], constraints: [OpaquePointer], fingerprint: UInt64) {
-        self.shapes = shapes
-        self.bodies = bodies
-        self.constraints = constraints
+        // Each array made anew, not upcast: Embedded Swift has no dynamic casts.
+        self.shapes = shapes.map { Optional($0) }
+        self.bodies = bodies.map { Optional($0) }
+        self.constraints = constraints.map { Optional($0) }
         self.fingerprint = fingerprint
     }
 }

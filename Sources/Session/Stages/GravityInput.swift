@@ -132,17 +132,12 @@ public final class GravityInput: StepStage {
     private func apply(_ command: InputCommand, to world: World, at step: Int) {
         // The parser checked the values; what it cannot know (the body, the run's end) is checked
         // here, before the step the line applies at.
+        if case let .body(_, .hold(_, _, _, steps)) = command.action, let lastStep, steps > lastStep - step {
+            refuse(command, "the force is held for \(steps) steps from step \(step), past the run's end after step \(lastStep)")
+            return
+        }
         do throws(PhysicsError) {
-            switch command.action {
-            case let .gravity(gravity): try world.setGravity(gravity)
-            case let .body(id, input):
-                if case let .hold(_, _, _, steps) = input, let lastStep, steps > lastStep - step {
-                    refuse(command, "the force is held for \(steps) steps from step \(step), past the run's end after step \(lastStep)")
-                    return
-                }
-                try world.apply(input, to: id)
-            case let .change(change): tell(try world.apply(change), of: command, in: world)
-            }
+            if let entry = try world.apply(command.action) { tell(entry, of: command, in: world) }
         } catch {
             let message = if case let .invalidValue(_, problems) = error { problems.map(\.description).joined(separator: "; ") } else { error.description }
             refuse(command, message)

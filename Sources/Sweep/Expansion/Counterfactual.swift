@@ -35,7 +35,7 @@ enum Counterfactual {
             }
             return Vec2(x, y)
         }
-        let step = whole("step", in: 0...WorldState.maxStep)
+        let step = whole("step", in: 0...Int(WorldState.maxStep))
         let given = changes.filter { field($0) != nil }
         // An added crate gets the next id: it names no body.
         let adds = given == ["add"]

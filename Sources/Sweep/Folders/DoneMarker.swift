@@ -23,7 +23,7 @@ public struct DoneMarker: Sendable, Equatable {
     /// again (`sweep verify`), which would trap on a negative count or run for ever on a huge one.
     public var outOfBounds: String? {
         let counts = 0...Int(Int32.max)
-        if !(0...WorldState.maxStep).contains(startStep) { return "start_step: must be in 0...\(WorldState.maxStep), got \(startStep)" }
+        if !(0...Int(WorldState.maxStep)).contains(startStep) { return "start_step: must be in 0...\(WorldState.maxStep), got \(startStep)" }
         if !counts.contains(steps) { return "steps: must be in \(counts) (a spec's bounds), got \(steps)" }
         if let hashEvery, !(1...counts.upperBound).contains(hashEvery) {
             return "hash_every: must be in 1...\(counts.upperBound) (a spec's bounds), got \(hashEvery)"

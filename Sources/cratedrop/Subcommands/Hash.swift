@@ -50,7 +50,7 @@ struct Hash: ParsableCommand {
             throw ValidationError("--seconds must be a decimal number of seconds such as 10 or 2.5 (at most 9 decimals, at most 1000000000 s), got '\(seconds)'")
         }
         if let steps, steps < 0 { throw ValidationError("--steps must be >= 0, got \(steps)") }
-        if let steps, steps > WorldState.maxStep {
+        if let steps, Int64(steps) > WorldState.maxStep {
             throw ValidationError("--steps must be from 0 to 2^53 (\(WorldState.maxStep)), got \(steps)")
         }
         if let every, every < 1 { throw ValidationError("--every must be >= 1, got \(every)") }

@@ -233,7 +233,7 @@ public struct GravityLineParser: Sendable {
     }
 
     /// The keys that make a line a structural change (with `"joint": ID, "remove": true`).
-    static let changeKeys = ["add", "add_wall", "add_joint"]
+    package static let changeKeys = ["add", "add_wall", "add_joint"]
 
     /// A structural change's line: `"add"` (a crate as a scene's crates are written), `"add_wall"`
     /// (a wall as a scene's), `"add_joint"` (a joint as a scene's, its ends `a` and `b` bodies by

@@ -1,0 +1,183 @@
+// CrateDrop's core in the browser and in Node: cratedrop.wasm (Backends/wasm/build) behind a
+// small handle-based API. The same scenes, input lines, hashes and state bytes as the CLI.
+//
+//   import { loadCore } from "./cratedrop.mjs";
+//   const core = await loadCore(new URL("./cratedrop.wasm", import.meta.url));
+//   const world = core.world(sceneText, "book.json");
+//   world.step(120);
+//   console.log(world.stepCount, world.hashHex());   // what `cratedrop hash --steps 120` prints
+//   world.free();
+
+/** A failed call: `code` is the CLI's exit code for the same failure (65: bad scene or line). */
+export class CrateDropError extends Error {
+    constructor(code, message) {
+        super(message);
+        this.name = "CrateDropError";
+        this.code = code;
+    }
+}
+
+/** Columns of `World.state`: one row a body, in ascending id. */
+export const stateColumns = ["id", "x", "y", "angle", "vx", "vy", "angular_velocity"];
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * Instantiates the core. `source`: the wasm's bytes (ArrayBuffer, Uint8Array), a URL, or a Response.
+ * The module imports four WASI calls: Chipmunk's assertion text goes to `log` (console.error).
+ */
+export async function loadCore(source, { log = (text) => console.error(text) } = {}) {
+    let bytes = source;
+    if (source instanceof URL || typeof source === "string") {
+        if (typeof process !== "undefined" && process.versions?.node && (typeof source === "string" || source.protocol === "file:")) {
+            const { readFile } = await import("node:fs/promises");
+            bytes = await readFile(source);
+        } else {
+            bytes = await fetch(source);
+        }
+    }
+    if (typeof Response !== "undefined" && bytes instanceof Response) bytes = await bytes.arrayBuffer();
+    let memory;
+    const wasi = {
+        fd_write(fd, iovs, count, written) {
+            const view = new DataView(memory.buffer);
+            let total = 0, text = "";
+            for (let i = 0; i < count; i++) {
+                const pointer = view.getUint32(iovs + 8 * i, true), length = view.getUint32(iovs + 8 * i + 4, true);
+                text += decoder.decode(new Uint8Array(memory.buffer, pointer, length));
+                total += length;
+            }
+            if (text) log(text.replace(/\n$/, ""));
+            view.setUint32(written, total, true);
+            return 0;
+        },
+        fd_seek: () => 70, // ESPIPE: no files
+        fd_close: () => 0,
+        random_get(pointer, length) {
+            // Seeds Swift's hashing of sets and dictionaries only; no result depends on it.
+            crypto.getRandomValues(new Uint8Array(memory.buffer, pointer, length));
+            return 0;
+        },
+    };
+    const { instance } = await WebAssembly.instantiate(bytes, { wasi_snapshot_preview1: wasi });
+    memory = instance.exports.memory;
+    instance.exports._initialize();
+    return new Core(instance.exports);
+}
+
+/** The loaded module: makes worlds, and tells its determinism class. */
+export class Core {
+    constructor(exports) {
+        this.abi = exports;
+    }
+
+    /** The determinism class (`cratedrop platform`'s 12 hex digits). */
+    get determinismClass() {
+        return this.text(this.abi.cratedrop_determinism_class());
+    }
+
+    /** Builds the world of a scene file's text or bytes; `name` names it in messages. */
+    world(scene, name = "scene.json") {
+        const handle = this.withBytes(scene, (pointer, length) =>
+            this.withBytes(name, (namePointer, nameLength) => this.abi.cratedrop_world_load(pointer, length, namePointer, nameLength)));
+        this.check(handle);
+        return new World(this, handle);
+    }
+
+    /** Runs `use(pointer, length)` with `data` (text or bytes) copied into the module's memory. */
+    withBytes(data, use) {
+        const bytes = typeof data === "string" ? encoder.encode(data) : new Uint8Array(data);
+        const pointer = this.abi.cratedrop_alloc(bytes.length);
+        try {
+            new Uint8Array(this.abi.memory.buffer, pointer, bytes.length).set(bytes);
+            return use(pointer, bytes.length);
+        } finally {
+            this.abi.cratedrop_free(pointer);
+        }
+    }
+
+    /** The last result's bytes (a copy). */
+    bytes(length) {
+        return new Uint8Array(this.abi.memory.buffer, this.abi.cratedrop_result(), length).slice();
+    }
+
+    text(length) {
+        return decoder.decode(this.bytes(length));
+    }
+
+    /** Throws the call's failure, if it failed (a negative return: the exit code negated). */
+    check(result) {
+        if (result < 0) throw new CrateDropError(-result, this.text(this.abi.cratedrop_result_length()));
+        return result;
+    }
+}
+
+/** One world: steps, input lines, state, hash, save and restore. `free()` it when done. */
+export class World {
+    constructor(core, handle) {
+        this.core = core;
+        this.handle = handle;
+    }
+
+    /** Names the input stream in messages (`NAME:LINE: reason`); default `inputs`. */
+    nameInputs(name) {
+        this.core.check(this.core.withBytes(name, (p, n) => this.core.abi.cratedrop_world_name_inputs(this.handle, p, n)));
+    }
+
+    /** The next line of the world's input stream (the CLI's grammar, e.g. `{"step": 60, "gravity": [0, 900]}`). */
+    input(line) {
+        this.core.check(this.core.withBytes(line, (p, n) => this.core.abi.cratedrop_world_input(this.handle, p, n)));
+    }
+
+    /** Takes `count` fixed steps, applying input lines as their steps come. */
+    step(count = 1) {
+        this.core.check(this.core.abi.cratedrop_world_step(this.handle, count));
+    }
+
+    get stepCount() {
+        return this.core.abi.cratedrop_world_step_count(this.handle);
+    }
+
+    get bodyCount() {
+        return this.core.check(this.core.abi.cratedrop_world_body_count(this.handle));
+    }
+
+    /** The state hash as a BigInt. */
+    hash() {
+        return BigInt.asUintN(64, this.core.abi.cratedrop_world_hash(this.handle));
+    }
+
+    /** The state hash as `cratedrop hash` prints it: 16 lowercase hex digits. */
+    hashHex() {
+        return this.hash().toString(16).padStart(16, "0");
+    }
+
+    /** The bodies' states into `out` (a Float64Array of rows × 7, `stateColumns`); returns the rows. */
+    state(out = new Float64Array(this.bodyCount * stateColumns.length)) {
+        const rows = Math.floor(out.length / stateColumns.length);
+        const pointer = this.core.abi.cratedrop_alloc(rows * stateColumns.length * 8);
+        try {
+            const written = this.core.check(this.core.abi.cratedrop_world_state(this.handle, pointer, rows));
+            out.set(new Float64Array(this.core.abi.memory.buffer, pointer, written * stateColumns.length));
+            return written;
+        } finally {
+            this.core.abi.cratedrop_free(pointer);
+        }
+    }
+
+    /** The world's state as bytes: the CLI's world-state bytes for the same world at the same step. */
+    save() {
+        return this.core.bytes(this.core.check(this.core.abi.cratedrop_world_save(this.handle)));
+    }
+
+    /** Puts the world back to saved bytes (from here or from the CLI). */
+    restore(bytes) {
+        this.core.check(this.core.withBytes(bytes, (p, n) => this.core.abi.cratedrop_world_restore(this.handle, p, n)));
+    }
+
+    free() {
+        this.core.abi.cratedrop_world_free(this.handle);
+        this.handle = 0;
+    }
+}

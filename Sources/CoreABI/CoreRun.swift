@@ -1,0 +1,108 @@
+import InputLines
+import Physics
+import SceneFile
+import SceneModel
+
+/// One world driven through the C ABI (the wasm page, Python): a scene's world, the input lines
+/// given to it, applied at their step boundaries as the CLI's input stage applies them, and
+/// stepped one fixed step at a time. The caller's frame clock decides how many steps to take.
+final class CoreRun {
+    let world: World
+    private var parser: GravityLineParser
+    /// Lines given but not yet due, in the order given (a stream's steps never go backwards).
+    private var pending: [InputCommand] = []
+    /// Timed lines before this step are already in the world's state (it was restored there).
+    private var startStep = 0
+    /// Lines read so far: the next line's number is one more.
+    private var linesRead = 0
+
+    /// Builds the world the scene file's `bytes` describe; `file` names it in messages.
+    init(scene bytes: [UInt8], file: String) throws(CoreError) {
+        let checked: CheckedScene
+        do {
+            checked = try SceneLoader.parseChecked(bytes, file: file)
+        } catch {
+            throw CoreError(code: error.exitCode, message: error.description)
+        }
+        do {
+            world = try World(checked: checked)
+        } catch {
+            throw CoreError(code: .dataError, message: "\(file): \(error)")
+        }
+        let scene = checked.scene
+        parser = GravityLineParser(source: "inputs", stepRate: scene.stepRate, gravityMagnitude: scene.gravity.length, axes: .portrait)
+    }
+
+    /// Names the input stream in messages (`NAME:LINE: reason`), as the CLI names the file.
+    func nameInputs(_ name: String) {
+        parser = GravityLineParser(source: name, stepRate: parser.stepRate, gravityMagnitude: parser.gravityMagnitude, axes: parser.axes)
+    }
+
+    /// Reads one input line (the next line of the stream). A timed line waits for its step; an
+    /// untimed one applies at the next step boundary, as in a real-time run.
+    func input(_ bytes: [UInt8]) throws(CoreError) {
+        linesRead += 1
+        let command: InputCommand?
+        switch parser.read(bytes, line: linesRead) {
+        case let .success(read): command = read
+        case let .failure(error): throw CoreError(code: .dataError, message: error.description)
+        }
+        guard let command else { return }
+        if case let .step(due) = command.when, due < startStep { return }
+        pending.append(command)
+    }
+
+    /// Takes `count` steps, applying each line when its step comes.
+    /// - Throws: a line that cannot apply (its body is gone, say), or the world going non-finite;
+    ///   the steps before it stand.
+    func step(_ count: Int) throws(CoreError) {
+        for _ in 0..<count {
+            try applyDue()
+            world.step()
+            if let nonFinite = world.nonFinite { throw CoreError(code: .software, message: nonFinite.description) }
+        }
+    }
+
+    private func applyDue() throws(CoreError) {
+        let step = world.stepCount
+        while let command = pending.first {
+            if case let .step(due) = command.when, due > step { return }
+            pending.removeFirst()
+            do throws(PhysicsError) {
+                try world.apply(command.action)
+            } catch {
+                let message = if case let .invalidValue(_, problems) = error { problems.map { $0.description }.joined(separator: "; ") }
+                    else { error.description }
+                throw CoreError(code: .dataError, message: "\(parser.source):\(command.line): \(message)")
+            }
+        }
+    }
+
+    /// The world's state as bytes (`WorldState.bytes`): the same bytes the CLI's world gives.
+    func save() throws(CoreError) -> [UInt8] {
+        do {
+            return try world.saveState().bytes
+        } catch {
+            throw CoreError(code: .software, message: error.description)
+        }
+    }
+
+    /// Puts the world back to a state saved from this scene (here, natively or in the browser).
+    func restore(_ bytes: [UInt8]) throws(CoreError) {
+        let state: WorldState
+        do {
+            state = try WorldState(bytes: bytes)
+        } catch {
+            throw CoreError(code: .dataError, message: error.description)
+        }
+        do {
+            try world.restore(state)
+        } catch {
+            throw CoreError(code: .dataError, message: error.description)
+        }
+        startStep = world.stepCount
+        pending.removeAll { command in
+            if case let .step(due) = command.when { due < startStep } else { false }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Physics
+import SceneModel
+
+// CrateDrop's C ABI: what the wasm page (Backends/wasm/cratedrop.mjs) and Python call. Every
+// function returns at once; failures return the CLI's exit code negated, with the message at
+// `cratedrop_result()`. Byte and text results are left there too, their length returned.
+// Bodies' states are copied into the caller's buffer, one row a body (columns in `stateColumns`).
+
+/// id, x, y, angle, vx, vy, angular velocity: the trace's columns (docs/outputs.md).
+let stateColumns = 7
+
+@_cdecl("cratedrop_alloc")
+public func cratedropAlloc(_ size: Int32) -> UnsafeMutableRawPointer? {
+    guard size >= 0 else { return nil }
+    return UnsafeMutableRawPointer.allocate(byteCount: max(Int(size), 1), alignment: 16)
+}
+
+@_cdecl("cratedrop_free")
+public func cratedropFree(_ pointer: UnsafeMutableRawPointer?) {
+    pointer?.deallocate()
+}
+
+@_cdecl("cratedrop_result")
+public func cratedropResult() -> UnsafeMutableRawPointer? {
+    LastResult.pointer.map { UnsafeMutableRawPointer($0) }
+}
+
+/// The length of the last result: a failure's message, say.
+@_cdecl("cratedrop_result_length")
+public func cratedropResultLength() -> Int32 {
+    Int32(clamping: LastResult.count)
+}
+
+/// Builds the world of the scene file's bytes; `name` is the file's name in messages.
+/// Returns a handle (≥ 1), or the CLI's exit code negated (65: the scene is wrong, with every
+/// problem as `FILE:LINE: FIELD: reason` lines).
+@_cdecl("cratedrop_world_load")
+public func cratedropWorldLoad(_ scene: UnsafePointer<UInt8>?, _ sceneLength: Int32, _ name: UnsafePointer<UInt8>?, _ nameLength: Int32) -> Int32 {
+    do throws(CoreError) {
+        return Handles.add(try CoreRun(scene: bytes(scene, sceneLength), file: text(name, nameLength, or: "scene.json")))
+    } catch {
+        return LastResult.fail(error)
+    }
+}
+
+@_cdecl("cratedrop_world_free")
+public func cratedropWorldFree(_ handle: Int32) -> Int32 {
+    Handles.remove(handle) ? 0 : noSuchWorld(handle)
+}
+
+/// Names the world's input stream in messages (default `inputs`).
+@_cdecl("cratedrop_world_name_inputs")
+public func cratedropWorldNameInputs(_ handle: Int32, _ name: UnsafePointer<UInt8>?, _ length: Int32) -> Int32 {
+    guard let run = Handles.run(handle) else { return noSuchWorld(handle) }
+    run.nameInputs(text(name, length, or: "inputs"))
+    return 0
+}
+
+/// Gives the world the next line of its input stream (the CLI's input grammar).
+@_cdecl("cratedrop_world_input")
+public func cratedropWorldInput(_ handle: Int32, _ line: UnsafePointer<UInt8>?, _ length: Int32) -> Int32 {
+    guard let run = Handles.run(handle) else { return noSuchWorld(handle) }
+    do throws(CoreError) {
+        try run.input(bytes(line, length))
+        return 0
+    } catch {
+        return LastResult.fail(error)
+    }
+}
+
+/// Takes `count` fixed steps.
+@_cdecl("cratedrop_world_step")
+public func cratedropWorldStep(_ handle: Int32, _ count: Int32) -> Int32 {
+    guard let run = Handles.run(handle) else { return noSuchWorld(handle) }
+    guard count >= 0 else { return LastResult.fail(CoreError(code: .usage, message: "steps must be >= 0, got \(count)")) }
+    do throws(CoreError) {
+        try run.step(Int(count))
+        return 0
+    } catch {
+        return LastResult.fail(error)
+    }
+}
+
+/// Steps taken since the scene's start (a double: exact up to 2^53, `WorldState.maxStep`).
+@_cdecl("cratedrop_world_step_count")
+public func cratedropWorldStepCount(_ handle: Int32) -> Double {
+    Handles.run(handle).map { Double($0.world.stepCount) } ?? -1
+}
+
+/// The state hash `cratedrop hash` prints (docs/determinism.md, "State hash"); 0 for no world.
+@_cdecl("cratedrop_world_hash")
+public func cratedropWorldHash(_ handle: Int32) -> UInt64 {
+    Handles.run(handle)?.world.stateHash.value ?? 0
+}
+
+@_cdecl("cratedrop_world_body_count")
+public func cratedropWorldBodyCount(_ handle: Int32) -> Int32 {
+    guard let run = Handles.run(handle) else { return noSuchWorld(handle) }
+    return Int32(clamping: run.world.crates.count)
+}
+
+/// Copies up to `rows` bodies' states into `out` (`rows` × 7 doubles, row-major); returns the
+/// rows written, in ascending body id.
+@_cdecl("cratedrop_world_state")
+public func cratedropWorldState(_ handle: Int32, _ out: UnsafeMutablePointer<Double>?, _ rows: Int32) -> Int32 {
+    guard let run = Handles.run(handle) else { return noSuchWorld(handle) }
+    guard let out, rows >= 0 else { return LastResult.fail(CoreError(code: .usage, message: "no buffer for the state")) }
+    let bodies = run.world.snapshot().bodies.prefix(Int(rows))
+    for (row, body) in bodies.enumerated() {
+        let values = [Double(body.id.rawValue), body.position.x, body.position.y, body.angle, body.velocity.x, body.velocity.y,
+                      body.angularVelocity]
+        for (column, value) in values.enumerated() { out[row * stateColumns + column] = value }
+    }
+    return Int32(bodies.count)
+}
+
+/// Saves the world's state: its bytes (the CLI's `WorldState` bytes) are the result.
+@_cdecl("cratedrop_world_save")
+public func cratedropWorldSave(_ handle: Int32) -> Int32 {
+    guard let run = Handles.run(handle) else { return noSuchWorld(handle) }
+    do throws(CoreError) {
+        return LastResult.set(try run.save())
+    } catch {
+        return LastResult.fail(error)
+    }
+}
+
+/// Restores a state saved from the same scene (by this ABI or natively).
+@_cdecl("cratedrop_world_restore")
+public func cratedropWorldRestore(_ handle: Int32, _ state: UnsafePointer<UInt8>?, _ length: Int32) -> Int32 {
+    guard let run = Handles.run(handle) else { return noSuchWorld(handle) }
+    do throws(CoreError) {
+        try run.restore(bytes(state, length))
+        return 0
+    } catch {
+        return LastResult.fail(error)
+    }
+}
+
+/// The determinism class (`cratedrop platform`'s 12 hex digits) as the result.
+@_cdecl("cratedrop_determinism_class")
+public func cratedropDeterminismClass() -> Int32 {
+    LastResult.set(DeterminismClass.current.id)
+}
+
+private func noSuchWorld(_ handle: Int32) -> Int32 {
+    LastResult.fail(CoreError(code: .usage, message: "no world has handle \(handle)"))
+}
+
+private func bytes(_ pointer: UnsafePointer<UInt8>?, _ length: Int32) -> [UInt8] {
+    guard let pointer, length > 0 else { return [] }
+    return Array(UnsafeBufferPointer(start: pointer, count: Int(length)))
+}
+
+private func text(_ pointer: UnsafePointer<UInt8>?, _ length: Int32, or fallback: String) -> String {
+    let given = bytes(pointer, length)
+    return given.isEmpty ? fallback : String(decoding: given, as: UTF8.self)
+}

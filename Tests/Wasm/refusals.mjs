@@ -1,0 +1,36 @@
+// What the wasm core answers to bad input, for scripts/wasm-test to compare with the CLI's.
+//
+//   node Tests/Wasm/refusals.mjs WASM_DIR WORK
+//
+// Prints on stdout, as scripts/wasm-test prints the CLI's: the class; WORK/bad.json's exit code and
+// messages; WORK/bad.jsonl's (a push of a body the world has not). Writes WORK/refusals.wasm.more:
+// bad state bytes' and a terrain picture's answers, which the CLI words for files of its own.
+import { readFileSync, writeFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { resolve } from "node:path";
+
+const [wasmDir, work] = process.argv.slice(2);
+const { loadCore } = await import(pathToFileURL(resolve(wasmDir, "cratedrop.mjs")).href);
+const core = await loadCore(resolve(wasmDir, "cratedrop.wasm"));
+const refusal = (run) => {
+    try {
+        run();
+    } catch (error) {
+        return `${error.code}\n${error.message}`;
+    }
+    return "accepted";
+};
+
+console.log(`class ${core.determinismClass}`);
+console.log(`scene ${refusal(() => core.world(readFileSync(`${work}/bad.json`), `${work}/bad.json`))}`);
+const book = core.world(readFileSync("Scenes/book.json"), "Scenes/book.json");
+book.nameInputs(`${work}/bad.jsonl`);
+console.log(`line ${refusal(() => {
+    book.input(readFileSync(`${work}/bad.jsonl`, "utf8").trim());
+    book.step(5);
+})}`);
+const more = [
+    `state ${refusal(() => book.restore(new TextEncoder().encode("not a state"))).replace("\n", " ")}`,
+    `terrain ${refusal(() => core.world(readFileSync("Scenes/terrain.json"), "Scenes/terrain.json")).replace("\n", " ")}`,
+];
+writeFileSync(`${work}/refusals.wasm.more`, more.join("\n") + "\n");
