@@ -10,6 +10,7 @@
 #include <chipmunk/cpPolyline.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 typedef struct {
     const uint8_t *solidity; /* width × height, row 0 at the bottom */
@@ -47,6 +48,25 @@ static inline void CChipmunk_TerrainMarch(CChipmunk_Terrain *terrain, double thr
     cpBB bb = cpBBNew(-1.0, -1.0, (cpFloat)terrain->width, (cpFloat)terrain->height);
     cpMarchSoft(bb, (unsigned long)terrain->width + 2, (unsigned long)terrain->height + 2, threshold,
                 (cpMarchSegmentFunc)CChipmunk_TerrainSegment, terrain, CChipmunk_TerrainSample, terrain);
+}
+
+/* Concave outlines: Chipmunk's convex decomposition (cpPolylineConvexDecomposition, marked BETA in
+   its header) of the polygon `verts` (`count` points, counter-clockwise, not repeating the first),
+   closed here as Chipmunk asks (the first point again at the end). Returns a new set of closed
+   polylines, one per convex piece in the order Chipmunk pushes them, which the caller frees with
+   cpPolylineSetFree(set, cpTrue). The caller checked the polygon first (simple, counter-clockwise,
+   3 to 64 points, finite): Chipmunk asserts a closed line and a positive area, which Debian's
+   debug build turns into abort(). */
+static inline cpPolylineSet *CChipmunk_OutlineDecompose(const cpVect *verts, int count, double tolerance) {
+    cpPolyline *line = (cpPolyline *)calloc(1, sizeof(cpPolyline) + (size_t)(count + 1) * sizeof(cpVect));
+    if (line == NULL) return NULL;
+    line->count = count + 1;
+    line->capacity = count + 1;
+    for (int i = 0; i < count; i++) line->verts[i] = verts[i];
+    line->verts[count] = verts[0];
+    cpPolylineSet *set = cpPolylineConvexDecomposition(line, tolerance);
+    free(line);
+    return set;
 }
 
 /* A polyline's vertices (a flexible array member, which Swift does not import). */
