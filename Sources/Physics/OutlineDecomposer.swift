@@ -51,11 +51,8 @@ public enum OutlineDecomposer {
     /// - Throws: `OutlineError`, before Chipmunk sees an outline it would assert on.
     public static func pieces(of vertices: [Vec2], tolerance: Double, magnitude: Double = Limits.size.upperBound,
                               maxParts: Int = Limits.compoundParts.upperBound) throws(OutlineError) -> [[Vec2]] {
-        var problems = OutlineCheck.problems(vertices, field: "vertices", magnitude: magnitude)
-        if !tolerance.isFinite || !OutlineLimits.tolerance.contains(tolerance) {
-            problems.append(FieldProblem("tolerance", "must be in \(OutlineLimits.tolerance.lowerBound)..."
-                + "\(OutlineLimits.tolerance.upperBound), got \(tolerance)"))
-        }
+        let problems = OutlineCheck.problems(vertices, field: "vertices", magnitude: magnitude)
+            + OutlineLimits.toleranceProblems(tolerance)
         guard problems.isEmpty else { throw .invalid(problems) }
         let pieces = OutlineDecomposition.pieces(OutlineCheck.canonical(vertices), tolerance: tolerance)
             .map { OutlineCheck.withoutStraightCorners($0) }

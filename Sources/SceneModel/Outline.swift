@@ -161,6 +161,13 @@ public struct PartOrigins: Sendable, Equatable {
 }
 
 extension OutlineLimits {
+    /// Problems with an outline's `tolerance` (px): within `tolerance`.
+    public static func toleranceProblems(_ tolerance: Double) -> [FieldProblem] {
+        var list = ProblemList()
+        list.check("tolerance", tolerance, in: Self.tolerance)
+        return list.problems
+    }
+
     /// Problems with the `mass` of a crate written as one outline: as any dynamic body's, within
     /// `Limits.mass` (its parts share it by area).
     public static func massProblems(_ mass: Double) -> [FieldProblem] {
