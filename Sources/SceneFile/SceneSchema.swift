@@ -88,7 +88,7 @@ public enum SceneSchema {
     /// The `shape` names (a body of parts is written with `shapes`; an outline becomes one).
     static var simpleKinds: [JSONOutput] { BodyShape.Kind.allCases.filter { $0 != .compound }.map { .string($0.rawValue) } + ["outline"] }
 
-    /// An outline's tolerance (docs/scenes.md, "Concave outlines").
+    /// An outline's tolerance (docs/scenes.md, "Keys": concave outlines).
     static var tolerance: JSONOutput {
         number(OutlineLimits.tolerance, "an outline's: the deepest notch its convex parts may fill in, px; default \(plain(OutlineLimits.defaultTolerance))")
     }
