@@ -66,7 +66,12 @@ public enum OutlineDecomposer {
 
     /// The parts an outline part becomes (`BodyPart.outlinePieces`): `part`'s offset, angle,
     /// surface, collision settings and colour on each piece of `vertices`, its mass shared by area.
-    /// - Parameter part: the outline's part; its `shape` is ignored.
+    /// - Parameters:
+    ///   - vertices: a simple polygon, either winding, in the part's frame (pixels).
+    ///   - tolerance: the deepest notch a piece may keep filled in (px).
+    ///   - part: the outline's part; its `shape` is ignored.
+    ///   - maxParts: how many pieces are allowed.
+    /// - Returns: one polygon part per piece, in Chipmunk's order.
     /// - Throws: `OutlineError`, as `pieces(of:tolerance:magnitude:maxParts:)`.
     public static func parts(of vertices: [Vec2], tolerance: Double = OutlineLimits.defaultTolerance, like part: BodyPart,
                              maxParts: Int = Limits.compoundParts.upperBound) throws(OutlineError) -> [BodyPart] {
