@@ -10,6 +10,11 @@ public enum OutlineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Piece `index` of the decomposition is no polygon Chipmunk may take (more than
     /// `Limits.polygonVertices` corners, a straight corner or too little area).
     case unfitPart(index: Int, problems: [FieldProblem])
+    /// Chipmunk's decomposition would not end, or not cover the outline: a cut from the notch at
+    /// `at` has length 0 (it runs exactly through a vertex that is the next notch) or meets no
+    /// side, or the cuts go deeper than `OutlineLimits.cutDepth` (`at` is nil then). Found by a dry
+    /// run of the same arithmetic before Chipmunk is called.
+    case undecomposable(at: Vec2?, reason: String)
 
     /// The problems, named by the outline's keys.
     public var problems: [FieldProblem] {
@@ -21,10 +26,17 @@ public enum OutlineError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .unfitPart(index, problems):
             [FieldProblem("vertices", "the outline's convex part \(index) is no polygon Chipmunk may take: "
                 + problems.map { $0.description }.joined(separator: "; ") + " (move vertices or change tolerance)")]
+        case let .undecomposable(_, reason):
+            [FieldProblem("vertices", "Chipmunk's convex decomposition cannot take this outline: " + reason
+                + " (move a vertex there a little, or change tolerance)")]
         }
     }
 
     public var description: String { problems.map { $0.description }.joined(separator: "; ") }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
 }
 
 /// Concave outlines into convex parts with Chipmunk's autogeometry (`cpPolylineConvexDecomposition`,
@@ -39,6 +51,9 @@ public enum OutlineError: Error, Sendable, Equatable, CustomStringConvertible {
 /// outline gives the same parts on every CPU whose Chipmunk is built without fused multiply-add
 /// (the portable backend's `-ffp-contract=off`).
 public enum OutlineDecomposer {
+    /// The most pieces a dry run counts before it stops (an outline of 64 vertices gives at most 63).
+    static let mostPieces = 10_000
+
     /// The convex pieces of `vertices`, in Chipmunk's order.
     /// - Parameters:
     ///   - vertices: a simple polygon, either winding, in any frame (pixels).
@@ -54,8 +69,20 @@ public enum OutlineDecomposer {
         let problems = OutlineCheck.problems(vertices, field: "vertices", magnitude: magnitude)
             + OutlineLimits.toleranceProblems(tolerance)
         guard problems.isEmpty else { throw .invalid(problems) }
-        let pieces = OutlineDecomposition.pieces(OutlineCheck.canonical(vertices), tolerance: tolerance)
-            .map { OutlineCheck.withoutStraightCorners($0) }
+        let found: [[Vec2]]
+        switch OutlineDecomposition.pieces(OutlineCheck.canonical(vertices), tolerance: tolerance, maxPieces: Self.mostPieces) {
+        case let .success(pieces): found = pieces
+        case .failure(.tooDeep):
+            throw .undecomposable(at: nil, reason: "its cuts go more than \(OutlineLimits.cutDepth) deep, one inside another")
+        case let .failure(.zeroLengthCut(vertex)):
+            throw .undecomposable(at: vertex, reason: "the cut from the notch at \(Self.show(vertex)) has length 0 (a cut before it ran "
+                + "exactly through that vertex), so it would cut a piece into itself forever")
+        case let .failure(.noCut(vertex)):
+            throw .undecomposable(at: vertex, reason: "the cut from the notch at \(Self.show(vertex)) meets no side")
+        case .failure(.tooManyPieces):
+            throw .tooManyParts(count: Self.mostPieces + 1, limit: maxParts)
+        }
+        let pieces = found.map { OutlineCheck.withoutStraightCorners($0) }
         guard pieces.count <= maxParts else { throw .tooManyParts(count: pieces.count, limit: maxParts) }
         for (index, piece) in pieces.enumerated() {
             let problems = ConvexPolygonCheck.problems(piece, field: "vertices", magnitude: magnitude)
@@ -63,6 +90,8 @@ public enum OutlineDecomposer {
         }
         return pieces
     }
+
+    private static func show(_ point: Vec2) -> String { "[\(OutlineError.number(point.x)), \(OutlineError.number(point.y))]" }
 
     /// The parts an outline part becomes (`BodyPart.outlinePieces`): `part`'s offset, angle,
     /// surface, collision settings and colour on each piece of `vertices`, its mass shared by area.

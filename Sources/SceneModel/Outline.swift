@@ -8,6 +8,11 @@ public enum OutlineLimits {
     /// How deep a notch may be and still be filled in by the convex hull of its piece (px):
     /// Chipmunk's `tol`.
     public static let tolerance = 0.0...1e3
+    /// How deep Chipmunk's decomposition may recurse, in cuts one inside another. Each level keeps
+    /// two copies of its piece on the stack (at most 65 points each: about 2 KiB), so 72 levels stay
+    /// near 150 KiB; an outline of 64 vertices has at most 62 notches to cut. Deeper is a
+    /// decomposition that does not end (autogeometry.h, `CChipmunk_OutlineDryRun`).
+    public static let cutDepth = 72
     /// The tolerance of an outline that gives none: a tenth of a pixel, Chipmunk's collision slop
     /// (the overlap it already lets contacts keep), so the parts cover the outline as drawn while a
     /// vertex a rounding error off a straight side makes no sliver part.
