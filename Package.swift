@@ -4,7 +4,8 @@ import PackageDescription
 // Layers, each depending only on those before it (docs/architecture.md):
 //   SceneModel (values, no deps), FileIO and Queues (plumbing)
 //   CChipmunk, CBodyScan (C) -> Physics (the world; value snapshots out)
-//   SceneFile parses JSON into SceneModel (with Physics to trace terrain pictures, CSpng to decode them)
+//   SceneFile parses JSON into SceneModel (with Physics to trace terrain pictures and decompose
+//   outlines, CSpng to decode pictures)
 //   Driver (fixed steps), InputLines (the input grammar) -> Script (input files, records, state files)
 //   Raster (drawing) -> Outputs (CPipe, CDeflate)
 //   Session (one run: the world, the driver, its inputs and outputs) -> Sweep (many runs), Serve (the live page)
@@ -51,7 +52,7 @@ let package = Package(
             providers: [.apt(["libdeflate-dev"])]
         ),
         .target(name: "SceneModel"),
-        // Physics for a terrain picture's tracing (Chipmunk's autogeometry), CSpng to decode the picture.
+        // Physics for a terrain picture's tracing and an outline's decomposition (Chipmunk's autogeometry), CSpng to decode the picture.
         .target(name: "SceneFile", dependencies: ["SceneModel", "FileIO", "Physics", "CSpng"]),
         // Scans of every body in one C loop, reading Chipmunk's structs out of the Swift module's sight.
         .target(name: "CBodyScan"),

@@ -202,16 +202,35 @@ static void make_wall(cbaseline_world *world, const cbaseline_wall *w) {
     world->walls[world->wall_count++] = shape;
 }
 
+/* The rotation [cos angle, sin angle] as the Chipmunk library computes it (cpBodySetAngle's
+   cpvforangle, compiled into libchipmunk with its own maths: musl's in the portable backend), as
+   Physics' CChipmunk_LibraryRotation takes it: this program's libm would differ between CPUs. */
+static cpVect library_rotation(double angle) {
+    cpBody *scratch = cpBodyNew(0.0, 0.0);
+    cpBodySetAngle(scratch, angle);
+    cpVect rotation = cpBodyGetRotation(scratch);
+    cpBodyFree(scratch);
+    return rotation;
+}
+
+/* cpTransformRigid(offset, angle)'s matrix from the library's rotation. */
+static cpTransform part_placement(cpVect offset, double angle) {
+    cpVect r = library_rotation(angle);
+    return cpTransformNewTranspose(r.x, -r.y, offset.x, r.y, r.x, offset.y);
+}
+
 /* Part `p`'s shape on `body`, placed as Physics' Chipmunk.partShapeNew places it: a box or polygon
-   through cpPolyShapeNew with cpTransformRigid(offset, angle) (a box as its corners from bottom
-   left, counter-clockwise), a circle at its offset, a segment's ends turned and moved here, each
-   product its own statement so that no compiler fuses a multiply and an add. */
+   through cpPolyShapeNew with cpTransformRigid(offset, angle)'s matrix (a box as its corners from
+   bottom left, counter-clockwise), a circle at its offset, a segment's ends turned and moved here,
+   each product its own statement so that no compiler fuses a multiply and an add; cos and sin are
+   the library's (library_rotation). */
 static cpShape *make_part_shape(cpBody *body, const cbaseline_part *p) {
     cpVect offset = cpv(p->offset_x, p->offset_y);
     switch (p->kind) {
     case CBASELINE_CIRCLE: return cpCircleShapeNew(body, p->radius, offset);
     case CBASELINE_SEGMENT: {
-        double c = cos(p->angle), s = sin(p->angle);
+        cpVect r = library_rotation(p->angle);
+        double c = r.x, s = r.y;
         double ends[2][2] = {{p->ax, p->ay}, {p->bx, p->by}};
         cpVect placed[2];
         for (int i = 0; i < 2; i++) {
@@ -224,12 +243,12 @@ static cpShape *make_part_shape(cpBody *body, const cbaseline_part *p) {
     case CBASELINE_POLYGON: {
         cpVect verts[32];
         int n = points(p->vertices, p->vertex_count, verts);
-        return cpPolyShapeNew(body, n, verts, cpTransformRigid(offset, p->angle), p->radius);
+        return cpPolyShapeNew(body, n, verts, part_placement(offset, p->angle), p->radius);
     }
     default: {
         double w = p->width / 2, h = p->height / 2;
         cpVect corners[4] = {cpv(-w, -h), cpv(w, -h), cpv(w, h), cpv(-w, h)};
-        return cpPolyShapeNew(body, 4, corners, cpTransformRigid(offset, p->angle), 0);
+        return cpPolyShapeNew(body, 4, corners, part_placement(offset, p->angle), 0);
     }
     }
 }

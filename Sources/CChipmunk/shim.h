@@ -25,6 +25,19 @@ static inline cpSpace *CChipmunk_SpaceNewQuietly(void) {
     return space;
 }
 
+/// The rotation [cos angle, sin angle] as Chipmunk's library computes it: cpBodySetAngle turns a
+/// scratch body with the library's own cos and sin (cpvforangle compiled into libchipmunk: musl's in
+/// the portable backend, the same on every CPU), and cpBodyGetRotation reads them back. An inline
+/// cpTransformRigid or cpvforangle here would call the program's libm instead (glibc's, whose sin
+/// and cos differ between CPUs with and without FMA, and between architectures).
+static inline cpVect CChipmunk_LibraryRotation(double angle) {
+    cpBody *scratch = cpBodyNew(0.0, 0.0);
+    cpBodySetAngle(scratch, angle);
+    cpVect rotation = cpBodyGetRotation(scratch);
+    cpBodyFree(scratch);
+    return rotation;
+}
+
 /// Contacts touching the space's bodies now: each colliding pair (arbiter) once, and its points.
 typedef struct {
     int pairs;

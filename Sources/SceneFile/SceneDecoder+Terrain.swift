@@ -5,14 +5,19 @@ import SceneModel
 struct WallEntry {
     var walls: [WallSpec]
     var digest: UInt64?
+    /// Whether the walls are an outline's convex pieces.
+    var outline = false
 }
 
 extension SceneDecoder {
-    /// A `walls` entry: a picture when it has an `image` key, else one segment or polygon wall.
+    /// A `walls` entry: a picture when it has an `image` key, an outline's convex walls when it is
+    /// written `"shape": "outline"`, else one segment or polygon wall.
     mutating func wallEntry(_ value: JSONValue, path: String) -> WallEntry? {
         if case let .object(members) = value.kind, members.contains(where: { $0.key == "image" }) {
             return terrainWalls(value, path: path)
         }
+        if case let .object(members) = value.kind,
+           writesOutline(Fields(members: members, path: path, line: value.line)) { return outlineWalls(value, path: path) }
         return wall(value, path: path).map { WallEntry(walls: [$0], digest: nil) }
     }
 
@@ -100,6 +105,11 @@ extension SceneDecoder {
             if let entry, entry.digest != nil, count > Limits.walls.upperBound {
                 reportRange("walls[\(index)].image", "yields too many walls: \(entry.walls.count) segment walls, which bring the scene to "
                     + "\(count) walls, more than the world's limit of \(Limits.walls.upperBound) (raise tolerance or scale the picture down)")
+                return
+            }
+            if let entry, entry.outline, count > Limits.walls.upperBound {
+                reportRange("walls[\(index)].vertices", "yields too many walls: \(entry.walls.count) convex walls, which bring the scene "
+                    + "to \(count) walls, more than the world's limit of \(Limits.walls.upperBound)")
                 return
             }
         }

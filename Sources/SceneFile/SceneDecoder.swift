@@ -38,6 +38,8 @@ struct SceneDecoder {
     /// The friction and elasticity of bodies and walls that give none: the scene's `defaults`
     /// block, else `Surface.standard`.
     private var surfaceDefaults = Surface.standard
+    /// Where the parts of bodies with outlines came from, by the body's path (`crates[3]`).
+    var outlineOrigins: [String: PartOrigins] = [:]
 
     /// The folder image walls' relative paths are read from: the scene file's own.
     let sceneFolderFile: String
@@ -98,6 +100,9 @@ struct SceneDecoder {
                           generator: generator, tumbler: tumbler, joints: readJoints.map { $0.1 },
                           space: SpaceOptions(spatialHash: spatialHash, sleepTimeThreshold: sleepTime), render: render,
                           spawners: (spawners ?? []).compactMap { $0 })
+        for (position, (index, _)) in readCrates.enumerated() {
+            if let origins = outlineOrigins["crates[\(index)]"] { scene.partOrigins[position] = origins }
+        }
         scene.terrain = (walls ?? []).enumerated().compactMap { index, entry in
             entry?.digest.map { TerrainSource(wallIndex: index, digest: $0, wallCount: entry?.walls.count ?? 0) }
         }
@@ -156,6 +161,7 @@ struct SceneDecoder {
             center = vector(fields, "center", required: true)
         }
         if fields.has("shapes") { return compoundCrate(fields, path: path, center: center) }
+        if writesOutline(fields) { return outlineCrate(fields, path: path, center: center) }
         // Each shape reads only its own keys: a circle's `size`, or a box's `radius`, is an unknown key.
         // An unknown shape name is the one error: every shape's keys are allowed then.
         guard let kind = shapeKind(fields, "shape") else {
@@ -225,25 +231,49 @@ struct SceneDecoder {
         let base = BodyPart(shape: .circle(radius: 1), mass: 0, friction: friction ?? Surface.standard.friction,
                             elasticity: elasticity ?? Surface.standard.elasticity, collision: collision ?? .standard, color: color)
         let parts = array(fields, "shapes", limit: (Limits.compoundParts.upperBound, "parts")) { decoder, value, partPath in
-            decoder.bodyPart(value, path: partPath, base: base)
+            decoder.writtenPart(value, path: partPath, base: base)
         }
         finish(fields)
         guard let center, let friction, let elasticity, let collision, let parts else { return nil }
-        let read = parts.compactMap { $0 }
-        guard read.count == parts.count else { return nil }
+        let written = parts.compactMap { $0 }
+        guard written.count == parts.count else { return nil }
+        // An outline entry stands for its convex pieces, in place (docs/scenes.md, "Construction order").
+        let read = written.flatMap { $0.parts }
+        var origins: PartOrigins?
+        if written.contains(where: { $0.outline }) {
+            origins = PartOrigins(written: written.enumerated().flatMap { j, entry in entry.parts.map { _ in j } },
+                                  fromOutline: written.flatMap { entry in entry.parts.map { _ in entry.outline } }, wholeOutline: false)
+            outlineOrigins[path] = origins
+            guard read.count <= Limits.compoundParts.upperBound else {
+                let counts = written.enumerated().filter { $0.element.outline }.map { "shapes[\($0.offset)]: \($0.element.parts.count)" }
+                reportRange(fields.childPath("shapes"), "the body has \(read.count) parts once its outlines are decomposed ("
+                    + counts.joined(separator: ", ") + "); a body takes at most \(Limits.compoundParts.upperBound)")
+                return nil
+            }
+        }
         let mass = read.reduce(0) { $0 + $1.mass }
-        return checked(CrateSpec(center: center, shape: .compound(parts: read), angle: angle, velocity: velocity,
-                                 angularVelocity: angularVelocity, mass: mass, friction: friction, elasticity: elasticity,
-                                 collision: collision, color: color), path: path, problems: { $0.problems() })
+        let spec = CrateSpec(center: center, shape: .compound(parts: read), angle: angle, velocity: velocity,
+                             angularVelocity: angularVelocity, mass: mass, friction: friction, elasticity: elasticity,
+                             collision: collision, color: color)
+        return checked(spec, path: path, problems: { spec in
+            // Parts are named by the entries they were written as.
+            spec.problems().map { problem in origins.map { Self.renamingPart(problem, $0) } ?? problem }
+        })
+    }
+
+    /// One entry of a body's `shapes`: a simple part, or an outline's convex pieces.
+    private mutating func writtenPart(_ value: JSONValue, path: String, base: BodyPart) -> (parts: [BodyPart], outline: Bool)? {
+        guard let fields = object(value, path: path) else { return nil }
+        if writesOutline(fields) { return outlinePart(fields, path: path, base: base).map { ($0, true) } }
+        return bodyPart(fields, path: path, base: base).map { ([$0], false) }
     }
 
     /// One part of a compound body: a simple shape's keys, `mass`, and optionally `offset`, `angle`,
     /// and its own `friction`, `elasticity`, `filter`, `sensor` and `color` (else `base`'s).
-    private mutating func bodyPart(_ value: JSONValue, path: String, base: BodyPart) -> BodyPart? {
-        guard let fields = object(value, path: path) else { return nil }
+    private mutating func bodyPart(_ fields: Fields, path: String, base: BodyPart) -> BodyPart? {
         guard let kind = shapeKind(fields, "shape") else {
             for key in ["size", "radius", "vertices", "a", "b", "offset", "angle", "mass", "friction", "elasticity", "filter", "sensor",
-                        "color"] { _ = member(fields, key) }
+                        "color", "tolerance"] { _ = member(fields, key) }
             finish(fields)
             return nil
         }
@@ -298,6 +328,12 @@ struct SceneDecoder {
     /// (`vertices` in world coordinates, `radius` optional).
     mutating func wall(_ value: JSONValue, path: String) -> WallSpec? {
         guard let fields = object(value, path: path) else { return nil }
+        if writesOutline(fields) {
+            // A scene's `walls` entry reads outlines (`wallEntry`); here one wall is asked for.
+            report(fields.childPath("shape"), "an outline becomes several walls: give it in a scene's walls, or add its convex "
+                + "pieces as polygon walls")
+            return nil
+        }
         let geometry: WallGeometry?
         let radius: Double?
         switch wallKind(fields, "shape") ?? .segment {
@@ -308,6 +344,8 @@ struct SceneDecoder {
         case .polygon:
             geometry = points(fields, "vertices").map { .polygon(vertices: $0) }
             radius = number(fields, "radius") ?? 0
+        case .outline:
+            preconditionFailure("an outline wall is read by outlineWalls")
         }
         let (friction, elasticity) = surface(fields)
         let collision = collisionSettings(fields)
@@ -469,7 +507,7 @@ struct SceneDecoder {
 
     /// A 32-bit field of a filter: nil when absent, .some(nil) when given but not a whole number in 0...2^32−1.
     /// `one_way` and `surface_velocity`, each optional; nil when one is malformed (reported).
-    private mutating func contactRules(_ fields: Fields) -> ContactRules? {
+    mutating func contactRules(_ fields: Fields) -> ContactRules? {
         let oneWay = fields.has("one_way") ? vector(fields, "one_way") : nil
         let surfaceVelocity = fields.has("surface_velocity") ? vector(fields, "surface_velocity") : nil
         if fields.has("one_way"), oneWay == nil { return nil }
@@ -725,10 +763,11 @@ struct SceneDecoder {
     private mutating func shapeKind(_ fields: Fields, _ key: String) -> BodyShape.Kind? {
         guard let text = string(fields, key) else { return .box }
         // `compound` is no `shape` name: a body of parts is written with `shapes`.
-        let kinds = BodyShape.Kind.allCases.filter { $0 != .compound }
+        // `outline` is read before this (`writesOutline`): it becomes a body of parts.
+        let kinds = BodyShape.Kind.allCases.filter { $0 != .compound }.map { $0.rawValue } + ["outline"]
         guard let kind = BodyShape.Kind(rawValue: text), kind != .compound else {
-            let names = kinds.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            let suggestion = KeySuggestion.closest(to: text, among: kinds.map { $0.rawValue })
+            let names = kinds.map { "\"\($0)\"" }.joined(separator: ", ")
+            let suggestion = KeySuggestion.closest(to: text, among: kinds)
                 .map { " (did you mean \"\($0)\"?)" } ?? ""
             report(fields.childPath(key), "must be one of \(names), got \"\(TerminalText.escaped(text))\"\(suggestion)")
             return nil
@@ -760,21 +799,23 @@ struct SceneDecoder {
         return kind
     }
 
-    /// The wall kinds, by the names scene files write.
+    /// The wall kinds, by the names scene files write (an outline is read before its kind:
+    /// `wallEntry`).
     enum WallKind: String, CaseIterable {
-        case segment, polygon
+        case segment, polygon, outline
     }
 
-    /// An array of [x, y] points (a polygon's vertices), required.
-    private mutating func points(_ fields: Fields, _ key: String) -> [Vec2]? {
+    /// An array of [x, y] points (a polygon's or, with `outline`, an outline's vertices), required.
+    mutating func points(_ fields: Fields, _ key: String, outline: Bool = false) -> [Vec2]? {
         guard let value = member(fields, key, required: true) else { return nil }
         let path = fields.childPath(key)
         guard case let .array(elements) = value.kind else {
             report(path, line: value.line, "must be an array of points [[x, y], ...], got \(value.typeName)")
             return nil
         }
-        guard elements.count <= Limits.polygonVertices.upperBound else {
-            report(path, line: value.line, "a polygon needs \(Limits.polygonVertices.lowerBound)...\(Limits.polygonVertices.upperBound) "
+        let allowed = outline ? OutlineLimits.vertices : Limits.polygonVertices
+        guard elements.count <= allowed.upperBound else {
+            report(path, line: value.line, "\(outline ? "an outline" : "a polygon") needs \(allowed.lowerBound)...\(allowed.upperBound) "
                 + "vertices, got \(elements.count)")
             return nil
         }

@@ -16,7 +16,9 @@ public enum SceneSchema {
             ("radius", number(0...Limits.circleRadius.upperBound,
                               "a circle's radius (\(plain(Limits.circleRadius.lowerBound))...\(plain(Limits.circleRadius.upperBound))), "
                                 + "or a polygon's or segment's rounding (0...\(plain(Limits.roundingRadius.upperBound)), default 0), px")),
-            ("vertices", polygonVertices(magnitude: Limits.size.upperBound, "a polygon's convex vertices in order, relative to center, px")),
+            ("vertices", outlineVertices(magnitude: Limits.size.upperBound,
+                                         "a polygon's convex vertices, or an outline's (any simple polygon), in order, relative to center, px")),
+            ("tolerance", tolerance),
             ("a", vector(magnitude: Limits.size.upperBound, "a segment's first end, relative to center, px")),
             ("b", vector(magnitude: Limits.size.upperBound, "a segment's other end, relative to center, px")),
             ("angle", number(magnitude: Limits.angle, "radians, counter-clockwise; default 0")),
@@ -29,11 +31,15 @@ public enum SceneSchema {
         let crateKinds: JSONOutput = [
                 kindKeys("body_type", "dynamic", isDefault: true, required: ["mass"], forbidden: []),
                 kindKeys("body_type", "kinematic", required: [], forbidden: ["mass"]),
-                kindKeys("shape", "box", isDefault: true, required: ["size"], forbidden: ["radius", "vertices", "a", "b"]),
-                kindKeys("shape", "circle", required: ["radius"], forbidden: ["size", "vertices", "a", "b"],
+                kindKeys("shape", "box", isDefault: true, required: ["size"], forbidden: ["radius", "vertices", "a", "b", "tolerance"]),
+                kindKeys("shape", "circle", required: ["radius"], forbidden: ["size", "vertices", "a", "b", "tolerance"],
                          radius: Limits.circleRadius),
-                kindKeys("shape", "polygon", required: ["vertices"], forbidden: ["size", "a", "b"], radius: Limits.roundingRadius),
-                kindKeys("shape", "segment", required: ["a", "b"], forbidden: ["size", "vertices"], radius: Limits.roundingRadius),
+                kindKeys("shape", "polygon", required: ["vertices"], forbidden: ["size", "a", "b", "tolerance"], radius: Limits.roundingRadius,
+                         vertices: Limits.polygonVertices),
+                kindKeys("shape", "segment", required: ["a", "b"], forbidden: ["size", "vertices", "tolerance"], radius: Limits.roundingRadius),
+                // An outline becomes a body of its convex parts: dynamic, without rules of contact.
+                kindKeys("shape", "outline", required: ["vertices"],
+                         forbidden: ["size", "a", "b", "radius", "body_type", "one_way", "surface_velocity"]),
             ]
         let simpleCrate = object(required: ["center"], crateProperties).adding("allOf", crateKinds)
         let compound = compoundCrate(crateProperties)
@@ -44,15 +50,18 @@ public enum SceneSchema {
             "else": object(required: [], crateProperties.filter { $0.0 != "center" }).adding("allOf", crateKinds),
         ]
         let wall = object(required: [], [
-            ("shape", described(["enum": ["segment", "polygon"]], "wall shape; default \"segment\"")),
+            ("shape", described(["enum": ["segment", "polygon", "outline"]], "wall shape; default \"segment\"")),
             ("from", vector(magnitude: Limits.coordinate, "a segment's first end, px")),
             ("to", vector(magnitude: Limits.coordinate, "a segment's other end, px; not equal to from")),
-            ("vertices", polygonVertices(magnitude: Limits.coordinate, "a polygon's convex vertices in order, world coordinates, px")),
+            ("vertices", outlineVertices(magnitude: Limits.coordinate,
+                                         "a polygon's convex vertices, or an outline's (any simple polygon), in order, world coordinates, px")),
+            ("tolerance", tolerance),
             ("radius", number(Limits.wallRadius, "half a segment's thickness, or a polygon's rounding (default 0), px")),
         ] + surface + collision + rules + [("color", described(color, "how it is drawn; default: render.wall"))])
             .adding("allOf", [
-                kindKeys("shape", "segment", isDefault: true, required: ["from", "to", "radius"], forbidden: ["vertices"]),
-                kindKeys("shape", "polygon", required: ["vertices"], forbidden: ["from", "to"]),
+                kindKeys("shape", "segment", isDefault: true, required: ["from", "to", "radius"], forbidden: ["vertices", "tolerance"]),
+                kindKeys("shape", "polygon", required: ["vertices"], forbidden: ["from", "to", "tolerance"], vertices: Limits.polygonVertices),
+                kindKeys("shape", "outline", required: ["vertices"], forbidden: ["from", "to", "radius"]),
             ])
         let point = vector(0...Limits.coordinate, "px")
         // A `walls` entry with `image` is a picture's terrain; any other is one wall.
@@ -76,18 +85,25 @@ public enum SceneSchema {
         ] + surface + collision + [("color", described(color, "how it is drawn; default: render.wall"))])
     }
 
-    /// The `shape` names (a body of parts is written with `shapes`).
-    static var simpleKinds: [JSONOutput] { BodyShape.Kind.allCases.filter { $0 != .compound }.map { .string($0.rawValue) } }
+    /// The `shape` names (a body of parts is written with `shapes`; an outline becomes one).
+    static var simpleKinds: [JSONOutput] { BodyShape.Kind.allCases.filter { $0 != .compound }.map { .string($0.rawValue) } + ["outline"] }
+
+    /// An outline's tolerance (docs/scenes.md, "Keys": concave outlines).
+    static var tolerance: JSONOutput {
+        number(OutlineLimits.tolerance, "an outline's: the deepest notch its convex parts may fill in, px; default \(plain(OutlineLimits.defaultTolerance))")
+    }
 
     /// A body of parts: `shapes` (1 to `Limits.compoundParts` parts, each a simple shape with an
     /// offset, angle and mass of its own) and the body's keys but `shape`, its geometry and `mass`.
     static func compoundCrate(_ crateProperties: [(String, JSONOutput)]) -> JSONOutput {
-        let geometry = ["shape", "size", "radius", "vertices", "a", "b"]
+        let geometry = ["shape", "size", "radius", "vertices", "tolerance", "a", "b"]
         let partKinds: JSONOutput = [
-            kindKeys("shape", "box", isDefault: true, required: ["size"], forbidden: ["radius", "vertices", "a", "b"]),
-            kindKeys("shape", "circle", required: ["radius"], forbidden: ["size", "vertices", "a", "b"], radius: Limits.circleRadius),
-            kindKeys("shape", "polygon", required: ["vertices"], forbidden: ["size", "a", "b"], radius: Limits.roundingRadius),
-            kindKeys("shape", "segment", required: ["a", "b"], forbidden: ["size", "vertices"], radius: Limits.roundingRadius),
+            kindKeys("shape", "box", isDefault: true, required: ["size"], forbidden: ["radius", "vertices", "a", "b", "tolerance"]),
+            kindKeys("shape", "circle", required: ["radius"], forbidden: ["size", "vertices", "a", "b", "tolerance"], radius: Limits.circleRadius),
+            kindKeys("shape", "polygon", required: ["vertices"], forbidden: ["size", "a", "b", "tolerance"], radius: Limits.roundingRadius,
+                     vertices: Limits.polygonVertices),
+            kindKeys("shape", "segment", required: ["a", "b"], forbidden: ["size", "vertices", "tolerance"], radius: Limits.roundingRadius),
+            kindKeys("shape", "outline", required: ["vertices"], forbidden: ["size", "a", "b", "radius"]),
         ]
         let part = object(required: ["mass"], crateProperties.filter { geometry.contains($0.0) } + [
             ("offset", vector(magnitude: Limits.size.upperBound, "where the part lies in the body's frame, px; default [0, 0]")),
@@ -314,23 +330,29 @@ public enum SceneSchema {
         ("surface_velocity", vector(magnitude: Limits.speed, "its surface's velocity, px/s (a conveyor; friction only)")),
     ]
 
-    /// A polygon's vertices: 3 to `Limits.polygonVertices` points.
-    static func polygonVertices(magnitude: Double, _ text: String) -> JSONOutput {
-        described(["type": "array", "minItems": .integer(Limits.polygonVertices.lowerBound),
-                   "maxItems": .integer(Limits.polygonVertices.upperBound), "items": vector(magnitude: magnitude, "")], text)
+    /// Vertices of a polygon or an outline: the outline's count (`OutlineLimits.vertices`); a
+    /// polygon's kind narrows it (`kindKeys`' `vertices`).
+    static func outlineVertices(magnitude: Double, _ text: String) -> JSONOutput {
+        described(["type": "array", "minItems": .integer(OutlineLimits.vertices.lowerBound),
+                   "maxItems": .integer(OutlineLimits.vertices.upperBound), "items": vector(magnitude: magnitude, "")], text)
     }
 
     /// One kind's own keys (`key` is `kind`, or absent when it is the default): the keys it needs,
-    /// those it does not take, and its own range for `radius`.
+    /// those it does not take, and its own range for `radius` and count of `vertices`.
     static func kindKeys(_ key: String, _ kind: String, isDefault: Bool = false, required: [String], forbidden: [String],
-                         radius: ClosedRange<Double>? = nil) -> JSONOutput {
+                         radius: ClosedRange<Double>? = nil, vertices: ClosedRange<Int>? = nil) -> JSONOutput {
         // "properties" alone also holds when the key is absent: right for the default kind only.
         let condition: JSONOutput = isDefault ? ["properties": [key: ["const": .string(kind)]]]
             : ["properties": [key: ["const": .string(kind)]], "required": [.string(key)]]
         var then: JSONOutput = ["required": .array(required.map { .string($0) })]
         // An empty anyOf is not a schema: a kind that forbids nothing says nothing of it.
         if !forbidden.isEmpty { then = then.adding("not", ["anyOf": .array(forbidden.map { ["required": [.string($0)]] })]) }
-        if let radius { then = then.adding("properties", ["radius": number(radius, "")]) }
+        var own: [(key: String, value: JSONOutput)] = []
+        if let radius { own.append((key: "radius", value: number(radius, ""))) }
+        if let vertices {
+            own.append((key: "vertices", value: ["minItems": .integer(vertices.lowerBound), "maxItems": .integer(vertices.upperBound)]))
+        }
+        if !own.isEmpty { then = then.adding("properties", .object(own)) }
         return ["if": condition, "then": then]
     }
 

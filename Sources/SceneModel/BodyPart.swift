@@ -84,12 +84,18 @@ extension BodyShape {
 
     /// Parts of a compound body that share area (more than `CrateOverlaps`' contact distance):
     /// allowed (they never push each other) but likely not meant.
-    static func compoundWarnings(_ parts: [BodyPart]) -> [FieldProblem] {
+    /// Pieces of one outline (`origins`) are not compared with each other: they share sides.
+    static func compoundWarnings(_ parts: [BodyPart], origins: PartOrigins? = nil) -> [FieldProblem] {
         let outlines = parts.map { $0.outline }
         var warnings: [FieldProblem] = []
+        func name(_ k: Int) -> String { origins?.name(k) ?? "shapes[\(k)]" }
+        func sameOutline(_ j: Int, _ k: Int) -> Bool {
+            guard let origins, origins.fromOutline[j], origins.fromOutline[k] else { return false }
+            return origins.written[j] == origins.written[k]
+        }
         for j in outlines.indices {
-            for k in outlines.indices where k > j && outlines[j].separation(outlines[k]) < -overlapTolerance {
-                warnings.append(FieldProblem("shapes[\(k)]", "overlaps shapes[\(j)] by "
+            for k in outlines.indices where k > j && !sameOutline(j, k) && outlines[j].separation(outlines[k]) < -overlapTolerance {
+                warnings.append(FieldProblem(name(k), "overlaps \(name(j)) by "
                     + "\(show((-outlines[j].separation(outlines[k]) * 100).rounded() / 100)) px: the body's mass and moment "
                     + "count the shared area twice"))
             }

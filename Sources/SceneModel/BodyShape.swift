@@ -159,11 +159,17 @@ extension BodyShape {
 
     /// What is allowed but likely not meant: a polygon whose centroid is far from the body's
     /// position, which is its centre of mass in Chipmunk (as in pymunk, vertices are not shifted).
-    public func warnings() -> [FieldProblem] {
+    /// - Parameter origins: where a compound body's parts came from when some are an outline's
+    ///   pieces (`Scene.partOrigins`): they are named by their entry, and an outline's pieces are
+    ///   not warned about against each other or for their centroids.
+    public func warnings(origins: PartOrigins? = nil) -> [FieldProblem] {
         if case let .compound(parts) = self {
             guard problems().isEmpty else { return [] }
-            return parts.enumerated().flatMap { j, part in part.shape.warnings().map { FieldProblem("shapes[\(j)].\($0.field)", $0.message) } }
-                + Self.compoundWarnings(parts)
+            return parts.enumerated().flatMap { j, part -> [FieldProblem] in
+                if origins?.fromOutline[j] == true { return [] }
+                let name = origins?.name(j) ?? "shapes[\(j)]"
+                return part.shape.warnings().map { FieldProblem("\(name).\($0.field)", $0.message) }
+            } + Self.compoundWarnings(parts, origins: origins)
         }
         guard case let .polygon(vertices, _) = self, problems().isEmpty,
               let centroid = ConvexPolygonCheck.centroid(vertices) else { return [] }

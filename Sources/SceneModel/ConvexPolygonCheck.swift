@@ -7,8 +7,8 @@ import WASILibc
 /// The checks a polygon's vertices must pass, for bodies and walls alike: a count within
 /// `Limits.polygonVertices`, finite coordinates within `magnitude`, and a convex, simple polygon
 /// with no repeated or collinear vertices and an area of at least `Limits.polygonArea`.
-enum ConvexPolygonCheck {
-    static func problems(_ vertices: [Vec2], field: String, magnitude: Double) -> [FieldProblem] {
+public enum ConvexPolygonCheck {
+    public static func problems(_ vertices: [Vec2], field: String, magnitude: Double) -> [FieldProblem] {
         var list = ProblemList()
         guard Limits.polygonVertices.contains(vertices.count) else {
             list.add(field, "a polygon needs \(Limits.polygonVertices.lowerBound)...\(Limits.polygonVertices.upperBound) "
@@ -54,7 +54,7 @@ enum ConvexPolygonCheck {
     }
 
     /// The signed area (positive counter-clockwise), by the shoelace formula.
-    static func signedArea(_ vertices: [Vec2]) -> Double {
+    public static func signedArea(_ vertices: [Vec2]) -> Double {
         var sum = 0.0
         for i in vertices.indices {
             let a = vertices[i], b = vertices[(i + 1) % vertices.count]
@@ -64,7 +64,7 @@ enum ConvexPolygonCheck {
     }
 
     /// The centroid of the polygon's area; nil for no area.
-    static func centroid(_ vertices: [Vec2]) -> Vec2? {
+    public static func centroid(_ vertices: [Vec2]) -> Vec2? {
         var sum = Vec2.zero, twiceArea = 0.0
         for i in vertices.indices {
             let a = vertices[i], b = vertices[(i + 1) % vertices.count]

@@ -26,6 +26,9 @@ public struct Scene: Sendable, Equatable {
     /// The pictures among the file's `walls` (their segment walls are in `walls`): what the
     /// world's fingerprint adds of them, their bytes' digests.
     public var terrain: [TerrainSource] = []
+    /// Where the parts of bodies written with outlines came from, by the body's index in
+    /// `crates`: for messages and `validate --explain` only (the parts themselves are in `crates`).
+    public var partOrigins: [Int: PartOrigins] = [:]
     /// How Chipmunk finds colliding pairs and whether resting bodies sleep.
     public var space: SpaceOptions
     public var render: RenderDefaults

@@ -569,7 +569,7 @@ extension Scene {
     /// named `crates[i].vertices`.
     public func shapeWarnings(read: PartsRead = .all) -> [FieldProblem] {
         crates.enumerated().flatMap { i, crate in
-            crate.shape.warnings().map { FieldProblem("crates[\(read.crateIndices?[i] ?? i)].\($0.field)", $0.message) }
+            crate.shape.warnings(origins: partOrigins[i]).map { FieldProblem("crates[\(read.crateIndices?[i] ?? i)].\($0.field)", $0.message) }
         }
     }
 

@@ -10,7 +10,7 @@ import Testing
     /// Hashes of a shipped scene at steps 1, 120 and 1200 (10 s), compared with the golden file of
     /// the determinism class this process runs in (`Golden/CLASS/SCENE-hashes.txt`). The book scene
     /// gives the same hashes in every class measured so far; the piles and the tumbler do not.
-    @Test(arguments: ["book", "pile-100", "tumbler", "ramp", "stack", "barrels", "galton", "domino", "seesaw", "newton-cradle", "bridge", "car"])
+    @Test(arguments: ["book", "pile-100", "tumbler", "ramp", "stack", "barrels", "galton", "domino", "seesaw", "newton-cradle", "bridge", "car", "letters"])
     func sceneMatchesGoldenHashes(scene name: String) throws {
         let world = try World(scene: Repository.scene(name))
         var found: [(key: String, value: String)] = []

@@ -28,7 +28,8 @@ import Testing
         }
     }
 
-    @Test(arguments: ["book", "pile-100", "pile-1000", "pile-5000", "ramp", "stack", "barrels", "galton", "domino", "seesaw", "newton-cradle", "bridge", "car"])
+    @Test(arguments: ["book", "pile-100", "pile-1000", "pile-5000", "ramp", "stack", "barrels", "galton", "domino", "seesaw", "newton-cradle", "bridge", "car",
+                      "hammers", "platformer", "letters"])
     func shippedScenesLoad(name: String) throws {
         let scene = try Repository.scene(name)
         #expect(scene.problems().isEmpty)

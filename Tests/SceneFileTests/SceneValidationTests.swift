@@ -38,7 +38,7 @@ import Testing
         (#"{"center": [50, 50], "size": [10, 10], "mass": 1, "friction": 0.5, "elasticity": 0.2, "color": "red"}"#,
          "Scenes/x.json:4: crates[1].color: must be a colour written #rrggbb, got \"red\""),
         (#"{"center": [50, 50], "shape": "triangle", "size": [10, 10], "mass": 1, "friction": 0.5, "elasticity": 0.2}"#,
-         "Scenes/x.json:4: crates[1].shape: must be one of \"box\", \"circle\", \"polygon\", \"segment\", got \"triangle\""),
+         "Scenes/x.json:4: crates[1].shape: must be one of \"box\", \"circle\", \"polygon\", \"segment\", \"outline\", got \"triangle\""),
         (#"{"center": [50, 50], "shape": 1, "size": [10, 10], "mass": 1, "friction": 0.5, "elasticity": 0.2}"#,
          "Scenes/x.json:4: crates[1].shape: must be a string, got a number"),
         (#"{"center": [50, 50], "size": [10, 10], "friction": 0.5, "elasticity": 0.2}"#,

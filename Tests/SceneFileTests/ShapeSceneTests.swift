@@ -59,7 +59,7 @@ import Testing
          "Scenes/x.json:3: crates[0].b: a segment must be at least 0.01 px long"),
         (#"{"shape": "segment", "center": [50, 50], "a": [1, 1], "mass": 1}"#, "Scenes/x.json:3: crates[0].b: is missing"),
         (#"{"shape": "segmnt", "center": [50, 50], "a": [1, 1], "b": [2, 2], "mass": 1}"#,
-         #"Scenes/x.json:3: crates[0].shape: must be one of "box", "circle", "polygon", "segment", got "segmnt" (did you mean "segment"?)"#),
+         #"Scenes/x.json:3: crates[0].shape: must be one of "box", "circle", "polygon", "segment", "outline", got "segmnt" (did you mean "segment"?)"#),
         (#"{"center": [50, 50], "size": [1, 1], "mass": 1, "filter": {"mask": 4294967296}}"#,
          "Scenes/x.json:3: crates[0].filter.mask: must be a whole number in 0...4294967295 (32 bits), got 4294967296"),
         (#"{"center": [50, 50], "size": [1, 1], "mass": 1, "filter": {"group": -1}}"#,
@@ -84,7 +84,7 @@ import Testing
         (#"{"shape": "polygon", "vertices": [[0, 0], [2e6, 0], [0, 10]]}"#,
          "Scenes/x.json:2: walls[0].vertices[1][0]: must be in -1000000...1000000"),
         (#"{"shape": "wedge", "vertices": [[0, 0], [10, 0], [0, 10]]}"#,
-         #"Scenes/x.json:2: walls[0].shape: must be one of "segment", "polygon", got "wedge""#),
+         #"Scenes/x.json:2: walls[0].shape: must be one of "segment", "polygon", "outline", got "wedge""#),
     ])
     func badWallsAreRefusedWithLineAndPath(wall: String, expected: String) {
         let found = Self.diagnostics(wall: wall)

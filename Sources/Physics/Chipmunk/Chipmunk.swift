@@ -222,23 +222,33 @@ enum Chipmunk {
     }
 
     /// A compound body's part in `body`'s frame, placed by its offset and angle: a box or polygon
-    /// through `cpPolyShapeNew` with `cpTransformRigid(offset, angle)` (a box as its four corners
-    /// from bottom-left, counter-clockwise), a circle at its offset, a segment's ends turned and
-    /// moved here (x' = c·x − s·y + dx, y' = s·x + c·y + dy, c and s the library's cos and sin, each
-    /// operation rounded as the C harness rounds it).
+    /// through `cpPolyShapeNew` with the transform `cpTransformRigid(offset, angle)` builds (a box
+    /// as its four corners from bottom-left, counter-clockwise), a circle at its offset, a
+    /// segment's ends turned and moved here (x' = c·x − s·y + dx, y' = s·x + c·y + dy, each operation
+    /// rounded as the C harness rounds it). c and s are the library's cos and sin
+    /// (`CChipmunk_LibraryRotation`), not this program's libm, so a part's angle turns it alike on
+    /// every CPU, as Chipmunk turns a body.
     static func partShapeNew(body: OpaquePointer, part: BodyPart) -> OpaquePointer {
         let offset = cpv(part.offset.x, part.offset.y)
+        // cpTransformRigid's matrix, from the library's rotation.
+        func placement() -> cpTransform {
+            let rotation = CChipmunk_LibraryRotation(part.angle)
+            return cpTransformNewTranspose(rotation.x, -rotation.y, offset.x, rotation.y, rotation.x, offset.y)
+        }
         switch part.shape {
         case let .box(size):
             let w = size.x / 2, h = size.y / 2
+            let transform = placement()
             return withPoints([Vec2(-w, -h), Vec2(w, -h), Vec2(w, h), Vec2(-w, h)]) {
-                cpPolyShapeNew(body, $1, $0, cpTransformRigid(offset, part.angle), 0)!
+                cpPolyShapeNew(body, $1, $0, transform, 0)!
             }
         case let .circle(radius): return cpCircleShapeNew(body, radius, offset)!
         case let .polygon(vertices, radius):
-            return withPoints(vertices) { cpPolyShapeNew(body, $1, $0, cpTransformRigid(offset, part.angle), radius)! }
+            let transform = placement()
+            return withPoints(vertices) { cpPolyShapeNew(body, $1, $0, transform, radius)! }
         case let .segment(a, b, radius):
-            let c = cos(part.angle), s = sin(part.angle)
+            let rotation = CChipmunk_LibraryRotation(part.angle)
+            let c = rotation.x, s = rotation.y
             func placed(_ p: Vec2) -> Vec2 {
                 let x = c * p.x, y = s * p.y, u = s * p.x, v = c * p.y
                 return Vec2((x - y) + part.offset.x, (u + v) + part.offset.y)

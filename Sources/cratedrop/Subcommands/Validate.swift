@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLISupport
+import Physics
 import SceneFile
 import SceneModel
 
@@ -12,6 +13,7 @@ struct Validate: ParsableCommand {
             Example:
               cratedrop validate Scenes/*.json
               cratedrop validate out/pile.state
+              cratedrop validate --explain Scenes/letters.json
             """
     )
 
@@ -20,6 +22,9 @@ struct Validate: ParsableCommand {
 
     @Flag(help: "Print the scene format as a JSON Schema (what Scenes/schema/scene.schema.json holds) and exit.")
     var schema = false
+
+    @Flag(help: "After a scene's ok line, list each body it builds: its parts (an outline's convex parts as decomposed), and the mass, centre of gravity (in the body's frame) and moment Chipmunk computed.")
+    var explain = false
 
     func validate() throws {
         if scenes.isEmpty, !schema { throw ValidationError("give at least one scene file") }
@@ -58,6 +63,11 @@ struct Validate: ParsableCommand {
             let spawned = scene.spawners.reduce(0) { $0 + $1.count }
             let spawners = scene.spawners.isEmpty ? "" : ", \(spawned) from \(scene.spawners.count) spawner" + (scene.spawners.count == 1 ? "" : "s")
             try StandardOutput.print("\(path): ok (\(crates) crates\(spawners), \(scene.allWalls().count) walls\(joints))")
+            if explain {
+                DebugBanner.silence()
+                let world = try World(scene: scene)
+                for line in BodyExplanation.lines(scene, world: world) { try StandardOutput.print(line) }
+            }
         }
         if worst != .success { throw worst }
     }
