@@ -60,7 +60,9 @@ export async function loadCore(source, { log = (text) => console.error(text) } =
             return 0;
         },
     };
-    const { instance } = await WebAssembly.instantiate(bytes, { wasi_snapshot_preview1: wasi });
+    // The death-spiral guard's clock within a frame (Sources/CoreABI/HostStopwatch.swift).
+    const host = { now_ms: () => performance.now() };
+    const { instance } = await WebAssembly.instantiate(bytes, { wasi_snapshot_preview1: wasi, cratedrop: host });
     memory = instance.exports.memory;
     instance.exports._initialize();
     return new Core(instance.exports);
@@ -135,6 +137,25 @@ export class World {
         this.core.check(this.core.abi.cratedrop_world_step(this.handle, count));
     }
 
+    /**
+     * Advances to the display's frame at `milliseconds` (requestAnimationFrame's time) with the
+     * fixed-step accumulator and death-spiral guard of docs/driver.md; returns the steps taken.
+     * Steps taken with `step` or a `restore` start the frames' count afresh.
+     */
+    frame(milliseconds) {
+        return this.core.check(this.core.abi.cratedrop_world_frame(this.handle, milliseconds));
+    }
+
+    /** As `state`, the bodies as the last frame shows them: between the last two steps. */
+    frameState(out = new Float64Array(this.bodyCount * stateColumns.length)) {
+        return this.copyRows(out, (pointer, rows) => this.core.abi.cratedrop_world_frame_state(this.handle, pointer, rows));
+    }
+
+    /** Simulated seconds the death-spiral guard has dropped since the frames began. */
+    get droppedSeconds() {
+        return this.core.abi.cratedrop_world_dropped_seconds(this.handle);
+    }
+
     get stepCount() {
         return this.core.abi.cratedrop_world_step_count(this.handle);
     }
@@ -155,10 +176,14 @@ export class World {
 
     /** The bodies' states into `out` (a Float64Array of rows × 7, `stateColumns`); returns the rows. */
     state(out = new Float64Array(this.bodyCount * stateColumns.length)) {
+        return this.copyRows(out, (pointer, rows) => this.core.abi.cratedrop_world_state(this.handle, pointer, rows));
+    }
+
+    copyRows(out, fill) {
         const rows = Math.floor(out.length / stateColumns.length);
         const pointer = this.core.abi.cratedrop_alloc(rows * stateColumns.length * 8);
         try {
-            const written = this.core.check(this.core.abi.cratedrop_world_state(this.handle, pointer, rows));
+            const written = this.core.check(fill(pointer, rows));
             out.set(new Float64Array(this.core.abi.memory.buffer, pointer, written * stateColumns.length));
             return written;
         } finally {

@@ -1,3 +1,4 @@
+import Driver
 import InputLines
 import Physics
 import SceneFile
@@ -15,6 +16,9 @@ final class CoreRun {
     private var startStep = 0
     /// Lines read so far: the next line's number is one more.
     private var linesRead = 0
+    /// The display-paced driver, from the first frame on (`CoreRun+Frames.swift`); nil again after
+    /// steps taken or a state restored outside it, so its count of steps owed starts afresh.
+    var frames: PageFrames?
 
     /// Builds the world the scene file's `bytes` describe; `file` names it in messages.
     init(scene bytes: [UInt8], file: String) throws(CoreError) {
@@ -56,6 +60,7 @@ final class CoreRun {
     /// - Throws: a line that cannot apply (its body is gone, say), or the world going non-finite;
     ///   the steps before it stand.
     func step(_ count: Int) throws(CoreError) {
+        frames = nil
         for _ in 0..<count {
             try applyDue()
             world.step()
@@ -63,7 +68,7 @@ final class CoreRun {
         }
     }
 
-    private func applyDue() throws(CoreError) {
+    func applyDue() throws(CoreError) {
         let step = world.stepCount
         while let command = pending.first {
             if case let .step(due) = command.when, due > step { return }
@@ -101,6 +106,7 @@ final class CoreRun {
             throw CoreError(code: .dataError, message: error.description)
         }
         startStep = world.stepCount
+        frames = nil
         pending.removeAll { command in
             if case let .step(due) = command.when { due < startStep } else { false }
         }

@@ -104,14 +104,55 @@ public func cratedropWorldBodyCount(_ handle: Int32) -> Int32 {
 @_cdecl("cratedrop_world_state")
 public func cratedropWorldState(_ handle: Int32, _ out: UnsafeMutablePointer<Double>?, _ rows: Int32) -> Int32 {
     guard let run = Handles.run(handle) else { return noSuchWorld(handle) }
+    return write(run.world.snapshot(), into: out, rows: rows)
+}
+
+/// Up to `rows` bodies of `snapshot` into `out`, `stateColumns` doubles a row.
+private func write(_ snapshot: WorldSnapshot, into out: UnsafeMutablePointer<Double>?, rows: Int32) -> Int32 {
     guard let out, rows >= 0 else { return LastResult.fail(CoreError(code: .usage, message: "no buffer for the state")) }
-    let bodies = run.world.snapshot().bodies.prefix(Int(rows))
+    let bodies = snapshot.bodies.prefix(Int(rows))
     for (row, body) in bodies.enumerated() {
         let values = [Double(body.id.rawValue), body.position.x, body.position.y, body.angle, body.velocity.x, body.velocity.y,
                       body.angularVelocity]
         for (column, value) in values.enumerated() { out[row * stateColumns + column] = value }
     }
     return Int32(bodies.count)
+}
+
+/// The clock of every world's frames (one thread: see `Handles`).
+nonisolated(unsafe) private let stopwatch = HostStopwatch()
+
+/// Advances to the display's frame at `milliseconds` (requestAnimationFrame's time: any fixed
+/// origin, never going back) with the fixed-step accumulator and death-spiral guard of
+/// docs/driver.md: returns the steps taken (at most 8; time owed beyond the guard's debt is dropped,
+/// `cratedrop_world_dropped_seconds`). Steps taken or a state restored otherwise start the count afresh.
+@_cdecl("cratedrop_world_frame")
+public func cratedropWorldFrame(_ handle: Int32, _ milliseconds: Double) -> Int32 {
+    guard let run = Handles.run(handle) else { return noSuchWorld(handle) }
+    // Up to about 31 years of frames: far inside Int64 nanoseconds and the driver's step count.
+    guard milliseconds.isFinite, abs(milliseconds) <= 1e12 else {
+        return LastResult.fail(CoreError(code: .usage, message: "a frame's time must be a finite number of milliseconds within ±1e12, got \(milliseconds)"))
+    }
+    do throws(CoreError) {
+        return Int32(clamping: try run.frame(at: Int64((milliseconds * 1e6).rounded()), stopwatch: stopwatch))
+    } catch {
+        return LastResult.fail(error)
+    }
+}
+
+/// Seconds of simulated time the death-spiral guard has dropped since the frames began.
+@_cdecl("cratedrop_world_dropped_seconds")
+public func cratedropWorldDroppedSeconds(_ handle: Int32) -> Double {
+    Handles.run(handle)?.frames?.driver.droppedSeconds ?? 0
+}
+
+/// As `cratedrop_world_state`, the bodies as the last frame shows them: between the last two
+/// steps by the fraction of a step the frame is past the last (never before the earlier, never
+/// past the later).
+@_cdecl("cratedrop_world_frame_state")
+public func cratedropWorldFrameState(_ handle: Int32, _ out: UnsafeMutablePointer<Double>?, _ rows: Int32) -> Int32 {
+    guard let run = Handles.run(handle) else { return noSuchWorld(handle) }
+    return write(run.frameSnapshot, into: out, rows: rows)
 }
 
 /// Saves the world's state: its bytes (the CLI's `WorldState` bytes) are the result.

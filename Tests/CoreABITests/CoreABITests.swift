@@ -103,3 +103,52 @@ import Testing
         #expect(Self.result() == "not a CrateDrop world state (it does not begin with CDWORLD)")
     }
 }
+
+/// Frames paced by the display, through the fixed-step driver: what the page calls each frame.
+@Suite(.serialized) struct CoreABIFrameTests {
+    /// 60 frames a second for 2 s take 240 steps at 120 Hz: the hash `cratedrop hash --steps 240` prints.
+    @Test func framesAtTheDisplaysRateTakeTheStepsTheirTimeOwes() throws {
+        let handle = try CoreABITests.book()
+        defer { _ = cratedropWorldFree(handle) }
+        var taken = 0
+        for frame in 0...120 { taken += Int(cratedropWorldFrame(handle, 1000 + Double(frame) * 1000 / 60)) }
+        #expect(taken == 240)
+        let world = try World(scene: try Repository.scene("book"))
+        for _ in 0..<240 { world.step() }
+        #expect(cratedropWorldHash(handle) == world.stateHash.value)
+        #expect(cratedropWorldDroppedSeconds(handle) == 0)
+    }
+
+    /// A frame 2 s late takes at most 8 steps; the time beyond the guard's debt is dropped and counted.
+    @Test func aLateFrameIsCappedAndItsTimeDropped() throws {
+        let handle = try CoreABITests.book()
+        defer { _ = cratedropWorldFree(handle) }
+        #expect(cratedropWorldFrame(handle, 0) == 0)
+        #expect(cratedropWorldFrame(handle, 2000) == 8)
+        // 240 steps owed: 8 taken, 8 carried as debt, 224 dropped.
+        #expect(cratedropWorldDroppedSeconds(handle) == 224.0 / 120)
+        #expect(cratedropWorldStepCount(handle) == 8)
+        #expect(cratedropWorldFrame(handle, 1999) == -64)
+        #expect(CoreABITests.result().hasPrefix("frame times must not go back"))
+        #expect(cratedropWorldFrame(handle, .nan) == -64)
+    }
+
+    /// Drawn between the last two steps: never before the earlier, never past the later.
+    @Test func theFramesStateLiesBetweenTheLastTwoSteps() throws {
+        let handle = try CoreABITests.book()
+        defer { _ = cratedropWorldFree(handle) }
+        for frame in 0...60 { _ = cratedropWorldFrame(handle, Double(frame) * 1000 / 60) }
+        let before = try World(scene: try Repository.scene("book"))
+        for _ in 0..<119 { before.step() }
+        let earlier = before.snapshot().bodies[0].position.y
+        before.step()
+        let later = before.snapshot().bodies[0].position.y
+        // 1,004 ms: 120.48 steps owed, 120 taken, the frame 0.48 of a step past the last.
+        #expect(cratedropWorldFrame(handle, 1004) == 0)
+        var rows = [Double](repeating: .nan, count: 7)
+        #expect(rows.withUnsafeMutableBufferPointer { cratedropWorldFrameState(handle, $0.baseAddress, 1) } == 1)
+        #expect(earlier != later && (min(earlier, later)...max(earlier, later)).contains(rows[2]))
+        #expect(rows[2] != later)
+        #expect(cratedropWorldStepCount(handle) == 120)
+    }
+}

@@ -2,7 +2,8 @@
 //
 //   node Tests/Wasm/refusals.mjs WASM_DIR WORK
 //
-// Prints on stdout, as scripts/wasm-test prints the CLI's: the class; WORK/bad.json's exit code and
+// Prints on stdout, as scripts/wasm-test prints the CLI's: the class; book after 2 s of display
+// frames at 60 Hz (the driver's steps and hash); WORK/bad.json's exit code and
 // messages; WORK/bad.jsonl's (a push of a body the world has not). Writes WORK/refusals.wasm.more:
 // bad state bytes' and a terrain picture's answers, which the CLI words for files of its own.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -22,6 +23,12 @@ const refusal = (run) => {
 };
 
 console.log(`class ${core.determinismClass}`);
+// Display frames at 60 Hz for 2 s through the driver: 240 steps, the CLI's hash after 240.
+const paced = core.world(readFileSync("Scenes/book.json"), "Scenes/book.json");
+let taken = 0;
+for (let frame = 0; frame <= 120; frame++) taken += paced.frame(5000 + (frame * 1000) / 60);
+console.log(`frames ${taken} ${paced.hashHex()}`);
+paced.free();
 console.log(`scene ${refusal(() => core.world(readFileSync(`${work}/bad.json`), `${work}/bad.json`))}`);
 const book = core.world(readFileSync("Scenes/book.json"), "Scenes/book.json");
 book.nameInputs(`${work}/bad.jsonl`);
