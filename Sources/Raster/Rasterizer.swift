@@ -19,11 +19,12 @@ enum Rasterizer {
     /// - Returns: the pixels visited (nil if none), so that the renderer knows what it drew over.
     @discardableResult
     static func drawSegment(_ image: inout RGBImage, from a: Vec2, to b: Vec2, radius: Double, color: RGB,
-                            pen: MaskPen = .none) -> PixelRect? {
-        let minX = max(0, pixel((min(a.x, b.x) - radius - 1).rounded(.down)))
-        let maxX = min(image.width - 1, pixel((max(a.x, b.x) + radius + 1).rounded(.up)))
-        let minY = max(0, pixel((min(a.y, b.y) - radius - 1).rounded(.down)))
-        let maxY = min(image.height - 1, pixel((max(a.y, b.y) + radius + 1).rounded(.up)))
+                            pen: MaskPen = .none, clip: PixelRect? = nil) -> PixelRect? {
+        let bounds = clip ?? image.bounds
+        let minX = max(bounds.minX, pixel((min(a.x, b.x) - radius - 1).rounded(.down)))
+        let maxX = min(bounds.maxX, pixel((max(a.x, b.x) + radius + 1).rounded(.up)))
+        let minY = max(bounds.minY, pixel((min(a.y, b.y) - radius - 1).rounded(.down)))
+        let maxY = min(bounds.maxY, pixel((max(a.y, b.y) + radius + 1).rounded(.up)))
         guard minX <= maxX, minY <= maxY else { return nil }
         let dx = b.x - a.x, dy = b.y - a.y
         let lengthSquared = dx * dx + dy * dy
@@ -62,14 +63,27 @@ enum Rasterizer {
     @discardableResult
     static func drawCrate(_ image: inout RGBImage, center: Vec2, angle: Double, style: CrateStyle, fillsRuns: Bool = true,
                           reach: Double = 0.5 + SolidRuns.margin, pen: MaskPen = .none) -> PixelRect? {
+        var stillness = 0.0
+        return drawCrate(&image, center: center, angle: angle, style: style, fillsRuns: fillsRuns, reach: reach, pen: pen, clip: nil,
+                         stillness: &stillness)
+    }
+
+    /// `drawCrate`, drawing only inside `clip` (the pixels there come out exactly as when the whole
+    /// crate is drawn: each row still steps its coordinates from the row's first pixel), and
+    /// lowering `stillness` to this drawing's `CrateStillness`: how far the crate may move before
+    /// any pixel drawn here could change.
+    static func drawCrate(_ image: inout RGBImage, center: Vec2, angle: Double, style: CrateStyle, fillsRuns: Bool = true,
+                          reach: Double = 0.5 + SolidRuns.margin, pen: MaskPen = .none, clip: PixelRect?,
+                          stillness: inout Double) -> PixelRect? {
+        let bounds = clip ?? image.bounds
         let c = cos(angle), s = sin(angle)
         let hw = style.halfWidth, hh = style.halfHeight
         // A pixel is touched only if its centre lies within ½ of the sides in crate coordinates
         // (coverage > 0): inside the crate grown by `reach`, whose default margin covers the
         // rounding of the stepped coordinates.
         let extentY = abs(s) * (hw + reach) + abs(c) * (hh + reach)
-        let minY = max(0, pixel((center.y - extentY).rounded(.down)))
-        let maxY = min(image.height - 1, pixel((center.y + extentY).rounded(.up)))
+        let minY = max(bounds.minY, pixel((center.y - extentY).rounded(.down)))
+        let maxY = min(bounds.maxY, pixel((center.y + extentY).rounded(.up)))
         guard minY <= maxY else { return nil }
         let width = image.width
         var left = Int.max, right = Int.min, top = Int.max, bottom = Int.min
@@ -78,6 +92,9 @@ enum Rasterizer {
         let geometry = CrateGeometry(style)
         let runs = SolidRuns(style: style, cos: c, sin: s)
         let frameBytes = style.frameBytes ?? (0, 0, 0), braceBytes = style.braceBytes ?? (0, 0, 0)
+        // Pixels not visited, and those in frame and brace runs, lie at least the runs' margin
+        // inside their colour's region (less what the stepping rounds away).
+        var margin = min(stillness, CrateStillness.runMargin)
         style.solidColors.withUnsafeBufferPointer { solid in
             image.pixels.withUnsafeMutableBufferPointer { buffer in
                 for py in minY...maxY {
@@ -85,29 +102,32 @@ enum Rasterizer {
                     // Crate coordinates along the row: u = c·dx − s·dy, v = −s·dx − c·dy. Solve
                     // |u| <= hw + reach and |v| <= hh + reach for dx to get the row's span.
                     var low = -Double.infinity, high = Double.infinity
-                    clip(&low, &high, slope: c, offset: -s * dy, limit: hw + reach)
-                    clip(&low, &high, slope: -s, offset: -c * dy, limit: hh + reach)
+                    Self.clip(&low, &high, slope: c, offset: -s * dy, limit: hw + reach)
+                    Self.clip(&low, &high, slope: -s, offset: -c * dy, limit: hh + reach)
                     guard low <= high else { continue }
                     let minX = max(0, pixel((center.x + low - 0.5).rounded(.down)))
                     let maxX = min(width - 1, pixel((center.x + high - 0.5).rounded(.up)))
-                    guard minX <= maxX else { continue }
-                    (left, right, top, bottom) = (min(left, minX), max(right, maxX), min(top, py), max(bottom, py))
+                    let firstX = max(minX, bounds.minX), lastX = min(maxX, bounds.maxX)
+                    guard firstX <= lastX else { continue }
+                    (left, right, top, bottom) = (min(left, firstX), max(right, lastX), min(top, py), max(bottom, py))
                     let dx0 = Double(minX) + 0.5 - center.x
                     // Pixels in a solid run (see `SolidRuns`) only take its colour; the rest are shaded.
                     let solidRuns = fillsRuns ? runs.row(dy: dy, centerX: center.x) : .none
                     // The coordinates step by constant increments, pixel by pixel through the runs
-                    // too, so that every shaded pixel sees the same values whatever the runs.
+                    // too, so that every shaded pixel sees the same values whatever the runs, and
+                    // from the row's first pixel even when the clip starts later.
                     var u = dx0 * c - dy * s
                     var v = -(dx0 * s + dy * c)
+                    for _ in minX..<firstX { (u, v) = (u + c, v - s) }
                     let row = py * width
-                    var pixel = buffer.baseAddress! + (row + minX) * 3
-                    var px = minX
+                    var pixel = buffer.baseAddress! + (row + firstX) * 3
+                    var px = firstX
                     for k in 0..<SolidRuns.Row.count {
                         let (run, kind) = solidRuns.run(k)
-                        let first = max(run.first, px), last = min(run.last, maxX)
+                        let first = max(run.first, px), last = min(run.last, lastX)
                         guard first <= last else { continue }
                         while px < first {
-                            if shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!) { pen.mark(row + px) }
+                            if shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!, margin: &margin) { pen.mark(row + px) }
                             (u, v, pixel, px) = (u + c, v - s, pixel + 3, px + 1)
                         }
                         // A run lies wholly inside the crate.
@@ -115,7 +135,7 @@ enum Rasterizer {
                         switch kind {
                         case .plank:
                             while px <= last {
-                                plank(pixel, v: v, geometry, solid: solid.baseAddress!)
+                                plank(pixel, v: v, geometry, solid: solid.baseAddress!, margin: &margin)
                                 (u, v, pixel, px) = (u + c, v - s, pixel + 3, px + 1)
                             }
                         case .frame, .brace:
@@ -126,13 +146,14 @@ enum Rasterizer {
                             }
                         }
                     }
-                    while px <= maxX {
-                        if shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!) { pen.mark(row + px) }
+                    while px <= lastX {
+                        if shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!, margin: &margin) { pen.mark(row + px) }
                         (u, v, pixel, px) = (u + c, v - s, pixel + 3, px + 1)
                     }
                 }
             }
         }
+        stillness = margin
         return top <= bottom ? PixelRect(minX: left, minY: top, maxX: right, maxY: bottom) : nil
     }
 
@@ -151,33 +172,43 @@ enum Rasterizer {
     /// Colours a plank-run pixel (see `SolidRuns`) with its plank's colour: what `shade` gives
     /// it, without the tests.
     @inline(__always)
-    private static func plank(_ pixel: UnsafeMutablePointer<UInt8>, v: Double, _ style: CrateGeometry, solid: UnsafePointer<UInt8>) {
+    private static func plank(_ pixel: UnsafeMutablePointer<UInt8>, v: Double, _ style: CrateGeometry, solid: UnsafePointer<UInt8>,
+                              margin: inout Double) {
         // As in `shade`.
         let height = v + style.halfHeight - style.border
         let plank = height < style.plankHeight ? 0 : height < 2 * style.plankHeight ? 1 : 2
+        margin = min(margin, CrateStillness.plankMargin(height: height, style))
         let colour = solid + CrateStyle.solidIndex(plank: plank, brace: false, frame: false)
         pixel[0] = colour[0]
         pixel[1] = colour[1]
         pixel[2] = colour[2]
     }
 
-    /// Colours one pixel of a crate from its crate coordinates (u, v).
+    /// Colours one pixel of a crate from its crate coordinates (u, v), lowering `margin` to how far
+    /// (u, v) may move before its colour could change (`CrateStillness`).
     /// - Returns: whether the pixel's centre is inside the crate (the mask's rule).
     @inline(__always)
     private static func shade(_ pixel: UnsafeMutablePointer<UInt8>, u: Double, v: Double, _ style: CrateGeometry,
-                              solid: UnsafePointer<UInt8>) -> Bool {
+                              solid: UnsafePointer<UInt8>, margin: inout Double) -> Bool {
         let outside = max(abs(u) - style.halfWidth, abs(v) - style.halfHeight)
         let coverage = min(1, max(0, 0.5 - outside))
-        if coverage <= 0 { return false }
+        if coverage <= 0 {
+            margin = min(margin, outside - 0.5)
+            return false
+        }
         let depth = -outside
         // Which plank: three bands of plankHeight above the bottom border.
         let height = v + style.halfHeight - style.border
         let plank = height < style.plankHeight ? 0 : height < 2 * style.plankHeight ? 1 : 2
         let brace = style.braceHalfWidth + 0.5 - abs(u * style.braceNormalX + v * style.braceNormalY)
         let frame = style.border + 0.5 - depth
+        // Every threshold below is one of these weights crossing 0 or 1, or a plank boundary.
+        let thresholds = min(min(CrateStillness.weightMargin(0.5 - outside), CrateStillness.weightMargin(brace)),
+                             min(CrateStillness.weightMargin(frame), CrateStillness.plankMargin(height: height, style)))
         if coverage >= 1, brace <= 0 || brace >= 1, frame <= 0 || frame >= 1 {
             // Most pixels: fully inside the crate and fully on or off the brace and the frame. The
             // colour below then mixes with weights 0 or 1 only: `CrateStyle.solidColors` holds it.
+            margin = min(margin, thresholds)
             let colour = solid + CrateStyle.solidIndex(plank: plank, brace: brace > 0, frame: frame > 0)
             pixel[0] = colour[0]
             pixel[1] = colour[1]
@@ -187,13 +218,19 @@ enum Rasterizer {
         var color = plank == 0 ? style.plank0 : plank == 1 ? style.plank1 : style.plank2
         if brace > 0 { color = mix(color, style.brace, min(1, brace)) }
         if frame > 0 { color = mix(color, style.frame, min(1, frame)) }
+        // The values rounded to bytes, as `blend` works them out when the crate covers part of the pixel.
+        let x: (Double, Double, Double)
         if coverage >= 1 {
-            pixel[0] = truncatedByte(color.0 + 0.5)
-            pixel[1] = truncatedByte(color.1 + 0.5)
-            pixel[2] = truncatedByte(color.2 + 0.5)
+            x = (color.0 + 0.5, color.1 + 0.5, color.2 + 0.5)
         } else {
-            blend(pixel, color, coverage)
+            let r = Double(pixel[0]), g = Double(pixel[1]), b = Double(pixel[2])
+            x = (r + (color.0 - r) * coverage + 0.5, g + (color.1 - g) * coverage + 0.5, b + (color.2 - b) * coverage + 0.5)
         }
+        pixel[0] = truncatedByte(x.0)
+        pixel[1] = truncatedByte(x.1)
+        pixel[2] = truncatedByte(x.2)
+        let weights = (coverage < 1 ? 1 : 0) + (brace > 0 && brace < 1 ? 1 : 0) + (frame > 0 && frame < 1 ? 1 : 0)
+        margin = min(margin, min(thresholds, CrateStillness.roundingMargin(x, weights: weights)))
         return outside <= 0
     }
 
