@@ -33,16 +33,17 @@ struct DrawnItem: Sendable, Equatable {
     var look: Look
     /// Every pixel the item may touch (a bound worked out without drawing); nil: none.
     var rect: PixelRect?
-    /// How far the item may move from `look` with its pixels unchanged (`CrateStillness`): the
-    /// least margin over the pixels of its last drawing, less what it moved since, for a crate
-    /// drawn in the crate look; 0 for anything else.
-    var stillness: Double = 0
     /// Only for bodies.
     var shape: BodyShape?
 
     /// Rectangles holding every pixel where a frame whose items are `old` and one whose items are
     /// `new` (both drawn on one static layer) can differ.
     static func changes(from old: [DrawnItem], to new: [DrawnItem]) -> [PixelRect] {
+        changes(from: old, to: new, atMost: Int.max) ?? []
+    }
+
+    /// `changes(from:to:)`, or nil once more than `limit` rectangles are found.
+    static func changes(from old: [DrawnItem], to new: [DrawnItem], atMost limit: Int) -> [PixelRect]? {
         var rects: [PixelRect] = []
         func add(_ a: PixelRect?, _ b: PixelRect?) {
             switch (a, b) {
@@ -64,6 +65,7 @@ struct DrawnItem: Sendable, Equatable {
                 i += 1
                 j += 1
             }
+            if rects.count > limit { return nil }
         }
         return rects
     }

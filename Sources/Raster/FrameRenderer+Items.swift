@@ -78,35 +78,29 @@ extension FrameRenderer {
         }
     }
 
-    /// Draws `item` as its look says, only inside `clip` when given, lowering `stillness` to how
-    /// far it may move with the pixels drawn here unchanged (0 but for crates in the crate look).
+    /// Draws `item` as its look says, only inside `clip` when given.
     /// - Returns: the pixels visited.
     @discardableResult
-    func draw(_ item: DrawnItem, into image: inout RGBImage, pen: MaskPen, clip: PixelRect?, stillness: inout Double) -> PixelRect? {
+    func draw(_ item: DrawnItem, into image: inout RGBImage, pen: MaskPen, clip: PixelRect?) -> PixelRect? {
         switch item.look {
         case let .wall(wall):
-            stillness = 0
             return Self.draw(wall, into: &image, viewport: viewport, color: wallColor, pen: pen, clip: clip)
         case let .body(placement):
             guard let shape = item.shape else { return nil }
-            return draw(placement, shape, into: &image, pen: pen, clip: clip, stillness: &stillness)
+            return draw(placement, shape, into: &image, pen: pen, clip: clip)
         case let .joint(placement):
-            stillness = 0
             return draw(placement, into: &image, clip: clip)
         }
     }
 
     /// Draws one body in its look.
-    private func draw(_ body: BodyPlacement, _ shape: BodyShape, into image: inout RGBImage, pen: MaskPen, clip: PixelRect?,
-                      stillness: inout Double) -> PixelRect? {
+    private func draw(_ body: BodyPlacement, _ shape: BodyShape, into image: inout RGBImage, pen: MaskPen, clip: PixelRect?) -> PixelRect? {
         let center = viewport.imagePoint(body.position)
         let color = body.color
-        if case let .box(size) = shape, look == .crate {
-            return Rasterizer.drawCrate(&image, center: center, angle: body.angle, style: style(for: StyleKey(size: size, color: color)),
-                                        pen: pen, clip: clip, stillness: &stillness)
-        }
-        stillness = 0
         switch shape {
+        case let .box(size) where look == .crate:
+            return Rasterizer.drawCrate(&image, center: center, angle: body.angle, style: style(for: StyleKey(size: size, color: color)),
+                                        pen: pen, clip: clip)
         case let .circle(radius) where look == .crate:
             return Rasterizer.drawDisc(&image, center: center, angle: body.angle, style: discStyle(radius: radius, color: color), pen: pen,
                                        clip: clip)

@@ -44,8 +44,8 @@ public final class FrameRenderer {
     let drawsChanges: Bool
     /// The frame drawn last, whose items a recycled frame catches up with first.
     var latest: RGBImage?
-    /// Frames drawn by their changes only, and crates that moved yet were kept (for tests).
-    var changeCounts = (frames: 0, keptCrates: 0)
+    /// Frames drawn by their changes only (for tests).
+    var framesDrawnByChanges = 0
 
     /// A style is worked out once per colour and size (a box's sides; a disc's diameter; the
     /// bounding size of other shapes, which sets their rim).
@@ -147,7 +147,7 @@ public final class FrameRenderer {
         if let parts = snapshot.parts, parts.version != partsVersion { adopt(parts, bodies: snapshot.bodies) }
         let items = self.items(of: snapshot)
         if drawChanges(items, into: &image) {
-            changeCounts.frames += 1
+            framesDrawnByChanges += 1
         } else {
             renderWhole(snapshot, items, into: &image)
         }
@@ -172,20 +172,17 @@ public final class FrameRenderer {
             image = staticLayer
             mask = staticMask
         }
-        var records = items
         var rects: [PixelRect] = []
         rects.reserveCapacity(items.count)
-        for index in records.indices {
-            var stillness = Double.infinity
-            _ = Self.withPen(&mask, id: maskID(records[index].key)) { pen in
-                draw(records[index], into: &image, pen: pen, clip: nil, stillness: &stillness)
-            }
-            records[index].stillness = stillness
-            if let rect = records[index].rect { rects.append(rect) }
+        for item in items {
+            // The pixels visited, a tighter bound than the item's rectangle: what the next
+            // recycling of this frame puts back.
+            let drawn = Self.withPen(&mask, id: maskID(item.key)) { pen in draw(item, into: &image, pen: pen, clip: nil) }
+            if let drawn { rects.append(drawn) }
         }
         let drawsOverlays = !overlays.subtracting(Self.overlaysInItems).isEmpty
         if drawsOverlays { drawOverlays(&image, snapshot, rects: &rects) }
-        image.drawnRegions = DrawnRegions(background: background, rects: rects, items: drawsOverlays ? nil : records)
+        image.drawnRegions = DrawnRegions(background: background, rects: rects, items: drawsOverlays ? nil : items)
         image.mask = mask
     }
 

@@ -20,6 +20,7 @@ enum Rasterizer {
     @discardableResult
     static func drawSegment(_ image: inout RGBImage, from a: Vec2, to b: Vec2, radius: Double, color: RGB,
                             pen: MaskPen = .none, clip: PixelRect? = nil) -> PixelRect? {
+        // Pixels are worked out one by one: drawing inside `clip` only gives them exactly.
         let bounds = clip ?? image.bounds
         let minX = max(bounds.minX, pixel((min(a.x, b.x) - radius - 1).rounded(.down)))
         let maxX = min(bounds.maxX, pixel((max(a.x, b.x) + radius + 1).rounded(.up)))
@@ -59,22 +60,12 @@ enum Rasterizer {
     ///   - reach: how far beyond the sides, in pixels, pixel centres are visited (for tests: any
     ///     more than the default changes nothing).
     ///   - pen: marks the pixels whose centre is inside the crate.
+    ///   - clip: draw only these pixels. They come out exactly as when the whole crate is drawn:
+    ///     each row still steps its coordinates from the row's first pixel.
     /// - Returns: the pixels visited (nil if none), so that the renderer knows what it drew over.
     @discardableResult
     static func drawCrate(_ image: inout RGBImage, center: Vec2, angle: Double, style: CrateStyle, fillsRuns: Bool = true,
-                          reach: Double = 0.5 + SolidRuns.margin, pen: MaskPen = .none) -> PixelRect? {
-        var stillness = 0.0
-        return drawCrate(&image, center: center, angle: angle, style: style, fillsRuns: fillsRuns, reach: reach, pen: pen, clip: nil,
-                         stillness: &stillness)
-    }
-
-    /// `drawCrate`, drawing only inside `clip` (the pixels there come out exactly as when the whole
-    /// crate is drawn: each row still steps its coordinates from the row's first pixel), and
-    /// lowering `stillness` to this drawing's `CrateStillness`: how far the crate may move before
-    /// any pixel drawn here could change.
-    static func drawCrate(_ image: inout RGBImage, center: Vec2, angle: Double, style: CrateStyle, fillsRuns: Bool = true,
-                          reach: Double = 0.5 + SolidRuns.margin, pen: MaskPen = .none, clip: PixelRect?,
-                          stillness: inout Double) -> PixelRect? {
+                          reach: Double = 0.5 + SolidRuns.margin, pen: MaskPen = .none, clip: PixelRect? = nil) -> PixelRect? {
         let bounds = clip ?? image.bounds
         let c = cos(angle), s = sin(angle)
         let hw = style.halfWidth, hh = style.halfHeight
@@ -92,9 +83,6 @@ enum Rasterizer {
         let geometry = CrateGeometry(style)
         let runs = SolidRuns(style: style, cos: c, sin: s)
         let frameBytes = style.frameBytes ?? (0, 0, 0), braceBytes = style.braceBytes ?? (0, 0, 0)
-        // Pixels not visited, and those in frame and brace runs, lie at least the runs' margin
-        // inside their colour's region (less what the stepping rounds away).
-        var margin = min(stillness, CrateStillness.runMargin)
         style.solidColors.withUnsafeBufferPointer { solid in
             image.pixels.withUnsafeMutableBufferPointer { buffer in
                 for py in minY...maxY {
@@ -127,7 +115,7 @@ enum Rasterizer {
                         let first = max(run.first, px), last = min(run.last, lastX)
                         guard first <= last else { continue }
                         while px < first {
-                            if shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!, margin: &margin) { pen.mark(row + px) }
+                            if shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!) { pen.mark(row + px) }
                             (u, v, pixel, px) = (u + c, v - s, pixel + 3, px + 1)
                         }
                         // A run lies wholly inside the crate.
@@ -135,7 +123,7 @@ enum Rasterizer {
                         switch kind {
                         case .plank:
                             while px <= last {
-                                plank(pixel, v: v, geometry, solid: solid.baseAddress!, margin: &margin)
+                                plank(pixel, v: v, geometry, solid: solid.baseAddress!)
                                 (u, v, pixel, px) = (u + c, v - s, pixel + 3, px + 1)
                             }
                         case .frame, .brace:
@@ -147,13 +135,12 @@ enum Rasterizer {
                         }
                     }
                     while px <= lastX {
-                        if shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!, margin: &margin) { pen.mark(row + px) }
+                        if shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!) { pen.mark(row + px) }
                         (u, v, pixel, px) = (u + c, v - s, pixel + 3, px + 1)
                     }
                 }
             }
         }
-        stillness = margin
         return top <= bottom ? PixelRect(minX: left, minY: top, maxX: right, maxY: bottom) : nil
     }
 
@@ -172,43 +159,33 @@ enum Rasterizer {
     /// Colours a plank-run pixel (see `SolidRuns`) with its plank's colour: what `shade` gives
     /// it, without the tests.
     @inline(__always)
-    private static func plank(_ pixel: UnsafeMutablePointer<UInt8>, v: Double, _ style: CrateGeometry, solid: UnsafePointer<UInt8>,
-                              margin: inout Double) {
+    private static func plank(_ pixel: UnsafeMutablePointer<UInt8>, v: Double, _ style: CrateGeometry, solid: UnsafePointer<UInt8>) {
         // As in `shade`.
         let height = v + style.halfHeight - style.border
         let plank = height < style.plankHeight ? 0 : height < 2 * style.plankHeight ? 1 : 2
-        margin = min(margin, CrateStillness.plankMargin(height: height, style))
         let colour = solid + CrateStyle.solidIndex(plank: plank, brace: false, frame: false)
         pixel[0] = colour[0]
         pixel[1] = colour[1]
         pixel[2] = colour[2]
     }
 
-    /// Colours one pixel of a crate from its crate coordinates (u, v), lowering `margin` to how far
-    /// (u, v) may move before its colour could change (`CrateStillness`).
+    /// Colours one pixel of a crate from its crate coordinates (u, v).
     /// - Returns: whether the pixel's centre is inside the crate (the mask's rule).
     @inline(__always)
     private static func shade(_ pixel: UnsafeMutablePointer<UInt8>, u: Double, v: Double, _ style: CrateGeometry,
-                              solid: UnsafePointer<UInt8>, margin: inout Double) -> Bool {
+                              solid: UnsafePointer<UInt8>) -> Bool {
         let outside = max(abs(u) - style.halfWidth, abs(v) - style.halfHeight)
         let coverage = min(1, max(0, 0.5 - outside))
-        if coverage <= 0 {
-            margin = min(margin, outside - 0.5)
-            return false
-        }
+        if coverage <= 0 { return false }
         let depth = -outside
         // Which plank: three bands of plankHeight above the bottom border.
         let height = v + style.halfHeight - style.border
         let plank = height < style.plankHeight ? 0 : height < 2 * style.plankHeight ? 1 : 2
         let brace = style.braceHalfWidth + 0.5 - abs(u * style.braceNormalX + v * style.braceNormalY)
         let frame = style.border + 0.5 - depth
-        // Every threshold below is one of these weights crossing 0 or 1, or a plank boundary.
-        let thresholds = min(min(CrateStillness.weightMargin(0.5 - outside), CrateStillness.weightMargin(brace)),
-                             min(CrateStillness.weightMargin(frame), CrateStillness.plankMargin(height: height, style)))
         if coverage >= 1, brace <= 0 || brace >= 1, frame <= 0 || frame >= 1 {
             // Most pixels: fully inside the crate and fully on or off the brace and the frame. The
             // colour below then mixes with weights 0 or 1 only: `CrateStyle.solidColors` holds it.
-            margin = min(margin, thresholds)
             let colour = solid + CrateStyle.solidIndex(plank: plank, brace: brace > 0, frame: frame > 0)
             pixel[0] = colour[0]
             pixel[1] = colour[1]
@@ -218,19 +195,13 @@ enum Rasterizer {
         var color = plank == 0 ? style.plank0 : plank == 1 ? style.plank1 : style.plank2
         if brace > 0 { color = mix(color, style.brace, min(1, brace)) }
         if frame > 0 { color = mix(color, style.frame, min(1, frame)) }
-        // The values rounded to bytes, as `blend` works them out when the crate covers part of the pixel.
-        let x: (Double, Double, Double)
         if coverage >= 1 {
-            x = (color.0 + 0.5, color.1 + 0.5, color.2 + 0.5)
+            pixel[0] = truncatedByte(color.0 + 0.5)
+            pixel[1] = truncatedByte(color.1 + 0.5)
+            pixel[2] = truncatedByte(color.2 + 0.5)
         } else {
-            let r = Double(pixel[0]), g = Double(pixel[1]), b = Double(pixel[2])
-            x = (r + (color.0 - r) * coverage + 0.5, g + (color.1 - g) * coverage + 0.5, b + (color.2 - b) * coverage + 0.5)
+            blend(pixel, color, coverage)
         }
-        pixel[0] = truncatedByte(x.0)
-        pixel[1] = truncatedByte(x.1)
-        pixel[2] = truncatedByte(x.2)
-        let weights = (coverage < 1 ? 1 : 0) + (brace > 0 && brace < 1 ? 1 : 0) + (frame > 0 && frame < 1 ? 1 : 0)
-        margin = min(margin, min(thresholds, CrateStillness.roundingMargin(x, weights: weights)))
         return outside <= 0
     }
 
