@@ -42,7 +42,7 @@ public final class FrameRenderer {
     /// Draw only what changed since the frame drawn into held it (`FrameRenderer+Changes.swift`);
     /// false draws every frame whole, as a reference.
     let drawsChanges: Bool
-    /// The frame drawn last, whose items a recycled frame catches up with first.
+    /// The recycled frame drawn last, whose items the next recycled frame catches up with first.
     var latest: RGBImage?
     /// Frames drawn by their changes only (for tests).
     var framesDrawnByChanges = 0
@@ -135,7 +135,7 @@ public final class FrameRenderer {
     /// Draws `snapshot` over the static layer.
     public func render(_ snapshot: WorldSnapshot) -> RGBImage {
         var image = staticLayer
-        render(snapshot, into: &image)
+        draw(snapshot, into: &image)
         return image
     }
 
@@ -144,6 +144,14 @@ public final class FrameRenderer {
     /// pixels it drew over the static layer are put back first; anything else is replaced by the
     /// static layer whole. The result is the same image `render(_:)` gives.
     public func render(_ snapshot: WorldSnapshot, into image: inout RGBImage) {
+        draw(snapshot, into: &image)
+        // Kept to catch up with (shared, not copied): a recycled frame is the pipeline's, which
+        // only reads it meanwhile. A frame returned by `render(_:)` is not kept, since its caller
+        // may change it (which would then copy it).
+        if drawsChanges { latest = image }
+    }
+
+    private func draw(_ snapshot: WorldSnapshot, into image: inout RGBImage) {
         if let parts = snapshot.parts, parts.version != partsVersion { adopt(parts, bodies: snapshot.bodies) }
         let items = self.items(of: snapshot)
         if drawChanges(items, into: &image) {
@@ -151,7 +159,6 @@ public final class FrameRenderer {
         } else {
             renderWhole(snapshot, items, into: &image)
         }
-        latest = drawsChanges ? image : nil
     }
 
     /// Draws every item of `snapshot` over the static layer.
