@@ -118,11 +118,11 @@ public final class VideoFrameWriter: FrameSink, Sendable {
                     let slot = state.next
                     state.next = (slot + 1) % ring
                     // The buffer holds the conversion of an earlier frame; frames drawn on one
-                    // background differ only where either was drawn.
+                    // background differ only where their items differ, or at most where either was drawn.
                     let earlier = state.converted[slot]
                     var changed: [PixelRect]?
                     if let now = image.drawnRegions, let before = earlier?.drawnRegions, now.background == before.background {
-                        changed = before.rects + now.rects
+                        changed = now.changes(since: before) ?? before.rects + now.rects
                     }
                     converter.convert(image, into: &state.buffers[slot], previous: earlier, changed: changed)
                     state.converted[slot] = image

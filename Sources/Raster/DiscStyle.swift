@@ -33,16 +33,18 @@ extension Rasterizer {
     /// Draws a round crate centred at `center` (image pixels), turned by `angle` (radians,
     /// counter-clockwise in the world, so clockwise on the y-down image). Returns the pixels it
     /// touched: the rim's disc holds every later layer, so it alone marks the mask.
-    static func drawDisc(_ image: inout RGBImage, center: Vec2, angle: Double, style: DiscStyle, pen: MaskPen = .none) -> PixelRect? {
-        let drawn = drawSegment(&image, from: center, to: center, radius: style.radius, color: style.frame, pen: pen)
+    static func drawDisc(_ image: inout RGBImage, center: Vec2, angle: Double, style: DiscStyle, pen: MaskPen = .none,
+                         clip: PixelRect? = nil) -> PixelRect? {
+        let drawn = drawSegment(&image, from: center, to: center, radius: style.radius, color: style.frame, pen: pen, clip: clip)
         let inner = style.radius - style.rim
         guard inner > 0.5 else { return drawn }
-        drawSegment(&image, from: center, to: center, radius: inner, color: style.face)
+        drawSegment(&image, from: center, to: center, radius: inner, color: style.face, clip: clip)
         let reach = max(0, inner - style.braceHalfWidth)
         let direction = Vec2(cos(angle) * reach, -sin(angle) * reach)
-        drawSegment(&image, from: center - direction, to: center + direction, radius: style.braceHalfWidth, color: style.brace)
+        drawSegment(&image, from: center - direction, to: center + direction, radius: style.braceHalfWidth, color: style.brace, clip: clip)
         // The knot at one end of the brace tells a half turn from none.
-        drawSegment(&image, from: center + direction, to: center + direction, radius: style.braceHalfWidth * 1.8, color: style.frame)
+        drawSegment(&image, from: center + direction, to: center + direction, radius: style.braceHalfWidth * 1.8, color: style.frame,
+                    clip: clip)
         return drawn
     }
 }

@@ -15,21 +15,21 @@ public final class FrameRenderer {
     public let width: Int
     public let height: Int
     public let viewport: Viewport
-    private var staticLayer: RGBImage
+    private(set) var staticLayer: RGBImage
     /// The static layer's mask (the walls' ids), when masks are drawn.
-    private var staticMask: InstanceMask?
-    private let overlays: Overlays
-    private let crateColor: RGB
-    private var crateColors: [BodyID: RGB]
-    private let wallColor: RGB
-    private var bodyShapes: BodyShapes
-    private var joints: [JointLink]
-    private let look: BodyLook
+    private(set) var staticMask: InstanceMask?
+    let overlays: Overlays
+    let crateColor: RGB
+    private(set) var crateColors: [BodyID: RGB]
+    let wallColor: RGB
+    private(set) var bodyShapes: BodyShapes
+    private(set) var joints: [JointLink]
+    let look: BodyLook
     private var styles: [StyleKey: CrateStyle] = [:]
     private var discStyles: [StyleKey: DiscStyle] = [:]
     private var outlineStyles: [StyleKey: OutlineStyle] = [:]
     /// This renderer's static layer, as `DrawnRegions.background` names it.
-    private var background: UInt64
+    private(set) var background: UInt64
     /// The walls in the static layer, and what drawing it again takes.
     private var staticWalls: [WallState]
     private let world: Vec2
@@ -37,12 +37,19 @@ public final class FrameRenderer {
     /// The version of the parts taken from snapshots (`WorldParts`); 0: the ones given at init.
     private var partsVersion = 0
     /// Moving walls' mask ids follow the static walls'.
-    private var staticWallCount: Int
+    private(set) var staticWallCount: Int
     private static let backgroundsMade = Atomic<UInt64>(0)
+    /// Draw only what changed since the frame drawn into held it (`FrameRenderer+Changes.swift`);
+    /// false draws every frame whole, as a reference.
+    let drawsChanges: Bool
+    /// The recycled frame drawn last, whose items the next recycled frame catches up with first.
+    var latest: RGBImage?
+    /// Frames drawn by their changes only (for tests).
+    var framesDrawnByChanges = 0
 
     /// A style is worked out once per colour and size (a box's sides; a disc's diameter; the
     /// bounding size of other shapes, which sets their rim).
-    private struct StyleKey: Hashable {
+    struct StyleKey: Hashable {
         var size: Vec2
         var color: RGB
     }
@@ -62,8 +69,12 @@ public final class FrameRenderer {
     ///   - drawsMasks: every frame also gets an instance mask (`RGBImage.mask`), drawn in the same
     ///     pass as its colours. Bodies with ids past `InstanceMask.maxBodyID` are left out of it:
     ///     a run's setup refuses such worlds beforehand (`InstanceMask.refusal`).
+    ///   - drawsChanges: a frame drawn into a recycled one (`render(_:into:)`) is drawn again only
+    ///     where its items changed; the result is the same. False draws every frame whole.
     public init(world: Vec2, walls: [WallState], bodyShapes: BodyShapes, width: Int, height: Int, colors: RenderDefaults,
-                crateColors: [BodyID: RGB] = [:], overlays: Overlays = [], joints: [JointLink] = [], drawsMasks: Bool = false) {
+                crateColors: [BodyID: RGB] = [:], overlays: Overlays = [], joints: [JointLink] = [], drawsMasks: Bool = false,
+                drawsChanges: Bool = true) {
+        self.drawsChanges = drawsChanges
         self.bodyShapes = bodyShapes
         self.joints = joints.filter(\.isDrawn)
         look = colors.look
@@ -100,11 +111,18 @@ public final class FrameRenderer {
 
     /// Takes the parts of a world whose make-up has changed as it ran: new bodies' shapes and
     /// colours, the joints, and the walls (the static layer drawn again when they changed).
-    private func adopt(_ parts: WorldParts) {
+    private func adopt(_ parts: WorldParts, bodies: [BodyState]) {
         partsVersion = parts.version
+        // Frames' items name bodies by id, whose shapes never change; should an id come back with
+        // another shape (a run rewound and taken another way), no earlier frame is patched.
+        let shapeChanged = bodies.contains { body in
+            guard let old = bodyShapes[body.id], let new = parts.bodyShapes[body.id] else { return false }
+            return old != new
+        }
         bodyShapes = parts.bodyShapes
         crateColors = parts.bodyColors
         joints = parts.joints.filter(\.isDrawn)
+        if shapeChanged { background = Self.backgroundsMade.add(1, ordering: .relaxed).newValue }
         guard parts.walls != staticWalls else { return }
         (staticLayer, staticMask) = Self.staticLayer(parts.walls, world: world, width: width, height: height, viewport: viewport, colors: colors,
                                                      overlays: overlays, drawsMasks: staticMask != nil)
@@ -117,15 +135,34 @@ public final class FrameRenderer {
     /// Draws `snapshot` over the static layer.
     public func render(_ snapshot: WorldSnapshot) -> RGBImage {
         var image = staticLayer
-        render(snapshot, into: &image)
+        draw(snapshot, into: &image)
         return image
     }
 
     /// Draws `snapshot` into `image`, reusing its memory. If `image` is a frame this renderer drew
-    /// before, only the pixels it drew over the static layer are put back first; anything else is
-    /// replaced by the static layer whole. The result is the same image `render(_:)` gives.
+    /// before, only what changed since is drawn again (`FrameRenderer+Changes.swift`), or only the
+    /// pixels it drew over the static layer are put back first; anything else is replaced by the
+    /// static layer whole. The result is the same image `render(_:)` gives.
     public func render(_ snapshot: WorldSnapshot, into image: inout RGBImage) {
-        if let parts = snapshot.parts, parts.version != partsVersion { adopt(parts) }
+        draw(snapshot, into: &image)
+        // Kept to catch up with (shared, not copied): a recycled frame is the pipeline's, which
+        // only reads it meanwhile. A frame returned by `render(_:)` is not kept, since its caller
+        // may change it (which would then copy it).
+        if drawsChanges { latest = image }
+    }
+
+    private func draw(_ snapshot: WorldSnapshot, into image: inout RGBImage) {
+        if let parts = snapshot.parts, parts.version != partsVersion { adopt(parts, bodies: snapshot.bodies) }
+        let items = self.items(of: snapshot)
+        if drawChanges(items, into: &image) {
+            framesDrawnByChanges += 1
+        } else {
+            renderWhole(snapshot, items, into: &image)
+        }
+    }
+
+    /// Draws every item of `snapshot` over the static layer.
+    private func renderWhole(_ snapshot: WorldSnapshot, _ items: [DrawnItem], into image: inout RGBImage) {
         // The mask is drawn beside the pixels, out of the image meanwhile (two buffers written at once).
         var mask = image.mask
         image.mask = nil
@@ -143,63 +180,21 @@ public final class FrameRenderer {
             mask = staticMask
         }
         var rects: [PixelRect] = []
-        rects.reserveCapacity(snapshot.bodies.count + snapshot.movingWalls.count)
-        for (index, wall) in snapshot.movingWalls.enumerated() {
-            let drawn = Self.withPen(&mask, id: InstanceMask.wallID(staticWallCount + index)) { pen in
-                Self.draw(wall, into: &image, viewport: viewport, color: wallColor, pen: pen)
-            }
+        rects.reserveCapacity(items.count)
+        for item in items {
+            // The pixels visited, a tighter bound than the item's rectangle: what the next
+            // recycling of this frame puts back.
+            let drawn = Self.withPen(&mask, id: maskID(item.key)) { pen in draw(item, into: &image, pen: pen, clip: nil) }
             if let drawn { rects.append(drawn) }
         }
-        for (index, body) in snapshot.bodies.enumerated() {
-            guard let shape = bodyShapes.shape(of: body, at: index) else { continue }
-            let drawn = Self.withPen(&mask, id: InstanceMask.id(of: body.id)) { pen in draw(body, shape, into: &image, pen: pen) }
-            if let drawn { rects.append(drawn) }
-        }
-        if !joints.isEmpty { drawJoints(&image, snapshot, rects: &rects) }
-        if !overlays.isEmpty { drawOverlays(&image, snapshot, rects: &rects) }
-        image.drawnRegions = DrawnRegions(background: background, rects: rects)
+        let drawsOverlays = !overlays.subtracting(Self.overlaysInItems).isEmpty
+        if drawsOverlays { drawOverlays(&image, snapshot, rects: &rects) }
+        image.drawnRegions = DrawnRegions(background: background, rects: rects, items: drawsOverlays ? nil : items)
         image.mask = mask
     }
 
-    /// Draws one body in its look.
-    private func draw(_ body: BodyState, _ shape: BodyShape, into image: inout RGBImage, pen: MaskPen) -> PixelRect? {
-        let center = viewport.imagePoint(body.position)
-        let asleep = overlays.contains(.sleeping) && body.sleeping
-        let color = asleep ? Overlays.sleepingColor : crateColors[body.id] ?? crateColor
-        switch shape {
-        case let .box(size) where look == .crate:
-            return Rasterizer.drawCrate(&image, center: center, angle: body.angle, style: style(for: StyleKey(size: size, color: color)),
-                                        pen: pen)
-        case let .circle(radius) where look == .crate:
-            return Rasterizer.drawDisc(&image, center: center, angle: body.angle, style: discStyle(radius: radius, color: color), pen: pen)
-        case .box, .circle, .polygon, .segment:
-            return drawOutline(shape.outline, of: body, size: shape.boundingSize, color: color, into: &image, pen: pen)
-        case let .compound(parts):
-            // Each part in its own colour (the body's when it has none), in part order; the mask
-            // marks every part with the body's id.
-            var drawn: PixelRect?
-            for part in parts {
-                let partColor = asleep ? Overlays.sleepingColor : part.color ?? color
-                if let rect = drawOutline(part.outline, of: body, size: part.shape.boundingSize, color: partColor, into: &image, pen: pen) {
-                    drawn = drawn.map { $0.union(rect) } ?? rect
-                }
-            }
-            return drawn
-        }
-    }
-
-    /// Draws `outline` (in the body's frame) placed at the body, in the outline look.
-    private func drawOutline(_ outline: ConvexOutline, of body: BodyState, size: Vec2, color: RGB, into image: inout RGBImage,
-                             pen: MaskPen) -> PixelRect? {
-        let outline = outline.placed(at: body.position, angle: body.angle)
-        // A thin segment never thinner than a wall is drawn (about a pixel and a half).
-        let radius = outline.points.count < 3 ? max(outline.radius * viewport.scale, 0.75) : outline.radius * viewport.scale
-        return Rasterizer.drawOutline(&image, points: outline.points.map(viewport.imagePoint), radius: radius,
-                                      style: outlineStyle(StyleKey(size: size, color: color)), pen: pen)
-    }
-
     /// Calls `draw` with a pen marking `mask` with `id`; with no pen when there is no mask (or no id).
-    private static func withPen<Result>(_ mask: inout InstanceMask?, id: UInt16?, _ draw: (MaskPen) -> Result) -> Result {
+    static func withPen<Result>(_ mask: inout InstanceMask?, id: UInt16?, _ draw: (MaskPen) -> Result) -> Result {
         guard mask != nil, let id else { return draw(.none) }
         return mask!.ids.withUnsafeMutableBufferPointer { draw(MaskPen(pixels: $0.baseAddress, id: id)) }
     }
@@ -207,7 +202,7 @@ public final class FrameRenderer {
     /// Copies the rows of `rects` from `layer` over `values` (an image's pixels, or a mask's ids,
     /// `valuesPerPixel` values a pixel, `width` pixels a row): what a recycled frame puts back of
     /// the static layer.
-    private static func copy<Value>(_ rects: [PixelRect], from layer: [Value], to values: inout [Value], width: Int, valuesPerPixel: Int) {
+    static func copy<Value>(_ rects: [PixelRect], from layer: [Value], to values: inout [Value], width: Int, valuesPerPixel: Int) {
         let rowValues = width * valuesPerPixel
         layer.withUnsafeBufferPointer { layer in
             values.withUnsafeMutableBufferPointer { values in
@@ -219,37 +214,6 @@ public final class FrameRenderer {
                     }
                 }
             }
-        }
-    }
-
-    /// Each joint as a line between its anchors with a dot at each (a groove also as its groove; the
-    /// rotary kinds as a thin line between their bodies' centres); a joint to a body the snapshot
-    /// lacks is not drawn.
-    private func drawJoints(_ image: inout RGBImage, _ snapshot: WorldSnapshot, rects: inout [PixelRect]) {
-        var states: [BodyID: BodyState] = [:]
-        states.reserveCapacity(snapshot.bodies.count)
-        for body in snapshot.bodies { states[body.id] = body }
-        let radius = max(0.6, min(1.5, viewport.scale))
-        func record(_ drawn: PixelRect?) { if let drawn { rects.append(drawn) } }
-        for joint in joints {
-            let stateA = joint.a.flatMap { states[$0] }, stateB = joint.b.flatMap { states[$0] }
-            guard (joint.a == nil || stateA != nil), (joint.b == nil || stateB != nil) else { continue }
-            let a = viewport.imagePoint(JointLink.place(joint.anchorA, on: stateA))
-            let b = viewport.imagePoint(JointLink.place(joint.anchorB, on: stateB))
-            guard joint.hasAnchors else {
-                record(Rasterizer.drawSegment(&image, from: a, to: b, radius: radius * 0.5, color: Overlays.jointColor))
-                continue
-            }
-            if let grooveA = joint.grooveA, let grooveB = joint.grooveB {
-                record(Rasterizer.drawSegment(&image, from: viewport.imagePoint(JointLink.place(grooveA, on: stateA)),
-                                              to: viewport.imagePoint(JointLink.place(grooveB, on: stateA)), radius: radius,
-                                              color: Overlays.jointColor))
-            } else {
-                record(Rasterizer.drawSegment(&image, from: a, to: b, radius: radius * 0.6,
-                                              color: joint.kind == .dampedSpring ? Overlays.springColor : Overlays.jointColor))
-                record(Rasterizer.drawSegment(&image, from: a, to: a, radius: radius * 2, color: Overlays.jointColor))
-            }
-            record(Rasterizer.drawSegment(&image, from: b, to: b, radius: radius * 2, color: Overlays.jointColor))
         }
     }
 
@@ -305,26 +269,27 @@ public final class FrameRenderer {
     /// Draws a wall: a segment as a capsule never thinner than about a pixel and a half (so walls
     /// stay visible in small images), a polygon filled and rounded by its radius.
     @discardableResult
-    private static func draw(_ wall: WallState, into image: inout RGBImage, viewport: Viewport, color: RGB, pen: MaskPen) -> PixelRect? {
+    static func draw(_ wall: WallState, into image: inout RGBImage, viewport: Viewport, color: RGB, pen: MaskPen,
+                     clip: PixelRect? = nil) -> PixelRect? {
         let color = wall.color ?? color
         switch wall.geometry {
         case let .segment(from, to):
             return Rasterizer.drawSegment(&image, from: viewport.imagePoint(from), to: viewport.imagePoint(to),
-                                          radius: max(wall.radius * viewport.scale, 0.75), color: color, pen: pen)
+                                          radius: max(wall.radius * viewport.scale, 0.75), color: color, pen: pen, clip: clip)
         case let .polygon(vertices):
             return Rasterizer.drawOutline(&image, points: vertices.map(viewport.imagePoint), radius: wall.radius * viewport.scale,
-                                          style: OutlineStyle(solid: color), pen: pen)
+                                          style: OutlineStyle(solid: color), pen: pen, clip: clip)
         }
     }
 
-    private func outlineStyle(_ key: StyleKey) -> OutlineStyle {
+    func outlineStyle(_ key: StyleKey) -> OutlineStyle {
         if let cached = outlineStyles[key] { return cached }
         let style = OutlineStyle(color: key.color, look: look, scale: viewport.scale, size: min(key.size.x, key.size.y))
         outlineStyles[key] = style
         return style
     }
 
-    private func discStyle(radius: Double, color: RGB) -> DiscStyle {
+    func discStyle(radius: Double, color: RGB) -> DiscStyle {
         let key = StyleKey(size: Vec2(2 * radius, 2 * radius), color: color)
         if let cached = discStyles[key] { return cached }
         let style = DiscStyle(radius: radius, scale: viewport.scale, palette: CratePalette(base: color))
@@ -332,7 +297,7 @@ public final class FrameRenderer {
         return style
     }
 
-    private func style(for key: StyleKey) -> CrateStyle {
+    func style(for key: StyleKey) -> CrateStyle {
         if let cached = styles[key] { return cached }
         let style = CrateStyle(size: key.size, scale: viewport.scale, palette: CratePalette(base: key.color))
         styles[key] = style

@@ -45,17 +45,19 @@ extension Rasterizer {
     /// - Returns: the pixels visited (nil if none).
     @discardableResult
     static func drawOutline(_ image: inout RGBImage, points: [Vec2], radius: Double, style: OutlineStyle,
-                            pen: MaskPen = .none) -> PixelRect? {
+                            pen: MaskPen = .none, clip: PixelRect? = nil) -> PixelRect? {
         guard !points.isEmpty else { return nil }
+        // Pixels are worked out one by one: drawing inside `clip` only gives them exactly.
+        let bounds = clip ?? image.bounds
         var low = Vec2(Double.infinity, Double.infinity), high = Vec2(-Double.infinity, -Double.infinity)
         for p in points {
             low = Vec2(min(low.x, p.x), min(low.y, p.y))
             high = Vec2(max(high.x, p.x), max(high.y, p.y))
         }
-        let minX = max(0, pixel((low.x - radius - 1).rounded(.down)))
-        let maxX = min(image.width - 1, pixel((high.x + radius + 1).rounded(.up)))
-        let minY = max(0, pixel((low.y - radius - 1).rounded(.down)))
-        let maxY = min(image.height - 1, pixel((high.y + radius + 1).rounded(.up)))
+        let minX = max(bounds.minX, pixel((low.x - radius - 1).rounded(.down)))
+        let maxX = min(bounds.maxX, pixel((high.x + radius + 1).rounded(.up)))
+        let minY = max(bounds.minY, pixel((low.y - radius - 1).rounded(.down)))
+        let maxY = min(bounds.maxY, pixel((high.y + radius + 1).rounded(.up)))
         guard minX <= maxX, minY <= maxY else { return nil }
         let fill = (Double(style.fill.r), Double(style.fill.g), Double(style.fill.b))
         let rim = (Double(style.rim.r), Double(style.rim.g), Double(style.rim.b))

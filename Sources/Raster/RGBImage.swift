@@ -28,6 +28,9 @@ public struct RGBImage: Sendable, Equatable {
         self.pixels = pixels
     }
 
+    /// Every pixel of the image.
+    var bounds: PixelRect { PixelRect(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1) }
+
     /// The binary PPM (P6, maxval 255) header for this size.
     public var ppmHeader: [UInt8] { Array("P6\n\(width) \(height)\n255\n".utf8) }
 
@@ -48,9 +51,13 @@ public struct DrawnRegions: Sendable, Equatable {
     public let background: UInt64
     /// Rectangles inside the image covering every pixel drawn over the background (they may overlap).
     public let rects: [PixelRect]
+    /// What was drawn, item by item, when that is all the frame holds over its background (no
+    /// overlays): what `changes(since:)` compares.
+    let items: [DrawnItem]?
 
-    init(background: UInt64, rects: [PixelRect]) {
+    init(background: UInt64, rects: [PixelRect], items: [DrawnItem]? = nil) {
         self.background = background
         self.rects = rects
+        self.items = items
     }
 }

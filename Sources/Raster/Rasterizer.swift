@@ -19,11 +19,13 @@ enum Rasterizer {
     /// - Returns: the pixels visited (nil if none), so that the renderer knows what it drew over.
     @discardableResult
     static func drawSegment(_ image: inout RGBImage, from a: Vec2, to b: Vec2, radius: Double, color: RGB,
-                            pen: MaskPen = .none) -> PixelRect? {
-        let minX = max(0, pixel((min(a.x, b.x) - radius - 1).rounded(.down)))
-        let maxX = min(image.width - 1, pixel((max(a.x, b.x) + radius + 1).rounded(.up)))
-        let minY = max(0, pixel((min(a.y, b.y) - radius - 1).rounded(.down)))
-        let maxY = min(image.height - 1, pixel((max(a.y, b.y) + radius + 1).rounded(.up)))
+                            pen: MaskPen = .none, clip: PixelRect? = nil) -> PixelRect? {
+        // Pixels are worked out one by one: drawing inside `clip` only gives them exactly.
+        let bounds = clip ?? image.bounds
+        let minX = max(bounds.minX, pixel((min(a.x, b.x) - radius - 1).rounded(.down)))
+        let maxX = min(bounds.maxX, pixel((max(a.x, b.x) + radius + 1).rounded(.up)))
+        let minY = max(bounds.minY, pixel((min(a.y, b.y) - radius - 1).rounded(.down)))
+        let maxY = min(bounds.maxY, pixel((max(a.y, b.y) + radius + 1).rounded(.up)))
         guard minX <= maxX, minY <= maxY else { return nil }
         let dx = b.x - a.x, dy = b.y - a.y
         let lengthSquared = dx * dx + dy * dy
@@ -58,18 +60,21 @@ enum Rasterizer {
     ///   - reach: how far beyond the sides, in pixels, pixel centres are visited (for tests: any
     ///     more than the default changes nothing).
     ///   - pen: marks the pixels whose centre is inside the crate.
+    ///   - clip: draw only these pixels. They come out exactly as when the whole crate is drawn:
+    ///     each row still steps its coordinates from the row's first pixel.
     /// - Returns: the pixels visited (nil if none), so that the renderer knows what it drew over.
     @discardableResult
     static func drawCrate(_ image: inout RGBImage, center: Vec2, angle: Double, style: CrateStyle, fillsRuns: Bool = true,
-                          reach: Double = 0.5 + SolidRuns.margin, pen: MaskPen = .none) -> PixelRect? {
+                          reach: Double = 0.5 + SolidRuns.margin, pen: MaskPen = .none, clip: PixelRect? = nil) -> PixelRect? {
+        let bounds = clip ?? image.bounds
         let c = cos(angle), s = sin(angle)
         let hw = style.halfWidth, hh = style.halfHeight
         // A pixel is touched only if its centre lies within ½ of the sides in crate coordinates
         // (coverage > 0): inside the crate grown by `reach`, whose default margin covers the
         // rounding of the stepped coordinates.
         let extentY = abs(s) * (hw + reach) + abs(c) * (hh + reach)
-        let minY = max(0, pixel((center.y - extentY).rounded(.down)))
-        let maxY = min(image.height - 1, pixel((center.y + extentY).rounded(.up)))
+        let minY = max(bounds.minY, pixel((center.y - extentY).rounded(.down)))
+        let maxY = min(bounds.maxY, pixel((center.y + extentY).rounded(.up)))
         guard minY <= maxY else { return nil }
         let width = image.width
         var left = Int.max, right = Int.min, top = Int.max, bottom = Int.min
@@ -85,26 +90,29 @@ enum Rasterizer {
                     // Crate coordinates along the row: u = c·dx − s·dy, v = −s·dx − c·dy. Solve
                     // |u| <= hw + reach and |v| <= hh + reach for dx to get the row's span.
                     var low = -Double.infinity, high = Double.infinity
-                    clip(&low, &high, slope: c, offset: -s * dy, limit: hw + reach)
-                    clip(&low, &high, slope: -s, offset: -c * dy, limit: hh + reach)
+                    Self.clip(&low, &high, slope: c, offset: -s * dy, limit: hw + reach)
+                    Self.clip(&low, &high, slope: -s, offset: -c * dy, limit: hh + reach)
                     guard low <= high else { continue }
                     let minX = max(0, pixel((center.x + low - 0.5).rounded(.down)))
                     let maxX = min(width - 1, pixel((center.x + high - 0.5).rounded(.up)))
-                    guard minX <= maxX else { continue }
-                    (left, right, top, bottom) = (min(left, minX), max(right, maxX), min(top, py), max(bottom, py))
+                    let firstX = max(minX, bounds.minX), lastX = min(maxX, bounds.maxX)
+                    guard firstX <= lastX else { continue }
+                    (left, right, top, bottom) = (min(left, firstX), max(right, lastX), min(top, py), max(bottom, py))
                     let dx0 = Double(minX) + 0.5 - center.x
                     // Pixels in a solid run (see `SolidRuns`) only take its colour; the rest are shaded.
                     let solidRuns = fillsRuns ? runs.row(dy: dy, centerX: center.x) : .none
                     // The coordinates step by constant increments, pixel by pixel through the runs
-                    // too, so that every shaded pixel sees the same values whatever the runs.
+                    // too, so that every shaded pixel sees the same values whatever the runs, and
+                    // from the row's first pixel even when the clip starts later.
                     var u = dx0 * c - dy * s
                     var v = -(dx0 * s + dy * c)
+                    for _ in minX..<firstX { (u, v) = (u + c, v - s) }
                     let row = py * width
-                    var pixel = buffer.baseAddress! + (row + minX) * 3
-                    var px = minX
+                    var pixel = buffer.baseAddress! + (row + firstX) * 3
+                    var px = firstX
                     for k in 0..<SolidRuns.Row.count {
                         let (run, kind) = solidRuns.run(k)
-                        let first = max(run.first, px), last = min(run.last, maxX)
+                        let first = max(run.first, px), last = min(run.last, lastX)
                         guard first <= last else { continue }
                         while px < first {
                             if shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!) { pen.mark(row + px) }
@@ -126,7 +134,7 @@ enum Rasterizer {
                             }
                         }
                     }
-                    while px <= maxX {
+                    while px <= lastX {
                         if shade(pixel, u: u, v: v, geometry, solid: solid.baseAddress!) { pen.mark(row + px) }
                         (u, v, pixel, px) = (u + c, v - s, pixel + 3, px + 1)
                     }
