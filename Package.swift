@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "InputLines", dependencies: ["SceneModel", "SceneFile"]),
         // The C ABI over the core (handles, caller buffers, error text): the wasm page's and Python's
         // way in (Backends/wasm/build compiles it as Embedded Swift; natively it is tested here).
-        .target(name: "CoreABI", dependencies: ["InputLines", "Physics", "SceneFile", "SceneModel"]),
+        .target(name: "CoreABI", dependencies: ["Driver", "InputLines", "Physics", "SceneFile", "SceneModel"]),
         .target(name: "Script", dependencies: ["InputLines", "SceneModel", "SceneFile", "Queues", "FileIO"]),
         .target(name: "Raster", dependencies: ["SceneModel", "Queues", "FileIO"]),
         // Where frames go: frame files (PPM, PNG through libspng), the PPM stream, video through ffmpeg.

@@ -1,4 +1,5 @@
 import Driver
+import Physics
 import SceneModel
 
 /// A page's frames: the fixed-step driver of docs/driver.md, with its accumulator and death-spiral
