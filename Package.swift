@@ -66,7 +66,7 @@ let package = Package(
         // The live run in a browser: real-time loop, HTTP and WebSocket server, the page.
         .target(
             name: "Serve",
-            dependencies: ["Session", "Physics", "Script", "SceneModel", "SceneFile", "FileIO",
+            dependencies: ["Session", "LiveProtocol", "Physics", "Script", "SceneModel", "SceneFile", "FileIO",
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio")],
             resources: [.copy("Page")]
@@ -77,7 +77,10 @@ let package = Package(
         .target(name: "InputLines", dependencies: ["SceneModel", "SceneFile"]),
         // The C ABI over the core (handles, caller buffers, error text): the wasm page's and Python's
         // way in (Backends/wasm/build compiles it as Embedded Swift; natively it is tested here).
-        .target(name: "CoreABI", dependencies: ["Driver", "InputLines", "Physics", "SceneFile", "SceneModel"]),
+        .target(name: "CoreABI", dependencies: ["Driver", "InputLines", "LiveProtocol", "Physics", "SceneFile", "SceneModel"]),
+        // What a live page is told (the scene, its parts as they change) and may ask (tilts, drags,
+        // drops): core, so the server and the page's own engine say it with the same code.
+        .target(name: "LiveProtocol", dependencies: ["Physics", "SceneFile", "SceneModel"]),
         .target(name: "Script", dependencies: ["InputLines", "SceneModel", "SceneFile", "Queues", "FileIO"]),
         .target(name: "Raster", dependencies: ["SceneModel", "Queues", "FileIO"]),
         // Where frames go: frame files (PPM, PNG through libspng), the PPM stream, video through ffmpeg.
@@ -95,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "cratedrop",
             dependencies: [
-                "SceneModel", "SceneFile", "Physics", "Driver", "Session", "Raster", "Outputs", "Script", "FileIO", "CLISupport", "Serve", "Sweep",
+                "SceneModel", "SceneFile", "Physics", "Driver", "Session", "Raster", "Outputs", "Script", "FileIO", "CLISupport", "LiveProtocol", "Serve", "Sweep",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -145,7 +148,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "SceneModel", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Raster", "SceneModel", "TestSupport", "CSpng", "CZlib"]),
         .testTarget(name: "DriverTests", dependencies: ["Driver", "Session", "Physics", "SceneModel", "Script", "TestSupport"]),
-        .testTarget(name: "ServeTests", dependencies: ["Serve", "Session", "Physics", "SceneFile", "SceneModel", "TestSupport"]),
+        .testTarget(name: "ServeTests", dependencies: ["Serve", "LiveProtocol", "Session", "Physics", "SceneFile", "SceneModel", "TestSupport"]),
         .testTarget(name: "SweepTests", dependencies: ["Sweep", "Session", "SceneFile", "SceneModel", "Script", "Physics", "FileIO", "TestSupport"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "Outputs", "Physics", "Raster", "SceneModel", "Script", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["cratedrop", "cratedrop-bench", "TestSupport"], exclude: ["Golden"]),

@@ -1,5 +1,6 @@
 import Driver
 import InputLines
+import LiveProtocol
 import Physics
 import SceneFile
 import SceneModel
@@ -19,6 +20,8 @@ final class CoreRun {
     /// The display-paced driver, from the first frame on (`CoreRun+Frames.swift`); nil again after
     /// steps taken or a state restored outside it, so its count of steps owed starts afresh.
     var frames: PageFrames?
+    /// What a page is told and may ask (`CoreRun+Page.swift`).
+    let page: PageLink
 
     /// Builds the world the scene file's `bytes` describe; `file` names it in messages.
     init(scene bytes: [UInt8], file: String) throws(CoreError) {
@@ -34,6 +37,7 @@ final class CoreRun {
             throw CoreError(code: .dataError, message: "\(file): \(error)")
         }
         let scene = checked.scene
+        page = PageLink(scene: scene, world: world)
         parser = GravityLineParser(source: "inputs", stepRate: scene.stepRate, gravityMagnitude: scene.gravity.length, axes: .portrait)
     }
 
@@ -74,13 +78,19 @@ final class CoreRun {
             if case let .step(due) = command.when, due > step { return }
             pending.removeFirst()
             do throws(PhysicsError) {
-                try world.apply(command.action)
+                try apply(command.action)
             } catch {
                 let message = if case let .invalidValue(_, problems) = error { problems.map { $0.description }.joined(separator: "; ") }
                     else { error.description }
                 throw CoreError(code: .dataError, message: "\(parser.source):\(command.line): \(message)")
             }
         }
+    }
+
+    /// Applies an input line's or a page's action to the world: the one place the core's inputs
+    /// reach it.
+    func apply(_ action: InputAction) throws(PhysicsError) {
+        try world.apply(action)
     }
 
     /// The world's state as bytes (`WorldState.bytes`): the same bytes the CLI's world gives.

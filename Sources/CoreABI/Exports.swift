@@ -2,7 +2,7 @@ import Driver
 import Physics
 import SceneModel
 
-// CrateDrop's C ABI: what the wasm page (Backends/wasm/cratedrop.mjs) and Python call. Every
+// CrateDrop's C ABI: what the wasm page (Backends/wasm/cratedrop.js) and Python call. Every
 // function returns at once; failures return the CLI's exit code negated, with the message at
 // `cratedrop_result()`. Byte and text results are left there too, their length returned.
 // Bodies' states are copied into the caller's buffer, one row a body (columns in `stateColumns`).
@@ -185,16 +185,16 @@ public func cratedropDeterminismClass() -> Int32 {
     LastResult.set(DeterminismClass.current.id)
 }
 
-private func noSuchWorld(_ handle: Int32) -> Int32 {
+func noSuchWorld(_ handle: Int32) -> Int32 {
     LastResult.fail(CoreError(code: .usage, message: "no world has handle \(handle)"))
 }
 
-private func bytes(_ pointer: UnsafePointer<UInt8>?, _ length: Int32) -> [UInt8] {
+func bytes(_ pointer: UnsafePointer<UInt8>?, _ length: Int32) -> [UInt8] {
     guard let pointer, length > 0 else { return [] }
     return Array(UnsafeBufferPointer(start: pointer, count: Int(length)))
 }
 
-private func text(_ pointer: UnsafePointer<UInt8>?, _ length: Int32, or fallback: String) -> String {
+func text(_ pointer: UnsafePointer<UInt8>?, _ length: Int32, or fallback: String) -> String {
     let given = bytes(pointer, length)
     return given.isEmpty ? fallback : String(decoding: given, as: UTF8.self)
 }

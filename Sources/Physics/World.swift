@@ -48,7 +48,7 @@ public final class World {
     /// What snapshots carry of the parts once the make-up has changed, kept until it changes again.
     var partsCache: WorldParts?
     /// How many times the parts have changed (`WorldParts.version`): never repeats in a world's life.
-    var partsVersion = 0
+    package internal(set) var partsVersion = 0
     /// The scene's spawners, releasing crates as the world steps (`World+Changes.swift`).
     public internal(set) var spawners: [Spawner] = []
     /// Spawned crates that could not be made (a heap where they appear, the body limit), first 100.

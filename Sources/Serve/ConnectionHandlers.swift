@@ -1,3 +1,4 @@
+import LiveProtocol
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket

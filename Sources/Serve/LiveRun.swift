@@ -1,4 +1,5 @@
 import FileIO
+import LiveProtocol
 import Physics
 import SceneModel
 import Session
@@ -78,12 +79,7 @@ package final class LiveRun: Sendable {
     package static let maximumDroppedBodies = 1000
 
     /// Whether a live run can be rewound.
-    package enum Rewind: Sendable, Equatable {
-        /// Back to any step of the last `seconds` of simulated time.
-        case available(seconds: Int)
-        /// Not in this run, for this reason.
-        case unavailable(String)
-    }
+    package typealias Rewind = RewindOffer
 
     /// - Parameter history: how much past to keep for rewinds; nil: the default (30 s). Used only
     ///   where saved states work (the portable backend, a scene they cover) and the record is a

@@ -1,5 +1,6 @@
 import FileIO
 import Foundation
+import LiveProtocol
 import NIOCore
 import NIOHTTP1
 import NIOPosix

@@ -1,3 +1,4 @@
+import LiveProtocol
 import Physics
 import SceneModel
 import Serve

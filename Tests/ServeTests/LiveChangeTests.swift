@@ -1,4 +1,5 @@
 import Foundation
+import LiveProtocol
 import Physics
 import SceneFile
 import SceneModel

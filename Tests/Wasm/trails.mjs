@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 
 const [wasmDir, scene, stepsText, restoreAtText, prefix, inputs] = process.argv.slice(2);
-const { loadCore } = await import(pathToFileURL(resolve(wasmDir, "cratedrop.mjs")).href);
+const { loadCore } = (await import(pathToFileURL(resolve(wasmDir, "cratedrop.js")).href)).default;
 const core = await loadCore(resolve(wasmDir, "cratedrop.wasm"));
 const steps = Number(stepsText), restoreAt = Number(restoreAtText);
 const sceneBytes = readFileSync(scene);

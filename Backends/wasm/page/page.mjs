@@ -4,7 +4,7 @@
 // Lines), check=N (step N steps with no drawing and write `N HASH` into #check, as `cratedrop hash
 // SCENE --steps N` prints it), trail=1 (with check: every step's line into #trail, as `--every 1`),
 // restore=K (with check: at step K save the state, load the scene again, restore and go on).
-import { loadCore } from "./cratedrop.mjs";
+const { loadCore } = globalThis.CrateDrop; // cratedrop.js, loaded before this module
 
 const query = new URLSearchParams(location.search);
 const show = (id, text) => { document.getElementById(id).textContent = text; };

@@ -4,6 +4,7 @@ import Glibc
 import ArgumentParser
 import CLISupport
 import Foundation
+import LiveProtocol
 import SceneFile
 import Serve
 import Session

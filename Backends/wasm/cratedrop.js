@@ -1,15 +1,21 @@
 // CrateDrop's core in the browser and in Node: cratedrop.wasm (Backends/wasm/build) behind a
 // small handle-based API. The same scenes, input lines, hashes and state bytes as the CLI.
 //
-//   import { loadCore } from "./cratedrop.mjs";
-//   const core = await loadCore(new URL("./cratedrop.wasm", import.meta.url));
+// A classic script, so that a page opened from file:// can hold it inline (browsers refuse
+// module imports there): it sets `globalThis.CrateDrop`, and in Node it is also the module's
+// exports (`const { loadCore } = require("./cratedrop.js")`, or `(await import(url)).default`).
+//
+//   const { loadCore } = CrateDrop;
+//   const core = await loadCore(wasmBytesOrURL);
 //   const world = core.world(sceneText, "book.json");
 //   world.step(120);
 //   console.log(world.stepCount, world.hashHex());   // what `cratedrop hash --steps 120` prints
 //   world.free();
+(function (root) {
+"use strict";
 
 /** A failed call: `code` is the CLI's exit code for the same failure (65: bad scene or line). */
-export class CrateDropError extends Error {
+class CrateDropError extends Error {
     constructor(code, message) {
         super(message);
         this.name = "CrateDropError";
@@ -18,7 +24,7 @@ export class CrateDropError extends Error {
 }
 
 /** Columns of `World.state`: one row a body, in ascending id. */
-export const stateColumns = ["id", "x", "y", "angle", "vx", "vy", "angular_velocity"];
+const stateColumns = ["id", "x", "y", "angle", "vx", "vy", "angular_velocity"];
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -27,7 +33,7 @@ const decoder = new TextDecoder();
  * Instantiates the core. `source`: the wasm's bytes (ArrayBuffer, Uint8Array), a URL, or a Response.
  * The module imports four WASI calls: Chipmunk's assertion text goes to `log` (console.error).
  */
-export async function loadCore(source, { log = (text) => console.error(text) } = {}) {
+async function loadCore(source, { log = (text) => console.error(text) } = {}) {
     let bytes = source;
     if (source instanceof URL || typeof source === "string") {
         if (typeof process !== "undefined" && process.versions?.node && (typeof source === "string" || source.protocol === "file:")) {
@@ -69,7 +75,7 @@ export async function loadCore(source, { log = (text) => console.error(text) } =
 }
 
 /** The loaded module: makes worlds, and tells its determinism class. */
-export class Core {
+class Core {
     constructor(exports) {
         this.abi = exports;
     }
@@ -116,7 +122,7 @@ export class Core {
 }
 
 /** One world: steps, input lines, state, hash, save and restore. `free()` it when done. */
-export class World {
+class World {
     constructor(core, handle) {
         this.core = core;
         this.handle = handle;
@@ -206,3 +212,8 @@ export class World {
         this.handle = 0;
     }
 }
+
+const api = { loadCore, Core, World, CrateDropError, stateColumns };
+if (typeof module === "object" && module && module.exports) module.exports = api;
+root.CrateDrop = api;
+})(globalThis);

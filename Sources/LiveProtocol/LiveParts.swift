@@ -1,6 +1,5 @@
 import Physics
 import SceneModel
-import Session
 
 /// What a page is told of the world's parts: each body's shape and colour, the walls and the
 /// joints. The scene message describes the scene's world (`LiveParts(world:scene:)`); once the
@@ -16,6 +15,12 @@ package final class LiveParts: Sendable {
         package var shape: BodyShape
         /// nil: the scene's crate colour.
         package var color: RGB?
+
+        package init(id: BodyID, shape: BodyShape, color: RGB?) {
+            self.id = id
+            self.shape = shape
+            self.color = color
+        }
     }
 
     /// The world's structural version (`WorldParts.changes`, the changes made so far; 0 for the

@@ -1,5 +1,3 @@
-import Physics
-import Raster
 import SceneModel
 
 extension Scene {

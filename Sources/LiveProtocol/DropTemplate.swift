@@ -19,7 +19,7 @@ package struct DropTemplate: Sendable, Equatable {
     package init(scene: Scene) {
         let dynamic = scene.allCrates().filter { $0.bodyType == .dynamic }
         func median(_ values: [Double]) -> Double? {
-            let finite = values.filter(\.isFinite).sorted()
+            let finite = values.filter { $0.isFinite }.sorted()
             return finite.isEmpty ? nil : finite[finite.count / 2]
         }
         let areas = dynamic.map { $0.size.x * $0.size.y }
@@ -28,8 +28,8 @@ package struct DropTemplate: Sendable, Equatable {
         let largest = min(scene.worldSize.x, scene.worldSize.y) / 4
         self.side = min(max(side, 2), max(largest, Limits.size.lowerBound), Limits.size.upperBound)
         mass = min(max(density * self.side * self.side, Limits.mass.lowerBound), Limits.mass.upperBound)
-        friction = median(dynamic.map(\.friction)) ?? Surface.standard.friction
-        elasticity = median(dynamic.map(\.elasticity)) ?? Surface.standard.elasticity
+        friction = median(dynamic.map { $0.friction }) ?? Surface.standard.friction
+        elasticity = median(dynamic.map { $0.elasticity }) ?? Surface.standard.elasticity
         colors = scene.generator?.colors ?? []
     }
 

@@ -96,7 +96,7 @@ package enum LiveCommand: Sendable, Equatable {
         let releases = kind == "release" || kind == "remove"
         let refusal = MessageError(releases ? "\(kind) must be {\"body\": ID}: a body's id from 1"
             : "\(kind) must be {\"body\": ID, \"at\": [x, y]}: a body's id from 1, a point within ±\(Int(Limits.coordinate)) px")
-        guard Set(fields.map(\.key)) == (releases ? ["body"] : ["body", "at"]), fields.count == (releases ? 1 : 2),
+        guard Set(fields.map { $0.key }) == (releases ? ["body"] : ["body", "at"]), fields.count == (releases ? 1 : 2),
               case let .number(_, literal) = fields.first(where: { $0.key == "body" })!.value.kind, let id = UInt64(literal), id >= 1 else {
             return .failure(refusal)
         }
@@ -117,7 +117,7 @@ package enum LiveCommand: Sendable, Equatable {
     private static func push(_ fields: [(key: String, value: JSONValue)]) -> Result<LiveCommand, MessageError> {
         let refusal = MessageError("push must be {\"body\": ID, \"velocity\": [x, y], \"at\": [x, y]}: a body's id from 1, "
             + "a change of velocity within ±\(Int(Limits.speed)) px/s, a point within ±\(Int(Limits.coordinate)) px")
-        guard fields.count == 3, Set(fields.map(\.key)) == ["body", "velocity", "at"] else { return .failure(refusal) }
+        guard fields.count == 3, Set(fields.map { $0.key }) == ["body", "velocity", "at"] else { return .failure(refusal) }
         func value(_ key: String) -> JSONValue { fields.first { $0.key == key }!.value }
         func vector(_ key: String, within limit: Double) -> Vec2? {
             guard case let .array(items) = value(key).kind, items.count == 2, case let .number(x, _) = items[0].kind,
