@@ -207,6 +207,26 @@ class World {
         this.core.check(this.core.withBytes(bytes, (p, n) => this.core.abi.cratedrop_world_restore(this.handle, p, n)));
     }
 
+    /** The scene message `cratedrop serve` sends a page (docs/serve.md), for this world as it is now. */
+    sceneMessage() {
+        return this.core.text(this.core.check(this.core.abi.cratedrop_world_scene_message(this.handle)));
+    }
+
+    /** The parts messages a page must apply since it was last told (none while the parts are unchanged). */
+    partsMessages() {
+        const text = this.core.text(this.core.check(this.core.abi.cratedrop_world_parts_messages(this.handle)));
+        return text === "" ? [] : text.split("\n");
+    }
+
+    /**
+     * A page's message to the server (`{gravity: [x, y]}`, `{grab: {body, at}}`, `{drop: {at}}`, …),
+     * applied before the next step; throws a CrateDropError (65) saying why it was refused.
+     */
+    command(message) {
+        const text = typeof message === "string" ? message : JSON.stringify(message);
+        this.core.check(this.core.withBytes(text, (p, n) => this.core.abi.cratedrop_world_command(this.handle, p, n)));
+    }
+
     free() {
         this.core.abi.cratedrop_world_free(this.handle);
         this.handle = 0;

@@ -375,7 +375,8 @@ package final class LiveServer: Sendable {
     private func response(for head: HTTPRequestHead) -> (HTTPResponseStatus, String, ByteBuffer) {
         guard head.method == .GET else { return (.methodNotAllowed, "text/plain", ByteBuffer(string: "GET only\n")) }
         let files = ["/": ("index.html", "text/html; charset=utf-8"), "/index.html": ("index.html", "text/html; charset=utf-8"),
-                     "/app.js": ("app.js", "text/javascript; charset=utf-8"), "/style.css": ("style.css", "text/css; charset=utf-8")]
+                     "/app.js": ("app.js", "text/javascript; charset=utf-8"), "/local.js": ("local.js", "text/javascript; charset=utf-8"),
+                     "/blend.js": ("blend.js", "text/javascript; charset=utf-8"), "/style.css": ("style.css", "text/css; charset=utf-8")]
         guard let (name, type) = files[head.uri], let data = PageFiles.contents(name) else {
             return (.notFound, "text/plain", ByteBuffer(string: "not found\n"))
         }

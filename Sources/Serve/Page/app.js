@@ -17,29 +17,43 @@ const drawn = [];              // times of drawn frames, for frames/s and the te
 // messages applied and the newest's version.
 window.cratedrop = { drawn, received: 0, closed: null, rewind: null, refused: null, bodiesDrawn: 0, partsReceived: 0, partsVersion: 0 };
 
-const socket = new WebSocket(`ws://${location.host}/live`);
-socket.binaryType = "arraybuffer";
-socket.onopen = () => show("status", "live");
-socket.onclose = (event) => {
-  window.cratedrop.closed = { code: event.code, reason: event.reason };
-  show("status", `closed (${event.code}${event.reason ? ": " + event.reason : ""})`);
+// Where the world runs: on the server, which streams its frames over a WebSocket, or in this
+// page, CrateDrop's own core as WebAssembly (local.js; `window.CRATEDROP_PAGE` says so, as
+// `cratedrop page` and `cratedrop serve --in-page` write it). Both speak the same messages.
+const handlers = {
+  scene: (message) => receiveScene(message),
+  parts: (message) => receiveParts(message),
+  frame: (frame) => showFrame(frame),
+  refused: (reason) => {
+    window.cratedrop.refused = reason;
+    refusedUntil = performance.now() + 4000;
+    show("rewindNote", reason);
+  },
+  status: (text) => show("status", text),
 };
-socket.onmessage = (event) => {
-  if (typeof event.data === "string") {
-    const message = JSON.parse(event.data);
-    if (message.type === "refused") {
-      window.cratedrop.refused = message.reason;
-      refusedUntil = performance.now() + 4000;
-      show("rewindNote", message.reason);
-    } else if (message.type === "parts") {
-      receiveParts(message);
-    } else {
-      receiveScene(message);
+const link = window.CRATEDROP_PAGE ? startLocalLink(window.CRATEDROP_PAGE, handlers) : startSocketLink(handlers);
+
+function startSocketLink(on) {
+  const socket = new WebSocket(`ws://${location.host}/live`);
+  socket.binaryType = "arraybuffer";
+  socket.onopen = () => on.status("live");
+  socket.onclose = (event) => {
+    window.cratedrop.closed = { code: event.code, reason: event.reason };
+    on.status(`closed (${event.code}${event.reason ? ": " + event.reason : ""})`);
+  };
+  socket.onmessage = (event) => {
+    if (typeof event.data === "string") {
+      const message = JSON.parse(event.data);
+      if (message.type === "refused") on.refused(message.reason);
+      else if (message.type === "parts") on.parts(message);
+      else on.scene(message);
+      return;
     }
-    return;
-  }
-  receiveFrame(new DataView(event.data));
-};
+    const frame = decodeFrame(new DataView(event.data));
+    if (frame) on.frame(frame);
+  };
+  return { send(message) { if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message)); } };
+}
 
 // A body as the scene and parts messages give it: [id, w, h, colour, kind(, outline points, radius
 // (, a compound body's parts: [[points], radius, colour], ...))].
@@ -93,31 +107,40 @@ function receiveParts(message) {
 }
 
 // A frame: "CDF2", the header (LiveMessages.frame), then 16 bytes a body from byte 76.
-function receiveFrame(view) {
-  if (view.getUint32(0, true) !== 0x32464443) return;
+function decodeFrame(view) {
+  if (view.getUint32(0, true) !== 0x32464443) return null;
   const count = view.getUint32(4, true);
-  const generation = view.getUint32(8, true);
-  paused = (view.getUint32(12, true) & 1) === 1;
-  const step = view.getFloat64(16, true);
-  const hash = view.getBigUint64(48, true).toString(16).padStart(16, "0");
-  const earliest = view.getFloat64(56, true), latest = view.getFloat64(64, true), rewinds = view.getUint32(72, true);
   const positions = new Map();
   for (let i = 0, at = 76; i < count; i++, at += 16) {
     positions.set(view.getUint32(at, true), [view.getFloat32(at + 4, true), view.getFloat32(at + 8, true), view.getFloat32(at + 12, true)]);
   }
-  const frame = { time: performance.now(), step, generation, rewinds, positions };
-  // After a restart or a rewind (this page's or another's) there is nothing to blend from.
+  return {
+    time: performance.now(), generation: view.getUint32(8, true), paused: (view.getUint32(12, true) & 1) === 1,
+    step: view.getFloat64(16, true), stepTime: view.getFloat64(24, true), load: view.getFloat64(32, true), dropped: view.getFloat64(40, true),
+    hash: view.getBigUint64(48, true).toString(16).padStart(16, "0"),
+    earliest: view.getFloat64(56, true), latest: view.getFloat64(64, true), rewinds: view.getUint32(72, true), positions,
+  };
+}
+
+// A frame to draw: `time` when it arrived (the page's engine: the display frame it shows, with
+// `blended` set, its bodies already placed between the last two steps), the step, the figures,
+// and each body's [x, y, angle].
+function showFrame(frame) {
+  const { step, generation, rewinds, hash, earliest, latest } = frame;
+  paused = frame.paused;
+  // After a restart or a rewind (this page's or another's) there is nothing to blend from; the
+  // page's own engine places its bodies itself.
   const last = frames[frames.length - 1];
-  if (last && (last.generation !== generation || last.rewinds !== rewinds)) frames = [];
+  if (frame.blended || (last && (last.generation !== generation || last.rewinds !== rewinds))) frames = [];
   frames.push(frame);
   if (frames.length > 2) frames.shift();
   window.cratedrop.received++;
   window.cratedrop.hash = hash;
   window.cratedrop.step = step;
   show("step", String(step));
-  show("stepTime", `${view.getFloat64(24, true).toFixed(1)} µs`);
-  show("load", `${(100 * view.getFloat64(32, true)).toFixed(1)}%`);
-  show("dropped", `${view.getFloat64(40, true).toFixed(3)} s`);
+  show("stepTime", `${frame.stepTime.toFixed(1)} µs`);
+  show("load", `${(100 * frame.load).toFixed(1)}%`);
+  show("dropped", `${frame.dropped.toFixed(3)} s`);
   show("hash", hash);
   document.getElementById("pause").textContent = paused ? "resume" : "pause";
   rewind = earliest >= 0 ? { earliest, latest, rewinds } : null;
@@ -147,7 +170,7 @@ function showRewind(step) {
   slider.value = String(step);
 }
 function sendRewind() {
-  if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ rewind: Number(slider.value) }));
+  link.send({ rewind: Number(slider.value) });
 }
 // Taking the slider pauses the run, as a video's scrubber does; each move asks for that step (a
 // newer request replaces one not yet applied), and letting go leaves the world there.
@@ -313,6 +336,8 @@ const placed = new Map();
 
 function draw(now) {
   requestAnimationFrame(draw);
+  // The page's engine steps to this display frame first (a no-op for the socket).
+  if (link.tick) link.tick(now);
   if (!scene || frames.length === 0) return;
   drawn.push(now);
   if (drawn.length > 2000) drawn.splice(0, drawn.length - 2000);
@@ -323,8 +348,7 @@ function draw(now) {
   context.drawImage(staticLayer(scale), 0, 0);
   // Blend from the previous frame to the newest over one frame interval.
   const [a, b] = frames.length === 2 ? frames : [frames[0], frames[0]];
-  const interval = Math.max(1, b.time - a.time);
-  const t = Math.min(1, (now - b.time) / interval);
+  const t = blendFraction(now, a.time, b.time);
   let count = 0;
   for (const [id, [x, y, angle]] of b.positions) {
     const body = bodies.get(id);
@@ -383,9 +407,9 @@ requestAnimationFrame(draw);
 function sendGravity(g) {
   gravity = g;
   show("gravity", `[${g[0].toFixed(0)}, ${g[1].toFixed(0)}]`);
-  if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ gravity: g }));
+  link.send({ gravity: g });
 }
-function command(name) { if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ command: name })); }
+function command(name) { link.send({ command: name }); }
 
 window.addEventListener("keydown", (event) => {
   if (event.target === slider) return;  // arrow keys move the rewind slider, not gravity
@@ -418,9 +442,7 @@ let dragStart = null, grab = null, lastMove = 0, click = null;
 // Where the pointer is over the canvas, in the world (null: elsewhere): Delete, Backspace or X
 // removes the body under it.
 let hover = null;
-function send(message) {
-  if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-}
+function send(message) { link.send(message); }
 function sendDrag(kind, body) { send({ [kind]: body }); }
 // The grabbed point (on the body as drawn) to the pointer, in the joints' colour.
 function drawDrag(placed, scale) {
@@ -513,6 +535,18 @@ if (typeof DeviceMotionEvent !== "undefined" && "ontouchstart" in window) {
     motion.hidden = true;
     listenToMotion();
   };
+}
+
+// The record: the server's, at /record; the page's engine's, made here when it can make one.
+const download = document.getElementById("download");
+if (link.local) {
+  download.hidden = typeof CrateDrop.World.prototype.record !== "function";
+  download.addEventListener("click", (event) => {
+    const record = link.record();
+    if (!record) return event.preventDefault();
+    download.href = URL.createObjectURL(new Blob([record], { type: "application/x-ndjson" }));
+    download.download = `${scene ? scene.name : "world"}.rec`;
+  });
 }
 
 document.getElementById("pause").onclick = () => command(paused ? "resume" : "pause");

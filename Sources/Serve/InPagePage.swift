@@ -1,0 +1,85 @@
+import Foundation
+
+/// The live page with the world running in it (docs/serve.md, "The world in the page"): the same
+/// page `cratedrop serve` streams to, with CrateDrop's core as WebAssembly, the scene and its
+/// inputs inside one HTML file. Everything is inline because a browser refuses a page opened from
+/// `file://` any other file it asks for (scripts as modules, fetches); a static server serves it
+/// as well.
+package enum InPagePage {
+    /// What the page is made of beside the page's own files.
+    package struct Engine: Sendable {
+        /// cratedrop.wasm, as `Backends/wasm/build` makes it.
+        package var wasm: [UInt8]
+        /// cratedrop.js, its JavaScript API.
+        package var script: [UInt8]
+
+        package init(wasm: [UInt8], script: [UInt8]) {
+            self.wasm = wasm
+            self.script = script
+        }
+    }
+
+    package struct MissingFile: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// The HTML of a page running `scene` (its file's bytes, named `name` in messages), after
+    /// `inputs` (an input stream's text, or nil).
+    /// - Throws: `MissingFile` when the page's own files are not in the package's resources.
+    package static func html(scene: [UInt8], name: String, inputs: (text: [UInt8], name: String)?, engine: Engine) throws -> String {
+        func file(_ name: String) throws -> String {
+            guard let bytes = PageFiles.contents(name) else { throw MissingFile(description: "the page's \(name) is missing from CrateDrop's resources") }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        var config: [(String, String)] = [("name", quoted(name)), ("scene", quoted(String(decoding: scene, as: UTF8.self))),
+                                          ("wasm", quoted(Data(engine.wasm).base64EncodedString()))]
+        if let inputs {
+            config.append(("inputs", quoted(String(decoding: inputs.text, as: UTF8.self))))
+            config.append(("inputsName", quoted(inputs.name)))
+        }
+        let settings = "window.CRATEDROP_PAGE = {" + config.map { "\(quoted($0.0)): \($0.1)" }.joined(separator: ", ") + "};"
+        let scripts = [settings, String(decoding: engine.script, as: UTF8.self), try file("blend.js"), try file("local.js"), try file("app.js")]
+        var page = try file("index.html")
+        page = try replacing(#"<link rel="stylesheet" href="style.css">"#, with: "<style>\n\(try file("style.css"))</style>", in: page)
+        page = try replacing(#"<script src="blend.js"></script>"#, with: "", in: page)
+        page = try replacing(#"<script src="local.js"></script>"#, with: "", in: page)
+        return try replacing(#"<script src="app.js"></script>"#, with: scripts.map { try inlineScript($0) }.joined(separator: "\n  "), in: page)
+    }
+
+    /// A string as a JavaScript literal (JSON), with `<` written `\u003c`, so no text inside it
+    /// can end the script element it sits in.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        out.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "<": out += "\\u003c"
+            // Line and paragraph separators end a line in older JavaScript.
+            case "\u{2028}", "\u{2029}": out += "\\u\(String(scalar.value, radix: 16))"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    private static func inlineScript(_ text: String) throws -> String {
+        guard !text.lowercased().contains("</script") else { throw MissingFile(description: "a script of the page says </script, which would end it inline") }
+        return "<script>\n\(text)\n</script>"
+    }
+
+    private static func replacing(_ old: String, with new: String, in page: String) throws -> String {
+        guard page.contains(old) else { throw MissingFile(description: "the page's index.html no longer says \(old)") }
+        return page.replacingOccurrences(of: old, with: new)
+    }
+}

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import CLISupport
+import FileIO
+import Script
+import Serve
+
+struct Page: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Writes a page that runs a scene in the browser itself: no server, no install, offline.",
+        discussion: """
+            Writes DIR/index.html: the live page with CrateDrop's core as WebAssembly (Backends/wasm/build makes it), the scene and its inputs all inside one file, so it opens from file:// or any static file server. The page steps the world at the display's rate with the fixed-step driver, takes the same keys, tilts, drags, clicks and X as `cratedrop serve`, and shows the state hash, the CLI's own. Open it with ?check=N to step N steps without drawing and print the hash `cratedrop hash SCENE --steps N` prints. See docs/serve.md, "The world in the page".
+
+            Examples:
+              Backends/wasm/build
+              cratedrop page Scenes/pile-1000.json --out out/page
+              cratedrop page Scenes/book.json --inputs Scenes/inputs/book-tilt.jsonl --out out/book-page
+            """
+    )
+
+    @Argument(help: "Scene file (JSON).", completion: .file())
+    var scene: String
+
+    @Option(help: ArgumentHelp("Folder to write index.html into (made if missing).", valueName: "DIR"))
+    var out: String
+
+    @Option(help: ArgumentHelp("An input stream (JSON Lines, timed lines) the page's world takes from its start.", valueName: "FILE"),
+            completion: .file())
+    var inputs: String?
+
+    @Option(help: ArgumentHelp("Folder holding cratedrop.wasm and cratedrop.js (default: $CRATEDROP_WASM_DIR, else .build-wasm/out).",
+                               valueName: "DIR"))
+    var wasm: String?
+
+    func validate() throws {
+        try OutputChecks.check(inputs: [("the scene file", scene)] + (inputs.map { [("--inputs", $0)] } ?? []), outputs: [])
+    }
+
+    func run() throws {
+        // The scene and its inputs are checked here first: a page never gets what the CLI refuses,
+        // and the messages are the CLI's.
+        let (checked, sceneText) = try loadCheckedSceneOrExit(scene)
+        var inputStream: (text: [UInt8], name: String)?
+        if let inputs {
+            _ = try timedInputs(path: inputs, scene: checked.scene)
+            inputStream = (try read(inputs, limit: RunRecord.maxFileSize, what: "--inputs"), inputs)
+        }
+        let folder = wasm ?? getenv("CRATEDROP_WASM_DIR").map { String(cString: $0) } ?? ".build-wasm/out"
+        let engine: InPagePage.Engine
+        do {
+            engine = InPagePage.Engine(wasm: try FileBytes.read(path: "\(folder)/cratedrop.wasm", limit: 16 << 20),
+                                       script: try FileBytes.read(path: "\(folder)/cratedrop.js", limit: 1 << 20))
+        } catch {
+            printError("cratedrop: \(folder): no WebAssembly build of CrateDrop's core there (\(error)): make it with Backends/wasm/build, or name its folder with --wasm")
+            throw ExitCodes.unavailable
+        }
+        let html: String
+        do {
+            html = try InPagePage.html(scene: sceneText, name: fileName(scene), inputs: inputStream.map { ($0.text, fileName($0.name)) }, engine: engine)
+        } catch {
+            printError("cratedrop: \(error)")
+            throw ExitCodes.unavailable
+        }
+        let path = "\(out)/index.html"
+        do {
+            if FileDescriptorIO.kind(of: out) == .missing, mkdir(out, 0o755) != 0 { throw FileFailure.fromErrno() }
+            try FileDescriptorIO.writeWhole([Array(html.utf8)], to: path)
+        } catch {
+            printError("cratedrop: \(path): cannot write the page: \(error)")
+            throw ExitCodes.cannotCreate
+        }
+        try StandardOutput.print(path)
+    }
+
+    private func read(_ path: String, limit: Int, what: String) throws -> [UInt8] {
+        do {
+            return try FileBytes.read(path: path, limit: limit)
+        } catch {
+            printError("cratedrop: \(path): cannot read \(what): \(error)")
+            throw ExitCodes.noInput
+        }
+    }
+
+    /// The name messages give a file: its last path component, as the page knows no folders.
+    private func fileName(_ path: String) -> String {
+        String(path.split(separator: "/").last ?? Substring(path))
+    }
+}
