@@ -31,10 +31,12 @@ const handlers = {
   },
   status: (text) => show("status", text),
 };
+// The server's socket (streamed mode), page-wide so that the browser test can send a raw message.
+let socket = null;
 const link = window.CRATEDROP_PAGE ? startLocalLink(window.CRATEDROP_PAGE, handlers) : startSocketLink(handlers);
 
 function startSocketLink(on) {
-  const socket = new WebSocket(`ws://${location.host}/live`);
+  socket = new WebSocket(`ws://${location.host}/live`);
   socket.binaryType = "arraybuffer";
   socket.onopen = () => on.status("live");
   socket.onclose = (event) => {

@@ -65,7 +65,7 @@ struct Page: ParsableCommand {
         }
         let path = "\(out)/index.html"
         do {
-            if FileDescriptorIO.kind(of: out) == .missing, mkdir(out, 0o755) != 0 { throw FileFailure.fromErrno() }
+            try makeFolders(out)
             try FileDescriptorIO.writeWhole([Array(html.utf8)], to: path)
         } catch {
             printError("cratedrop: \(path): cannot write the page: \(error)")
@@ -80,6 +80,15 @@ struct Page: ParsableCommand {
         } catch {
             printError("cratedrop: \(path): cannot read \(what): \(error)")
             throw ExitCodes.noInput
+        }
+    }
+
+    /// Makes `path` and the folders above it that are missing, as `mkdir -p` does.
+    private func makeFolders(_ path: String) throws(FileFailure) {
+        var made = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            made += made.isEmpty || made.hasSuffix("/") ? String(part) : "/\(part)"
+            if FileDescriptorIO.kind(of: made) == .missing, mkdir(made, 0o755) != 0, errno != EEXIST { throw .fromErrno() }
         }
     }
 

@@ -1,0 +1,195 @@
+"""`cratedrop page` in headless Chromium, for scripts/wasm-test: the page with the world running in
+it, opened from file:// with no server.
+
+    python3 Tests/Wasm/in_page_test.py CRATEDROP WASM_DIR WORK
+
+- pile-1000 holds the display's rate (median frame interval within 10% of the display's) while one
+  CPU core is kept busy by another process, and its hash, paused, is `cratedrop hash`'s at that step;
+- `?check=1200` writes the CLI's line, after an input stream too (`--inputs`);
+- book: an arrow key tilts gravity, a click on empty space drops a crate (drawn, in a parts
+  message), X over it removes it, a push naming no body is refused with the CLI's reason;
+- a browser without WebAssembly is told so, and how to run the scene instead;
+- `cratedrop page` refuses a bad scene with the CLI's message (65) and a missing engine (69).
+Prints the figures as one JSON line; exit 0 when all hold, 1 otherwise."""
+import json
+import os
+import subprocess
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+cratedrop, wasm_dir, work = sys.argv[1:4]
+failures = []
+figures = {}
+
+
+def check(ok, what):
+    print(f"in_page_test: {'ok' if ok else 'FAILED'}: {what}", file=sys.stderr)
+    if not ok:
+        failures.append(what)
+
+
+def browser():
+    # Debian's chromium and chromedriver; rAF keeps the display's pace in the background too.
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-timer-throttling",
+                 "--disable-renderer-backgrounding", "--allow-file-access-from-files"]:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
+    driver.set_window_size(1400, 1000)
+    return driver
+
+
+def frame_gaps(driver):
+    """The intervals between the page's drawn frames since the count was last cleared, sorted."""
+    return driver.execute_script("""
+        const d = window.cratedrop.drawn, g = [];
+        for (let i = 1; i < d.length; i++) g.push(d[i] - d[i - 1]);
+        return g.sort((a, b) => a - b);""")
+
+
+def wait_for(driver, script, limit, what):
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        time.sleep(0.1)
+    raise TimeoutError(f"waited {limit} s for {what}")
+
+
+def page(scene, name, *extra):
+    out = os.path.join(work, "pages", name)
+    done = subprocess.run([cratedrop, "page", scene, "--out", out, "--wasm", wasm_dir, *extra], capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        raise RuntimeError(f"cratedrop page {scene}: exit {done.returncode}: {done.stderr}")
+    return "file://" + os.path.abspath(done.stdout.strip())
+
+
+def cli_hash(scene, steps, *extra):
+    return subprocess.run([cratedrop, "hash", scene, "--steps", str(steps), *extra], capture_output=True, text=True, timeout=600,
+                          check=True).stdout.strip()
+
+
+def steady(driver):
+    """The step and hash once the page is paused and its step stays put."""
+    last = None
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        now = driver.execute_script("return [window.cratedrop.step, window.cratedrop.hash]")
+        if now == last:
+            return now
+        last = now
+        time.sleep(0.3)
+    raise TimeoutError("the paused page's step kept changing")
+
+
+pile = page("Scenes/pile-1000.json", "pile-1000")
+driver = browser()
+try:
+    # The check mode: the CLI's line, as fast as the page can.
+    driver.get(pile + "?check=1200")
+    line = wait_for(driver, "return document.getElementById('check').textContent", 300, "the check line")
+    check(line == cli_hash("Scenes/pile-1000.json", 1200), f"pile-1000 ?check=1200 writes the CLI's line ({line})")
+
+    # The display's interval: requestAnimationFrame's median on an empty page, no load.
+    driver.get("data:text/html,<title>display</title>")
+    display = driver.execute_async_script("""
+        const done = arguments[0], t = [];
+        const tick = (now) => {
+          t.push(now);
+          if (t.length < 121) return requestAnimationFrame(tick);
+          const g = t.slice(1).map((v, i) => v - t[i]).sort((a, b) => a - b);
+          done(g[60]);
+        };
+        requestAnimationFrame(tick);""")
+    # The display's rate with one core busy: another process spins on it all the while.
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        driver.get(pile)
+        wait_for(driver, "return window.cratedrop && window.cratedrop.step > 240", 120, "pile-1000 past step 240")
+        driver.execute_script("window.cratedrop.drawn.length = 0")
+        time.sleep(5)
+        gaps = frame_gaps(driver)
+    finally:
+        busy.kill()
+        busy.wait()
+    median, p95 = gaps[len(gaps) // 2], gaps[int(len(gaps) * 0.95)]
+    figures.update(pile_1000_median_ms=round(median, 2), pile_1000_p95_ms=round(p95, 2), display_ms=round(display, 2),
+                   step_time=driver.find_element(By.ID, "stepTime").text, load=driver.find_element(By.ID, "load").text)
+    check(median <= 1.1 * display, f"pile-1000 holds the display's rate with a core busy: median frame {median:.1f} ms, display {display:.1f} ms")
+    driver.find_element(By.ID, "pause").click()
+    step, shown = steady(driver)
+    check(cli_hash("Scenes/pile-1000.json", int(step)) == f"{int(step)} {shown}", f"pile-1000 paused at step {int(step)} shows the CLI's hash {shown}")
+finally:
+    driver.quit()
+
+# An input stream given to `cratedrop page`: the check line after it.
+pushed = page("Scenes/book.json", "book-push", "--inputs", "Scenes/push.jsonl")
+driver = browser()
+try:
+    driver.get(pushed + "?check=600")
+    line = wait_for(driver, "return document.getElementById('check').textContent", 120, "the check line")
+    check(line == cli_hash("Scenes/book.json", 600, "--inputs", "Scenes/push.jsonl"), f"book after push.jsonl: ?check=600 writes the CLI's line ({line})")
+finally:
+    driver.quit()
+
+book = page("Scenes/book.json", "book")
+driver = browser()
+try:
+    driver.get(book)
+    wait_for(driver, "return window.cratedrop && window.cratedrop.step > 120", 60, "book running")
+    canvas = driver.find_element(By.ID, "view")
+    driver.execute_script("arguments[0].focus()", canvas)
+    before = driver.find_element(By.ID, "gravity").text
+    ActionChains(driver).send_keys(Keys.ARROW_LEFT).perform()
+    after = driver.find_element(By.ID, "gravity").text
+    check(before == "[0, -1000]" and after != before, f"an arrow key tilts gravity ({before} -> {after})")
+    # A click near the top middle, on empty space: a crate dropped there, drawn, told in a parts message.
+    bodies = driver.execute_script("return window.cratedrop.bodiesDrawn")
+    ActionChains(driver).move_to_element_with_offset(canvas, 0, -canvas.size["height"] // 2 + 8).click().perform()
+    wait_for(driver, f"return window.cratedrop.bodiesDrawn === {bodies + 1} && window.cratedrop.partsReceived >= 1", 10, "the dropped crate")
+    # X with the pointer over it (re-aimed until it is under the pointer: it falls).
+    deadline, removed = time.monotonic() + 10, False
+    while time.monotonic() < deadline and not removed:
+        x, y = driver.execute_script(f"""
+            const c = document.getElementById('view'), r = c.getBoundingClientRect();
+            const at = frames[frames.length - 1].positions.get({bodies + 1}), wx = scene.world[0], hw = c.height * wx / c.width;
+            return [at[0] / wx * c.clientWidth - c.clientWidth / 2, (hw - at[1]) / hw * c.clientHeight - c.clientHeight / 2];""")
+        ActionChains(driver).move_to_element_with_offset(canvas, int(x), int(y)).send_keys("x").perform()
+        removed = driver.execute_script(f"return window.cratedrop.bodiesDrawn === {bodies}")
+        time.sleep(0.2)
+    check(removed, "X over the dropped crate removes it")
+    driver.execute_script("link.send({push: {body: 99, velocity: [0, 900], at: [10, 10]}})")
+    refused = wait_for(driver, "return window.cratedrop.refused", 10, "the refusal")
+    check("body 99 is not in the world" in refused, f"a push to no body is refused with its reason ({refused!r})")
+finally:
+    driver.quit()
+
+# A browser without WebAssembly: told so, and what to run instead.
+driver = browser()
+try:
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete globalThis.WebAssembly;"})
+    driver.get(book)
+    status = wait_for(driver, "const s = document.getElementById('status').textContent; return s.includes('WebAssembly') ? s : null", 20,
+                      "the page's word on WebAssembly")
+    check("no WebAssembly" in status and "--streamed" in status, f"without WebAssembly the page says so ({status!r})")
+finally:
+    driver.quit()
+
+# Refusals by `cratedrop page` itself.
+bad = os.path.join(work, "bad.json")
+done = subprocess.run([cratedrop, "page", bad, "--out", os.path.join(work, "pages", "bad"), "--wasm", wasm_dir], capture_output=True, text=True)
+cli = subprocess.run([cratedrop, "hash", bad, "--steps", "1"], capture_output=True, text=True)
+check(done.returncode == 65 and done.stderr == cli.stderr, f"a bad scene: exit {done.returncode}, the CLI's message ({done.stderr.strip()!r})")
+done = subprocess.run([cratedrop, "page", "Scenes/book.json", "--out", os.path.join(work, "pages", "none"), "--wasm", os.path.join(work, "no-such")],
+                      capture_output=True, text=True)
+check(done.returncode == 69 and "Backends/wasm/build" in done.stderr, f"no engine: exit {done.returncode} ({done.stderr.strip()!r})")
+
+print(json.dumps(figures))
+sys.exit(1 if failures else 0)
