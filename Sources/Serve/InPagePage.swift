@@ -24,15 +24,18 @@ package enum InPagePage {
     }
 
     /// The HTML of a page running `scene` (its file's bytes, named `name` in messages), after
-    /// `inputs` (an input stream's text, or nil).
+    /// `inputs` (an input stream's text, or nil). `served`: the page comes from `cratedrop serve`,
+    /// so a browser without WebAssembly falls back to the server's streamed world.
     /// - Throws: `MissingFile` when the page's own files are not in the package's resources.
-    package static func html(scene: [UInt8], name: String, inputs: (text: [UInt8], name: String)?, engine: Engine) throws -> String {
+    package static func html(scene: [UInt8], name: String, inputs: (text: [UInt8], name: String)?, engine: Engine,
+                            served: Bool = false) throws -> String {
         func file(_ name: String) throws -> String {
             guard let bytes = PageFiles.contents(name) else { throw MissingFile(description: "the page's \(name) is missing from CrateDrop's resources") }
             return String(decoding: bytes, as: UTF8.self)
         }
         var config: [(String, String)] = [("name", quoted(name)), ("scene", quoted(String(decoding: scene, as: UTF8.self))),
                                           ("wasm", quoted(Data(engine.wasm).base64EncodedString()))]
+        if served { config.append(("served", "true")) }
         if let inputs {
             config.append(("inputs", quoted(String(decoding: inputs.text, as: UTF8.self))))
             config.append(("inputsName", quoted(inputs.name)))

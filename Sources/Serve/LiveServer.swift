@@ -36,6 +36,11 @@ package final class LiveServer: Sendable {
 
     private let run: LiveRun
     private let sceneMessage: String
+    /// The page served at `/` when the world runs in pages (`InPagePage`); nil: the streamed page.
+    private let inPage: [UInt8]?
+    /// Whether the run waits, paused, for the first streamed page (pages run the world themselves,
+    /// and only one without WebAssembly falls back to the server's).
+    private let resumesOnFirstPage: Bool
     /// The parts of the newest frame's world, and what they were worked out from (its generation,
     /// rewinds and structural version): worked out again only when one of those changes.
     private let parts: Mutex<(key: PartsKey, parts: LiveParts)>
@@ -70,9 +75,13 @@ package final class LiveServer: Sendable {
 
     /// - Parameter allowedHosts: host names besides this machine's that requests may name
     ///   (`--allow-host`).
-    package init(run: LiveRun, sceneMessage: String, allowedHosts: [String] = []) {
+    /// - Parameter inPage: the page to serve at `/` instead of the streamed one, whose world runs
+    ///   in the browser; the run, started paused, resumes when the first streamed page connects.
+    package init(run: LiveRun, sceneMessage: String, allowedHosts: [String] = [], inPage: [UInt8]? = nil) {
         self.run = run
         self.sceneMessage = sceneMessage
+        self.inPage = inPage
+        resumesOnFirstPage = inPage != nil
         self.allowedHosts = allowedHosts
         parts = Mutex((PartsKey(generation: 0, rewinds: 0, version: 0), run.baseParts))
     }
@@ -240,7 +249,11 @@ package final class LiveServer: Sendable {
         let client = Client()
         let id = nextClient.withLock { next in defer { next += 1 }; return next }
         clients.withLock { $0[id] = client }
-        counters.withLock { $0.pages += 1 }
+        let first = counters.withLock { counters in
+            counters.pages += 1
+            return counters.pages == 1
+        }
+        if first, resumesOnFirstPage { _ = run.post(.resume) }
         defer { clients.withLock { _ = $0.removeValue(forKey: id) } }
         try await channel.executeThenClose { inbound, outbound in
             try await outbound.write(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: sceneMessage)))
@@ -377,6 +390,7 @@ package final class LiveServer: Sendable {
         let files = ["/": ("index.html", "text/html; charset=utf-8"), "/index.html": ("index.html", "text/html; charset=utf-8"),
                      "/app.js": ("app.js", "text/javascript; charset=utf-8"), "/local.js": ("local.js", "text/javascript; charset=utf-8"),
                      "/blend.js": ("blend.js", "text/javascript; charset=utf-8"), "/style.css": ("style.css", "text/css; charset=utf-8")]
+        if let inPage, head.uri == "/" || head.uri == "/index.html" { return (.ok, "text/html; charset=utf-8", ByteBuffer(bytes: inPage)) }
         guard let (name, type) = files[head.uri], let data = PageFiles.contents(name) else {
             return (.notFound, "text/plain", ByteBuffer(string: "not found\n"))
         }

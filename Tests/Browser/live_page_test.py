@@ -45,7 +45,7 @@ def wait_for(predicate, seconds, what):
 
 
 def serve(scene, record, env=None):
-    process = subprocess.Popen([cratedrop, "serve", scene, "--port", "0", "--record", record], cwd=repo, env=env,
+    process = subprocess.Popen([cratedrop, "serve", scene, "--streamed", "--port", "0", "--record", record], cwd=repo, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = process.stderr.readline()
     match = re.search(r"at (http://\S+/)", line)

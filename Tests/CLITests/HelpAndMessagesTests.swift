@@ -4,7 +4,7 @@ import Testing
 
 /// The help as a user reads it at 80 columns, and the one `cratedrop:` prefix of every message.
 @Suite struct HelpAndMessagesTests {
-    static let subcommands = ["run", "hash", "replay", "diff", "validate", "platform", "serve", "bench"]
+    static let subcommands = ["run", "hash", "replay", "diff", "validate", "platform", "serve", "page", "bench"]
 
     /// Every place the help and the messages send a reader to (`docs/outputs.md, "Video"`,
     /// `README, "Determinism"`) exists: the page, and a heading of that name on it. The help sent

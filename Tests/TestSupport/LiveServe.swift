@@ -16,7 +16,7 @@ public final class ServeProcess: @unchecked Sendable {
     /// Starts `cratedrop serve ARGUMENTS --port 0` and waits (at most `readyWithin` seconds) for its URL.
     public init(_ arguments: [String], environment: [String: String] = [:], readyWithin: Double = 120) throws {
         process.executableURL = CLI.executable
-        process.arguments = ["serve"] + arguments + ["--port", "0"]
+        process.arguments = ["serve"] + arguments + ["--streamed", "--port", "0"]
         process.currentDirectoryURL = Repository.root
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()

@@ -9,10 +9,14 @@ it, opened from file:// with no server.
 - book: an arrow key tilts gravity, a click on empty space drops a crate (drawn, in a parts
   message), X over it removes it, a push naming no body is refused with the CLI's reason;
 - a browser without WebAssembly is told so, and how to run the scene instead;
+- `cratedrop serve` serves the same page, its own run paused until a page without WebAssembly
+  falls back to it (then streamed frames, the run resumed);
 - `cratedrop page` refuses a bad scene with the CLI's message (65) and a missing engine (69).
 Prints the figures as one JSON line; exit 0 when all hold, 1 otherwise."""
 import json
 import os
+import re
+import signal
 import subprocess
 import sys
 import time
@@ -154,16 +158,20 @@ try:
     bodies = driver.execute_script("return window.cratedrop.bodiesDrawn")
     ActionChains(driver).move_to_element_with_offset(canvas, 0, -canvas.size["height"] // 2 + 8).click().perform()
     wait_for(driver, f"return window.cratedrop.bodiesDrawn === {bodies + 1} && window.cratedrop.partsReceived >= 1", 10, "the dropped crate")
-    # X with the pointer over it (re-aimed until it is under the pointer: it falls).
+    # X with the pointer over it, aimed again at each try (it may still be falling).
     deadline, removed = time.monotonic() + 10, False
     while time.monotonic() < deadline and not removed:
-        x, y = driver.execute_script(f"""
-            const c = document.getElementById('view'), r = c.getBoundingClientRect();
+        aim = driver.execute_script(f"""
+            const c = document.getElementById('view');
             const at = frames[frames.length - 1].positions.get({bodies + 1}), wx = scene.world[0], hw = c.height * wx / c.width;
-            return [at[0] / wx * c.clientWidth - c.clientWidth / 2, (hw - at[1]) / hw * c.clientHeight - c.clientHeight / 2];""")
-        ActionChains(driver).move_to_element_with_offset(canvas, int(x), int(y)).send_keys("x").perform()
-        removed = driver.execute_script(f"return window.cratedrop.bodiesDrawn === {bodies}")
-        time.sleep(0.2)
+            return at ? [at[0] / wx * c.clientWidth - c.clientWidth / 2, (hw - at[1]) / hw * c.clientHeight - c.clientHeight / 2] : null;""")
+        if aim:
+            ActionChains(driver).move_to_element_with_offset(canvas, int(aim[0]), int(aim[1])).send_keys("x").perform()
+        try:
+            wait_for(driver, f"return window.cratedrop.bodiesDrawn === {bodies}", 1, "the removal")
+            removed = True
+        except TimeoutError:
+            pass
     check(removed, "X over the dropped crate removes it")
     driver.execute_script("link.send({push: {body: 99, velocity: [0, 900], at: [10, 10]}})")
     refused = wait_for(driver, "return window.cratedrop.refused", 10, "the refusal")
@@ -181,6 +189,35 @@ try:
     check("no WebAssembly" in status and "--streamed" in status, f"without WebAssembly the page says so ({status!r})")
 finally:
     driver.quit()
+
+# `cratedrop serve`: the page that runs the world itself; the server's run waits, paused, for a
+# page without WebAssembly, which falls back to the streamed world.
+server = subprocess.Popen([cratedrop, "serve", "Scenes/book.json", "--port", "0", "--wasm", wasm_dir], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+try:
+    line = server.stderr.readline()
+    url = re.search(r"at (http://\S+/)", line).group(1)
+    check("the world runs in the page" in line, f"serve says the world runs in the page ({line.strip()!r})")
+    driver = browser()
+    try:
+        driver.get(url)
+        wait_for(driver, "return window.cratedrop && window.cratedrop.step > 60 && link.local", 60, "the served page running its world")
+        check(driver.execute_script("return socket === null"), "the served page that runs its world opens no socket")
+    finally:
+        driver.quit()
+    driver = browser()
+    try:
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete globalThis.WebAssembly;"})
+        driver.get(url)
+        wait_for(driver, "return window.cratedrop && window.cratedrop.received > 30 && window.cratedrop.step > 30 && socket !== null", 60,
+                 "streamed frames for a page without WebAssembly")
+        check(True, "a served page without WebAssembly falls back to the server's streamed world, which resumes for it")
+    finally:
+        driver.quit()
+finally:
+    server.send_signal(signal.SIGINT)
+    out, _ = server.communicate(timeout=30)
+check(server.returncode == 130 and json.loads(out.strip().splitlines()[-1])["scene"] == "book", f"serve ends on Ctrl-C with its summary (exit {server.returncode})")
 
 # Refusals by `cratedrop page` itself.
 bad = os.path.join(work, "bad.json")

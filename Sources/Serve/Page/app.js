@@ -19,7 +19,7 @@ window.cratedrop = { drawn, received: 0, closed: null, rewind: null, refused: nu
 
 // Where the world runs: on the server, which streams its frames over a WebSocket, or in this
 // page, CrateDrop's own core as WebAssembly (local.js; `window.CRATEDROP_PAGE` says so, as
-// `cratedrop page` and `cratedrop serve --in-page` write it). Both speak the same messages.
+// `cratedrop page` and `cratedrop serve` write it). Both speak the same messages.
 const handlers = {
   scene: (message) => receiveScene(message),
   parts: (message) => receiveParts(message),
@@ -33,7 +33,9 @@ const handlers = {
 };
 // The server's socket (streamed mode), page-wide so that the browser test can send a raw message.
 let socket = null;
-const link = window.CRATEDROP_PAGE ? startLocalLink(window.CRATEDROP_PAGE, handlers) : startSocketLink(handlers);
+// A served page in a browser without WebAssembly falls back to the server's world.
+const inPage = window.CRATEDROP_PAGE && (typeof WebAssembly === "object" || !window.CRATEDROP_PAGE.served);
+const link = inPage ? startLocalLink(window.CRATEDROP_PAGE, handlers) : startSocketLink(handlers);
 
 function startSocketLink(on) {
   socket = new WebSocket(`ws://${location.host}/live`);

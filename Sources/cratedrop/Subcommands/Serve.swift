@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import CLISupport
+import FileIO
 import Foundation
 import LiveProtocol
 import SceneFile
@@ -57,11 +58,11 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Runs a scene live in real time and shows it in a browser, tilted by arrow keys or a phone.",
         discussion: """
-            Serves a page at http://HOST:PORT/ (printed on stderr) that draws the run as it happens and sends tilts back over a WebSocket; tilts apply at step boundaries and go into the session's record (download it from the page, or --record FILE), which replays offline to the same state hash. On CrateDrop's Chipmunk (the default) pages can also rewind the last 30 s and branch from there; the record then follows the branch. Ctrl-C stops the server and prints a JSON summary on stdout. Binds 127.0.0.1 unless --host says otherwise.
+            Serves a page at http://HOST:PORT/ (printed on stderr). Where the WebAssembly build of CrateDrop's core is (Backends/wasm/build makes it; --wasm DIR), the page runs the world itself at the display's rate, as `cratedrop page` writes it, and the server only serves files (a browser without WebAssembly falls back to the server's world). With --streamed, or without that build, the server runs the world and the page draws the frames it streams and sends tilts back over a WebSocket; tilts apply at step boundaries and go into the session's record (download it from the page, or --record FILE), which replays offline to the same state hash. On CrateDrop's Chipmunk (the default) streamed pages can also rewind the last 30 s and branch from there; the record then follows the branch. Ctrl-C stops the server and prints a JSON summary on stdout. Binds 127.0.0.1 unless --host says otherwise.
 
             Examples:
               cratedrop serve Scenes/book.json
-              cratedrop serve Scenes/pile-100.json --port 9000 --record out/live.rec
+              cratedrop serve Scenes/pile-100.json --streamed --port 9000 --record out/live.rec
             """
     )
 
@@ -85,7 +86,15 @@ struct Serve: ParsableCommand {
                                valueName: "NAME"))
     var allowHosts: [String] = []
 
+    @Flag(help: "Run the world on the server and stream its frames to pages (the default when there is no WebAssembly build of the core).")
+    var streamed = false
+
+    @Option(help: ArgumentHelp("Folder holding cratedrop.wasm and cratedrop.js for pages that run the world themselves (default: $CRATEDROP_WASM_DIR, else .build-wasm/out).",
+                               valueName: "DIR"))
+    var wasm: String?
+
     func validate() throws {
+        if streamed, wasm != nil { throw ValidationError("--wasm is for pages that run the world themselves; --streamed runs it on the server") }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be in 0...65535, got \(port)") }
         if !(1...240).contains(fps) { throw ValidationError("--fps must be in 1...240, got \(fps)") }
         for name in allowHosts {
@@ -127,7 +136,11 @@ struct Serve: ParsableCommand {
         let sceneMessage = LiveMessages.scene(scene, world: world, rewind: live.rewind)
         // On a wildcard address the URLs printed name this machine: requests naming it are answered.
         let machineNames = ["0.0.0.0", "::", "[::]"].contains(host) ? Self.reachableNames(host: host) : []
-        let server = LiveServer(run: live, sceneMessage: sceneMessage, allowedHosts: allowHosts + machineNames)
+        let inPage = streamed ? nil : try inPageHTML(sceneText: sceneText)
+        // A page that runs the world itself leaves the server's run paused until a streamed page
+        // (a browser without WebAssembly) comes.
+        if inPage != nil { _ = live.post(.pause) }
+        let server = LiveServer(run: live, sceneMessage: sceneMessage, allowedHosts: allowHosts + machineNames, inPage: inPage)
         if !["127.0.0.1", "localhost", "::1"].contains(host) {
             printError("cratedrop: warning: listening on \(host): anyone who can reach this machine can watch and tilt the simulation")
         }
@@ -137,7 +150,8 @@ struct Serve: ParsableCommand {
         Task {
             do {
                 try await server.serve(host: host, port: port) { bound in
-                    printError("cratedrop: serving \(scene.name) at \(Serve.urls(host: host, port: bound)) (Ctrl-C stops)")
+                    let mode = inPage == nil ? "" : "the world runs in the page; "
+                    printError("cratedrop: serving \(scene.name) at \(Serve.urls(host: host, port: bound)) (\(mode)Ctrl-C stops)")
                 }
             } catch let error as ListenError {
                 failure.withLock { $0 = "cannot serve: \(error)" }
@@ -177,5 +191,30 @@ struct Serve: ParsableCommand {
         let summary = ServeReport(scene: scene.name, outcome: outcome, counters: counters, record: record).json()
         try StandardOutput.print(summary)
         try RunExecution.finish(outcome)
+    }
+
+    /// The page that runs the world itself (`InPagePage`), or nil, with a word on stderr, when
+    /// there is no WebAssembly build to put in it: pages are then streamed.
+    private func inPageHTML(sceneText: [UInt8]) throws -> [UInt8]? {
+        let folder = wasm ?? getenv("CRATEDROP_WASM_DIR").map { String(cString: $0) } ?? ".build-wasm/out"
+        let engine: InPagePage.Engine
+        do {
+            engine = InPagePage.Engine(wasm: try FileBytes.read(path: "\(folder)/cratedrop.wasm", limit: 16 << 20),
+                                       script: try FileBytes.read(path: "\(folder)/cratedrop.js", limit: 1 << 20))
+        } catch {
+            if wasm != nil {
+                printError("cratedrop: \(folder): no WebAssembly build of CrateDrop's core there (\(error)): make it with Backends/wasm/build")
+                throw ExitCodes.unavailable
+            }
+            printError("cratedrop: note: no WebAssembly build of CrateDrop's core at \(folder) (Backends/wasm/build makes it): the server runs the world and streams it")
+            return nil
+        }
+        do {
+            let name = String(scene.split(separator: "/").last ?? Substring(scene))
+            return Array(try InPagePage.html(scene: sceneText, name: name, inputs: nil, engine: engine, served: true).utf8)
+        } catch {
+            printError("cratedrop: \(error)")
+            throw ExitCodes.unavailable
+        }
     }
 }
