@@ -46,7 +46,8 @@ package enum InPagePage {
         page = try replacing(#"<link rel="stylesheet" href="style.css">"#, with: "<style>\n\(try file("style.css"))</style>", in: page)
         page = try replacing(#"<script src="blend.js"></script>"#, with: "", in: page)
         page = try replacing(#"<script src="local.js"></script>"#, with: "", in: page)
-        return try replacing(#"<script src="app.js"></script>"#, with: scripts.map { try inlineScript($0) }.joined(separator: "\n  "), in: page)
+        let elements = try zip(["", "cratedrop-core", "", "", ""], scripts).map { id, text in try inlineScript(text, id: id) }
+        return try replacing(#"<script src="app.js"></script>"#, with: elements.joined(separator: "\n  "), in: page)
     }
 
     /// A string as a JavaScript literal (JSON), with `<` written `\u003c`, so no text inside it
@@ -76,9 +77,10 @@ package enum InPagePage {
         return out + "\""
     }
 
-    private static func inlineScript(_ text: String) throws -> String {
+    /// A script element holding `text`; `id` names it (the worker takes cratedrop.js's text from its element).
+    private static func inlineScript(_ text: String, id: String) throws -> String {
         guard !text.lowercased().contains("</script") else { throw MissingFile(description: "a script of the page says </script, which would end it inline") }
-        return "<script>\n\(text)\n</script>"
+        return "<script\(id.isEmpty ? "" : " id=\"\(id)\"")>\n\(text)\n</script>"
     }
 
     private static func replacing(_ old: String, with new: String, in page: String) throws -> String {

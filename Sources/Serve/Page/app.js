@@ -546,10 +546,16 @@ const download = document.getElementById("download");
 if (link.local) {
   download.hidden = typeof CrateDrop.World.prototype.record !== "function";
   download.addEventListener("click", (event) => {
-    const record = link.record();
-    if (!record) return event.preventDefault();
-    download.href = URL.createObjectURL(new Blob([record], { type: "application/x-ndjson" }));
-    download.download = `${scene ? scene.name : "world"}.rec`;
+    if (download.dataset.ready) return;
+    event.preventDefault();
+    link.record((text) => {
+      if (text === null) return;
+      download.href = URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" }));
+      download.download = `${scene ? scene.name : "world"}.rec`;
+      download.dataset.ready = "1";
+      download.click();
+      delete download.dataset.ready;
+    });
   });
 }
 

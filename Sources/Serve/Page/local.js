@@ -3,34 +3,79 @@
 // speaking the messages `cratedrop serve` sends and takes, so app.js draws it as it draws a
 // streamed world. No server: `cratedrop page` writes it as one file that opens from file://.
 //
-// `config` (window.CRATEDROP_PAGE): { name, scene (the scene file's text) or sceneURL, wasm (the
-// module as base64) or wasmURL, inputs (an input stream's text, optional), inputsName }.
+// The world steps in a Web Worker, off the thread that draws: each display frame asks it for the
+// state at that frame's time (one request in flight; a slow step never holds up a drawn frame),
+// and draws the newest state it has.
+//
+// `config` (window.CRATEDROP_PAGE): { name, scene (the scene file's text), wasm (the module as
+// base64), inputs (an input stream's text, optional), inputsName, served (from `cratedrop serve`) }.
+// cratedrop.js is the page's script element with id "cratedrop-core" (the worker runs its text).
 // With `?check=N` the page steps N steps as fast as it can, draws nothing and writes `N HASH` into
 // #check (what `cratedrop hash SCENE --steps N` prints; `&trail=1`: every step's line into #trail,
 // as `--every 1`; `&restore=K`: at step K save, load the scene again, restore and go on).
 "use strict";
 
 function startLocalLink(config, on) {
-  const state = { world: null, paused: false, failed: false, steps: 0, busy: 0, lastFrame: null, rows: new Float64Array(0) };
+  let worker = null, inFlight = false, recordWanted = null;
   const link = {
     local: true,
-    tick(now) { if (state.world && !state.failed) tickLocal(state, now, on); },
-    send(message) { if (state.world) sendLocal(state, message, on, config); },
-    record() { return state.world ? state.world.record() : null; },
+    tick(now) {
+      if (!worker || inFlight) return;
+      inFlight = true;
+      worker.postMessage({ frame: now });
+    },
+    send(message) { if (worker) worker.postMessage({ send: message }); },
+    // The record so far, as text, to `use` (the worker makes it).
+    record(use) {
+      if (!worker) return;
+      recordWanted = use;
+      worker.postMessage({ record: true });
+    },
   };
-  openLocal(config, state, on).catch((error) => {
-    state.failed = true;
-    window.cratedrop.problem = error.message;
-    on.status(error.message);
-    console.error(error.message);
-  });
+  const fail = (message) => {
+    window.cratedrop.problem = message;
+    on.status(message);
+    console.error(message);
+  };
+  if (typeof WebAssembly !== "object") {
+    fail("This browser has no WebAssembly, so the world cannot run in the page: open the scene with `cratedrop serve SCENE --streamed`, which runs it on the server.");
+    return link;
+  }
+  const query = new URLSearchParams(location.search);
+  if (query.has("check")) {
+    check(config, query).catch((error) => fail(error.message));
+    return link;
+  }
+  const core = document.getElementById("cratedrop-core").textContent;
+  const source = `${core}\n${openWorld.toString()}\n(${engineWorker.toString()})();`;
+  worker = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
+  worker.onmessage = (event) => {
+    const message = event.data;
+    if (message.frame) {
+      inFlight = false;
+      const { rows, count } = message.frame;
+      const positions = new Map();
+      for (let row = 0; row < count; row++) positions.set(rows[row * 7], [rows[row * 7 + 1], rows[row * 7 + 2], rows[row * 7 + 3]]);
+      on.frame({ ...message.frame, time: performance.now(), blended: true, rewinds: 0, earliest: -1, latest: -1, positions });
+    } else if (message.scene) {
+      on.scene(message.scene);
+    } else if (message.parts) {
+      on.parts(message.parts);
+    } else if (message.refused) {
+      on.refused(message.refused);
+    } else if (message.status) {
+      on.status(message.status);
+    } else if (message.problem) {
+      inFlight = false;
+      fail(message.problem);
+    } else if ("record" in message && recordWanted) {
+      recordWanted(message.record);
+      recordWanted = null;
+    }
+  };
+  on.status("loading the engine…");
+  worker.postMessage({ open: { ...config, wasm: fromBase64(config.wasm) } });
   return link;
-}
-
-async function fetchBytes(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${response.statusText}`);
-  return new Uint8Array(await response.arrayBuffer());
 }
 
 function fromBase64(text) {
@@ -40,112 +85,103 @@ function fromBase64(text) {
   return bytes;
 }
 
-async function openLocal(config, state, on) {
-  if (typeof WebAssembly !== "object") {
-    throw new Error("This browser has no WebAssembly, so the world cannot run in the page: open the scene with `cratedrop serve SCENE --streamed`, which runs it on the server.");
-  }
-  on.status("loading the engine…");
-  const wasm = config.wasm ? fromBase64(config.wasm) : await fetchBytes(config.wasmURL);
-  const core = await CrateDrop.loadCore(wasm);
-  const scene = config.scene ?? await fetchBytes(config.sceneURL);
+// Opens the world of `config` (the scene, then its input lines) with `core`.
+function openWorld(core, config) {
   const inputs = (config.inputs ?? "").split("\n").filter((line) => line.trim() !== "");
-  const open = () => {
-    const world = core.world(scene, config.name);
-    if (inputs.length > 0) {
-      world.nameInputs(config.inputsName ?? "inputs");
-      for (const line of inputs) world.input(line);
-    }
-    return world;
-  };
-  window.cratedrop.determinismClass = core.determinismClass;
-  const query = new URLSearchParams(location.search);
-  if (query.has("check")) {
-    check(open, query, core.determinismClass);
-    return;
+  const world = core.world(config.scene, config.name);
+  if (inputs.length > 0) {
+    world.nameInputs(config.inputsName ?? "inputs");
+    for (const line of inputs) world.input(line);
   }
-  state.open = open;
-  state.world = open();
-  on.scene(JSON.parse(state.world.sceneMessage()));
-  on.status(`running in this page (WebAssembly, class ${core.determinismClass})`);
+  return world;
 }
 
-// One display frame: the steps its time owes, then the bodies as the frame shows them (between
-// the last two steps), the parts messages before them, and the figures the server's frames carry.
-function tickLocal(state, now, on) {
-  const world = state.world;
-  try {
-    if (!state.paused) {
+// The worker's side: runs in the Web Worker, whose script is cratedrop.js, `openWorld` and this
+// function, as text (a worker sees none of the page's own functions).
+function engineWorker() {
+  let core = null, config = null, world = null, failed = false;
+  let paused = false, generation = 0, stepTime = 0, load = 0, lastFrame = null, rows = new Float64Array(0);
+  const post = (message, transfer) => postMessage(message, transfer ?? []);
+  const open = () => openWorld(core, config);
+  const frame = (now) => {
+    if (!paused) {
       const started = performance.now();
       const steps = world.frame(now);
       const spent = performance.now() - started;
-      if (steps > 0) state.stepTime = (1000 * spent) / steps;
-      if (state.lastFrame !== null) state.load = spent / Math.max(1, now - state.lastFrame);
-      state.lastFrame = now;
+      if (steps > 0) stepTime = (1000 * spent) / steps;
+      if (lastFrame !== null) load = spent / Math.max(1, now - lastFrame);
+      lastFrame = now;
     }
-    for (const text of world.partsMessages()) on.parts(JSON.parse(text));
+    for (const text of world.partsMessages()) post({ parts: JSON.parse(text) });
     const count = world.bodyCount;
-    if (state.rows.length < count * 7) state.rows = new Float64Array(count * 7);
-    const rows = world.frameState(state.rows);
-    const positions = new Map();
-    for (let row = 0; row < rows; row++) {
-      const at = row * 7;
-      positions.set(state.rows[at], [state.rows[at + 1], state.rows[at + 2], state.rows[at + 3]]);
-    }
-    on.frame({
-      time: now, blended: true, generation: state.generation ?? 0, rewinds: 0, paused: state.paused,
-      step: world.stepCount, stepTime: state.stepTime ?? 0, load: state.load ?? 0, dropped: world.droppedSeconds,
-      hash: world.hashHex(), earliest: -1, latest: -1, positions,
-    });
-  } catch (error) {
-    // A line that cannot apply, a world gone non-finite: the world stops here, as a run does.
-    state.failed = true;
-    window.cratedrop.problem = error.message;
-    on.status(`stopped at step ${world.stepCount}: ${error.message}`);
-  }
-}
-
-// A page's message, as the server takes it: pausing, stepping and restarting are the page's own;
-// the rest go to the world before its next step (a refusal says why, as the server's does).
-function sendLocal(state, message, on, config) {
-  switch (message.command) {
-    case "pause":
-      state.paused = true;
-      return;
-    case "resume":
+    if (rows.length < count * 7) rows = new Float64Array(count * 7);
+    const written = world.frameState(rows);
+    const out = rows.slice(0, written * 7);
+    post({ frame: { rows: out, count: written, step: world.stepCount, hash: world.hashHex(), paused, generation, stepTime, load,
+                    dropped: world.droppedSeconds } }, [out.buffer]);
+  };
+  // A page's message, as the server takes it: pausing, stepping and restarting are the page's
+  // own; the rest go to the world before its next step (a refusal says why, as the server's does).
+  const send = (message) => {
+    switch (message.command) {
+      case "pause": paused = true; return;
       // The frames' clock starts afresh: the time paused is not owed.
-      state.paused = false;
-      state.world.step(0);
+      case "resume": paused = false; world.step(0); return;
+      case "step": if (paused) world.step(1); return;
+      case "restart":
+        world.free();
+        world = open();
+        generation++;
+        failed = false;
+        lastFrame = null;
+        post({ scene: JSON.parse(world.sceneMessage()) });
+        return;
+    }
+    if ("rewind" in message) {
+      post({ refused: "cannot rewind: the world runs in this page, which keeps no history (`cratedrop serve --streamed` rewinds)" });
       return;
-    case "step":
-      if (state.paused) state.world.step(1);
-      return;
-    case "restart":
-      state.world.free();
-      state.world = state.open();
-      state.generation = (state.generation ?? 0) + 1;
-      state.failed = false;
-      state.lastFrame = null;
-      on.scene(JSON.parse(state.world.sceneMessage()));
-      return;
-  }
-  if ("rewind" in message) {
-    on.refused("cannot rewind: the world runs in this page, which keeps no history (`cratedrop serve --streamed` rewinds)");
-    return;
-  }
-  try {
-    state.world.command(message);
-  } catch (error) {
-    on.refused(error.message);
-  }
+    }
+    try {
+      world.command(message);
+    } catch (error) {
+      post({ refused: error.message });
+    }
+  };
+  onmessage = async (event) => {
+    const message = event.data;
+    try {
+      if (message.open) {
+        config = message.open;
+        core = await CrateDrop.loadCore(config.wasm);
+        world = open();
+        post({ scene: JSON.parse(world.sceneMessage()) });
+        post({ status: `running in this page (WebAssembly, class ${core.determinismClass})` });
+      } else if (!world || failed) {
+        if (message.record) post({ record: null });
+        else if (message.frame !== undefined) post({ problem: failed ? `stopped at step ${world.stepCount}` : "the engine is not loaded yet" });
+      } else if (message.frame !== undefined) {
+        frame(message.frame);
+      } else if (message.send) {
+        send(message.send);
+      } else if (message.record) {
+        post({ record: typeof world.record === "function" ? new TextDecoder().decode(world.record()) : null });
+      }
+    } catch (error) {
+      // A line that cannot apply, a world gone non-finite: the world stops here, as a run does.
+      failed = world !== null;
+      post({ problem: world ? `stopped at step ${world.stepCount}: ${error.message}` : error.message });
+    }
+  };
 }
 
 // `?check=N`: N steps as fast as the browser can, no drawing; the hash line into #check.
-function check(open, query, determinismClass) {
+async function check(config, query) {
+  const core = await CrateDrop.loadCore(fromBase64(config.wasm));
   const steps = Number(query.get("check"));
   if (!Number.isInteger(steps) || steps < 0) throw new Error(`check must be a whole number of steps, got ${query.get("check")}`);
   const trail = query.get("trail") === "1";
   const restoreAt = query.has("restore") ? Number(query.get("restore")) : null;
-  let world = open();
+  let world = openWorld(core, config);
   const lines = [];
   const started = performance.now();
   while (world.stepCount < steps) {
@@ -154,7 +190,7 @@ function check(open, query, determinismClass) {
     if (world.stepCount === restoreAt) {
       const saved = world.save();
       world.free();
-      world = open();
+      world = openWorld(core, config);
       world.restore(saved);
     }
   }
@@ -162,8 +198,8 @@ function check(open, query, determinismClass) {
   const line = `${world.stepCount} ${world.hashHex()}`;
   document.getElementById("checkLine").hidden = false;
   document.getElementById("check").textContent = line;
-  document.getElementById("checkClass").textContent = determinismClass;
+  document.getElementById("checkClass").textContent = core.determinismClass;
   if (trail) document.getElementById("trail").textContent = lines.join("\n") + "\n";
-  console.log(`check: ${line} (class ${determinismClass}, ${seconds.toFixed(3)} s)`);
+  console.log(`check: ${line} (class ${core.determinismClass}, ${seconds.toFixed(3)} s)`);
   world.free();
 }
