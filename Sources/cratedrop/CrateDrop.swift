@@ -14,7 +14,7 @@ struct CrateDrop: ParsableCommand {
         commandName: "cratedrop",
         abstract: "Runs 2D crate-drop scenes on the Chipmunk physics engine.",
         discussion: """
-            Scenes are JSON files (see Scenes/). Results go to stdout, diagnostics to stderr. Exit codes: 0 success (also when a reader closes the pipe, as `| head` does), 3 the runs part (replay --verify, diff, hash --synctest, bench: CrateDrop against plain C), 64 bad usage, 65 bad data, 66 missing input, 69 a program or library CrateDrop needs missing (ffmpeg, a display, CrateDrop's Chipmunk for saved states), 73 cannot create output, 74 I/O error, 75 a sweep incomplete (sweep merge), 129/130/138/143 stopped by SIGHUP/SIGINT/SIGUSR1 (sweep run)/SIGTERM.
+            Scenes are JSON files (see Scenes/). Results go to stdout, diagnostics to stderr. Exit codes: 0 success (also when a reader closes the pipe, as `| head` does), 3 the runs part (replay --verify, diff, hash --synctest, bench: CrateDrop against plain C), 64 bad usage, 65 bad data, 66 missing input, 69 a program or library CrateDrop needs missing (ffmpeg, a display, CrateDrop's Chipmunk for saved states, the WebAssembly build for page), 73 cannot create output, 74 I/O error, 75 a sweep incomplete (sweep merge), 129/130/138/143 stopped by SIGHUP/SIGINT/SIGUSR1 (sweep run)/SIGTERM.
             """,
         version: version,
         subcommands: [Run.self, Hash.self, Replay.self, Diff.self, Validate.self, Platform.self, Serve.self, Page.self, Bench.self, SweepCommand.self]

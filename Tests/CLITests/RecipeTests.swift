@@ -194,6 +194,7 @@ import Testing
         ("scripts/", "builds a release, installs packages or measures for minutes; scripts/test runs what CI needs"),
         ("cratedrop serve ", "serves until Ctrl-C; ServeCommandTests and scripts/browser-test run the server"),
         ("Backends/wasm/build", "builds the wasm core for minutes; scripts/wasm-test builds and checks it"),
+        ("cratedrop page ", "needs the wasm build (Backends/wasm/build, minutes); scripts/wasm-test writes such pages and drives them in Chromium"),
         ("python3 -m http.server ", "serves until Ctrl-C; scripts/wasm-test serves the page to Chromium itself"),
         ("cratedrop run Scenes/pile-100.json --realtime --view", "needs a display; liveViewRecipesPlayToTheEnd plays it with SDL's dummy driver"),
         ("cratedrop run Scenes/book.json --realtime --out - | ffplay ", "needs a display; liveViewRecipesPlayToTheEnd plays it with SDL's dummy driver"),

@@ -1,17 +1,15 @@
-"""The wasm page's check mode in headless Chromium, for scripts/wasm-test: for each case, the
-page (Backends/wasm/page) opened with ?check=N&trail=1&restore=300 must write the CLI's hash line
-for every step (the CLI's trail, made by scripts/wasm-test) and the CLI's determinism class.
+"""The live page's check mode in headless Chromium, for scripts/wasm-test: for each case, the page
+`cratedrop page` writes (the world in it, from file://) opened with ?check=N&trail=1&restore=300
+must write the CLI's hash line for every step (the CLI's trail, made by scripts/wasm-test) and the
+CLI's determinism class.
 
-    python3 Tests/Wasm/chromium_check.py WASM_DIR WORK STEPS CLASS NAME=SCENE[,INPUTS]...
+    python3 Tests/Wasm/chromium_check.py CRATEDROP WASM_DIR WORK STEPS CLASS NAME=SCENE[,INPUTS]...
 
-Serves WASM_DIR's page with the repository's Scenes/ and Tests/ beside it on a loopback port.
 Exit 0 when every case agrees, 1 otherwise (the first differing line named). Needs Debian's
 chromium and chromium-driver, and Selenium (scripts/wasm-test installs them)."""
-import functools
-import http.server
 import os
+import subprocess
 import sys
-import threading
 import time
 
 from selenium import webdriver
@@ -28,61 +26,36 @@ def browser():
     return webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
 
 
-def serve(root):
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=root)
-    handler.extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                              ".mjs": "text/javascript", ".wasm": "application/wasm", ".jsonl": "text/plain"}
-    handler.log_message = lambda *args: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
-
-
-def site(wasm_dir, work):
-    """The page's files with the repository's scenes and inputs beside them."""
-    root = os.path.join(work, "site")
-    os.makedirs(root, exist_ok=True)
-    for name in os.listdir(wasm_dir):
-        link = os.path.join(root, name)
-        if not os.path.lexists(link):
-            os.symlink(os.path.abspath(os.path.join(wasm_dir, name)), link)
-    for folder in ["Scenes", "Tests"]:
-        link = os.path.join(root, folder)
-        if not os.path.lexists(link):
-            os.symlink(os.path.abspath(folder), link)
-    return root
-
-
 def wait_for_check(driver, limit):
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
-        text = driver.find_element(By.ID, "check").text
-        if text:
-            return text
+        text, problem = driver.execute_script(
+            "return [document.getElementById('check').textContent, window.cratedrop && window.cratedrop.problem]")
+        if text or problem:
+            return text, problem
         time.sleep(0.2)
-    return None
+    return None, f"no check line within {limit} s"
 
 
 def main():
-    wasm_dir, work, steps, expected_class, *cases = sys.argv[1:]
-    server = serve(site(wasm_dir, work))
-    port = server.server_address[1]
+    cratedrop, wasm_dir, work, steps, expected_class, *cases = sys.argv[1:]
     driver = browser()
     failures = 0
     try:
         for case in cases:
             name, files = case.split("=", 1)
             scene, _, inputs = files.partition(",")
-            query = f"scene={scene}&check={steps}&trail=1&restore=300" + (f"&inputs={inputs}" if inputs else "")
-            driver.get(f"http://127.0.0.1:{port}/index.html?{query}")
+            out = os.path.join(work, "check-pages", name)
+            subprocess.run([cratedrop, "page", scene, "--out", out, "--wasm", wasm_dir] + (["--inputs", inputs] if inputs else []),
+                           check=True, capture_output=True, timeout=300)
+            driver.get(f"file://{os.path.abspath(out)}/index.html?check={steps}&trail=1&restore=300")
             # Generous for a 2-core machine busy with other work: pile-1000's 1,200 steps take about 10 s.
-            check = wait_for_check(driver, 600)
-            trail = driver.execute_script("return document.getElementById('trail').textContent")
-            page_class = driver.find_element(By.ID, "class").text
+            check, problem = wait_for_check(driver, 600)
+            trail, page_class = driver.execute_script(
+                "return [document.getElementById('trail').textContent, document.getElementById('checkClass').textContent]")
             expected = open(os.path.join(work, f"{name}.cli.trail")).read()
-            problem = driver.find_element(By.ID, "problem").text
-            if check is None or problem:
-                print(f"chromium: {name}: the page did not finish: {problem or 'no check line within 600 s'}", file=sys.stderr)
+            if not check or problem:
+                print(f"chromium: {name}: the page did not finish: {problem}", file=sys.stderr)
                 failures += 1
             elif trail != expected:
                 got, want = trail.splitlines(), expected.splitlines()
@@ -97,7 +70,6 @@ def main():
                 print(f"chromium: {name}: {steps} steps equal (restored at 300), {check}", file=sys.stderr)
     finally:
         driver.quit()
-        server.shutdown()
     sys.exit(1 if failures else 0)
 
 

@@ -58,7 +58,7 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Runs a scene live in real time and shows it in a browser, tilted by arrow keys or a phone.",
         discussion: """
-            Serves a page at http://HOST:PORT/ (printed on stderr). Where the WebAssembly build of CrateDrop's core is (Backends/wasm/build makes it; --wasm DIR), the page runs the world itself at the display's rate, as `cratedrop page` writes it, and the server only serves files (a browser without WebAssembly falls back to the server's world). With --streamed, or without that build, the server runs the world and the page draws the frames it streams and sends tilts back over a WebSocket; tilts apply at step boundaries and go into the session's record (download it from the page, or --record FILE), which replays offline to the same state hash. On CrateDrop's Chipmunk (the default) streamed pages can also rewind the last 30 s and branch from there; the record then follows the branch. Ctrl-C stops the server and prints a JSON summary on stdout. Binds 127.0.0.1 unless --host says otherwise.
+            Serves a page at http://HOST:PORT/ (printed on stderr). Where the WebAssembly build of CrateDrop's core is (Backends/wasm/build makes it; --wasm DIR), the page runs the world itself at the display's rate, as `cratedrop page` writes it, and the server only serves files (a browser without WebAssembly falls back to the server's world). With --streamed or --record, or without that build, the server runs the world and the page draws the frames it streams and sends tilts back over a WebSocket; tilts apply at step boundaries and go into the session's record (download it from the page, or --record FILE), which replays offline to the same state hash. On CrateDrop's Chipmunk (the default) streamed pages can also rewind the last 30 s and branch from there; the record then follows the branch. Ctrl-C stops the server and prints a JSON summary on stdout. Binds 127.0.0.1 unless --host says otherwise.
 
             Examples:
               cratedrop serve Scenes/book.json
@@ -86,7 +86,7 @@ struct Serve: ParsableCommand {
                                valueName: "NAME"))
     var allowHosts: [String] = []
 
-    @Flag(help: "Run the world on the server and stream its frames to pages (the default when there is no WebAssembly build of the core).")
+    @Flag(help: "Run the world on the server and stream its frames to pages (the default with --record, or when there is no WebAssembly build of the core).")
     var streamed = false
 
     @Option(help: ArgumentHelp("Folder holding cratedrop.wasm and cratedrop.js for pages that run the world themselves (default: $CRATEDROP_WASM_DIR, else .build-wasm/out).",
@@ -94,7 +94,9 @@ struct Serve: ParsableCommand {
     var wasm: String?
 
     func validate() throws {
-        if streamed, wasm != nil { throw ValidationError("--wasm is for pages that run the world themselves; --streamed runs it on the server") }
+        if streamed || record != nil, wasm != nil {
+            throw ValidationError("--wasm is for pages that run the world themselves; \(streamed ? "--streamed" : "--record") runs it on the server")
+        }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be in 0...65535, got \(port)") }
         if !(1...240).contains(fps) { throw ValidationError("--fps must be in 1...240, got \(fps)") }
         for name in allowHosts {
@@ -136,7 +138,8 @@ struct Serve: ParsableCommand {
         let sceneMessage = LiveMessages.scene(scene, world: world, rewind: live.rewind)
         // On a wildcard address the URLs printed name this machine: requests naming it are answered.
         let machineNames = ["0.0.0.0", "::", "[::]"].contains(host) ? Self.reachableNames(host: host) : []
-        let inPage = streamed ? nil : try inPageHTML(sceneText: sceneText)
+        // A record is of the server's run: --record streams.
+        let inPage = streamed || record != nil ? nil : try inPageHTML(sceneText: sceneText)
         // A page that runs the world itself leaves the server's run paused until a streamed page
         // (a browser without WebAssembly) comes.
         if inPage != nil { _ = live.post(.pause) }
