@@ -105,7 +105,9 @@ import Testing
 }
 
 /// Frames paced by the display, through the fixed-step driver: what the page calls each frame.
-@Suite(.serialized) struct CoreABIFrameTests {
+/// In `CoreABITests`' suite: a second suite would run beside it, and the ABI's handle table and
+/// last result are one thread's (two tests once stepped one world from two threads).
+extension CoreABITests {
     /// 60 frames a second for 2 s take 240 steps at 120 Hz: the hash `cratedrop hash --steps 240` prints.
     @Test func framesAtTheDisplaysRateTakeTheStepsTheirTimeOwes() throws {
         let handle = try CoreABITests.book()
