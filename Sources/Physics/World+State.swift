@@ -258,7 +258,7 @@ extension World {
                 let now = crate.state
                 var spec = CrateSpec(center: now.position, shape: crate.shape, angle: now.angle, velocity: now.velocity,
                                      angularVelocity: now.angularVelocity, mass: crate.mass, friction: crate.friction, elasticity: crate.elasticity,
-                                     collision: crate.collision, bodyType: crate.bodyType)
+                                     collision: crate.collision, color: crate.color, bodyType: crate.bodyType)
                 spec.rules = crate.rules
                 try twin.add(Crate(spec), id: crate.id ?? BodyID(twin.nextBodyID))
             }
