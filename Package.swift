@@ -144,6 +144,7 @@ let package = Package(
         ),
 
         .testTarget(name: "QueuesTests", dependencies: ["Queues"]),
+        .testTarget(name: "BenchTests", dependencies: ["Bench", "CBaseline", "SceneModel", "TestSupport"]),
         .testTarget(name: "ScriptTests", dependencies: ["Script", "SceneModel", "TestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "SceneModel", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Raster", "SceneModel", "TestSupport", "CSpng", "CZlib"]),

@@ -39,12 +39,16 @@ final class BaselineScene {
             config.tumbler_elasticity = tumbler.elasticity
         }
         let sceneWalls = scene.allWalls(), sceneCrates = scene.allCrates(), spawned = Self.spawned(scene)
-        var polygons: [[Vec2]] = sceneWalls.compactMap { if case let .polygon(vertices) = $0.geometry { vertices } else { nil } }
-        polygons += (sceneCrates + spawned.map(\.spec)).compactMap { if case let .polygon(vertices, _) = $0.shape { vertices } else { nil } }
-        vertexStorage = .allocate(capacity: max(1, 2 * polygons.reduce(0) { $0 + $1.count }))
+        // Sized from every kind's own count (storedVertices: an exhaustive switch, so a new kind
+        // is counted where the compiler points), and `store` refuses to write past it.
+        let needed = sceneWalls.reduce(0) { $0 + Self.storedVertices($1.geometry) }
+            + (sceneCrates + spawned.map(\.spec)).reduce(0) { $0 + Self.storedVertices($1.shape) }
+        vertexStorage = .allocate(capacity: max(1, 2 * needed))
         var used = 0
         /// Copies `vertices` into the storage: where they start and how many.
         func store(_ vertices: [Vec2]) -> (UnsafePointer<Double>, Int32) {
+            precondition(used + 2 * vertices.count <= vertexStorage.count,
+                         "BaselineScene's vertex storage is smaller than the vertices stored: storedVertices misses a kind")
             let start = vertexStorage.baseAddress! + used
             for (i, v) in vertices.enumerated() { (start[2 * i], start[2 * i + 1]) = (v.x, v.y) }
             used += 2 * vertices.count
@@ -66,6 +70,57 @@ final class BaselineScene {
             if case let .polygon(points, _) = spec.shape { vertices = store(points) }
             spawns.append((step, Self.crate(spec, vertices: vertices, parts: partStorage.store(spec.shape))))
         }
+    }
+
+    /// How many vertices `init` stores for a body of this shape (a compound body's parts keep
+    /// theirs in `BaselineParts`).
+    static func storedVertices(_ shape: BodyShape) -> Int {
+        switch shape {
+        case let .polygon(vertices, _): vertices.count
+        case .box, .circle, .segment, .compound: 0
+        }
+    }
+
+    /// How many vertices `init` stores for a wall of this geometry.
+    static func storedVertices(_ geometry: WallGeometry) -> Int {
+        switch geometry {
+        case let .polygon(vertices): vertices.count
+        case .segment: 0
+        }
+    }
+
+    /// A joint kind's number as `cbaseline.h` names it (CBASELINE_JOINT_*): the C side's table,
+    /// which `JointKind.number` (fingerprints) equals, as BenchTests checks for every kind.
+    static func jointKind(_ kind: JointKind) -> Int32 {
+        let number = switch kind {
+        case .pin: CBASELINE_JOINT_PIN
+        case .slide: CBASELINE_JOINT_SLIDE
+        case .pivot: CBASELINE_JOINT_PIVOT
+        case .pivotAnchors: CBASELINE_JOINT_PIVOT_ANCHORS
+        case .groove: CBASELINE_JOINT_GROOVE
+        case .dampedSpring: CBASELINE_JOINT_DAMPED_SPRING
+        case .dampedRotarySpring: CBASELINE_JOINT_DAMPED_ROTARY_SPRING
+        case .rotaryLimit: CBASELINE_JOINT_ROTARY_LIMIT
+        case .ratchet: CBASELINE_JOINT_RATCHET
+        case .gear: CBASELINE_JOINT_GEAR
+        case .simpleMotor: CBASELINE_JOINT_SIMPLE_MOTOR
+        }
+        return Int32(number)
+    }
+
+    /// A body's input's number as `cbaseline.h` names it (CBASELINE_INPUT_*), which the
+    /// cross-architecture harness's "input" lines carry.
+    static func inputKind(_ input: BodyInput) -> Int32 {
+        let number = switch input {
+        case .impulse: CBASELINE_INPUT_IMPULSE
+        case .velocity: CBASELINE_INPUT_VELOCITY
+        case .angularVelocity: CBASELINE_INPUT_ANGULAR_VELOCITY
+        case .hold: CBASELINE_INPUT_HOLD
+        case .grab: CBASELINE_INPUT_GRAB
+        case .dragTo: CBASELINE_INPUT_DRAG_TO
+        case .release: CBASELINE_INPUT_RELEASE
+        }
+        return Int32(number)
     }
 
     /// Every crate `scene`'s spawners release, with the step it is released at (before that step,
@@ -168,7 +223,7 @@ final class BaselineScene {
     /// parameters in the order of its `cp…New` call, settings (NaN: not set).
     static func joint(_ kind: JointKind, a: Int32, b: Int32, settings: JointSettings) -> cbaseline_joint {
         var joint = cbaseline_joint()
-        joint.kind = Int32(kind.number)
+        joint.kind = jointKind(kind)
         joint.a = a
         joint.b = b
         withUnsafeMutableBytes(of: &joint.params) { raw in

@@ -15,7 +15,8 @@ import SceneModel
 ///                                           (a threshold NaN: none)
 ///     gravity STEP GX GY                    (acts on step STEP, counted from 0)
 ///     input STEP KIND INDEX X Y HAS_POINT PX PY TORQUE STEPS
-///                                           (a body's input before step STEP: KIND 0 impulse, 1 velocity,
+///                                           (a body's input before step STEP: KIND cbaseline.h's
+///                                            CBASELINE_INPUT_*: 0 impulse, 1 velocity,
 ///                                            2 angular velocity X, 3 a force and torque held STEPS steps,
 ///                                            4 a grab at X Y (TORQUE: its max force, NaN the default),
 ///                                            5 a drag's move to X Y, 6 a release;
@@ -90,15 +91,16 @@ package enum BaselineSpec {
             switch action {
             case let .gravity(gravity): lines.append("gravity \(step) \(bits(gravity.x, gravity.y))")
             case let .body(id, input):
-                let (kind, value, at, torque, steps): (Int, Vec2, Vec2?, Double, Int) = switch input {
-                case let .impulse(impulse, at): (0, impulse, at, 0, 0)
-                case let .velocity(velocity): (1, velocity, nil, 0, 0)
-                case let .angularVelocity(rate): (2, Vec2(rate, 0), nil, 0, 0)
-                case let .hold(force, at, torque, steps): (3, force, at, torque, steps)
+                let kind = BaselineScene.inputKind(input)
+                let (value, at, torque, steps): (Vec2, Vec2?, Double, Int) = switch input {
+                case let .impulse(impulse, at): (impulse, at, 0, 0)
+                case let .velocity(velocity): (velocity, nil, 0, 0)
+                case let .angularVelocity(rate): (Vec2(rate, 0), nil, 0, 0)
+                case let .hold(force, at, torque, steps): (force, at, torque, steps)
                 // A grab's max force goes where a force's torque would (NaN: the default pull).
-                case let .grab(at, maxForce): (4, at, nil, maxForce ?? .nan, 0)
-                case let .dragTo(target): (5, target, nil, 0, 0)
-                case .release: (6, .zero, nil, 0, 0)
+                case let .grab(at, maxForce): (at, nil, maxForce ?? .nan, 0)
+                case let .dragTo(target): (target, nil, 0, 0)
+                case .release: (.zero, nil, 0, 0)
                 }
                 lines.append("input \(step) \(kind) \(BaselineScene.index(id.rawValue)) \(bits(value.x, value.y)) \(at == nil ? 0 : 1) "
                     + "\(bits(at?.x ?? 0, at?.y ?? 0, torque)) \(steps)")

@@ -113,7 +113,48 @@ static void set_one_way(cbaseline_world *world, cpShape *shape, cbaseline_rules 
 }
 
 
-/* The joint `j` describes between bodies a and b. */
+/* Whether a crate's part (or a simple crate) is of a kind cbaseline.h lists. Every switch over
+   kinds below names each kind it makes: a kind not listed is refused here, before anything is
+   made, never made as a box or a motor by a `default:`. */
+static int known_part_kind(int kind) {
+    switch (kind) {
+    case CBASELINE_BOX:
+    case CBASELINE_CIRCLE:
+    case CBASELINE_POLYGON:
+    case CBASELINE_SEGMENT: return 1;
+    default: return 0;
+    }
+}
+
+/* Whether crate `c` and, for a compound one, each of its parts are of kinds cbaseline.h lists. */
+static int known_crate(const cbaseline_crate *c) {
+    if (c->kind != CBASELINE_COMPOUND) return known_part_kind(c->kind);
+    for (int j = 0; j < c->part_count; j++) if (!known_part_kind(c->parts[j].kind)) return 0;
+    return 1;
+}
+
+/* Whether a wall is a segment or a polygon, the kinds a wall can be. */
+static int known_wall(const cbaseline_wall *w) { return w->kind == CBASELINE_SEGMENT || w->kind == CBASELINE_POLYGON; }
+
+static int known_joint_kind(int kind) {
+    switch (kind) {
+    case CBASELINE_JOINT_PIN:
+    case CBASELINE_JOINT_SLIDE:
+    case CBASELINE_JOINT_PIVOT:
+    case CBASELINE_JOINT_PIVOT_ANCHORS:
+    case CBASELINE_JOINT_GROOVE:
+    case CBASELINE_JOINT_DAMPED_SPRING:
+    case CBASELINE_JOINT_DAMPED_ROTARY_SPRING:
+    case CBASELINE_JOINT_ROTARY_LIMIT:
+    case CBASELINE_JOINT_RATCHET:
+    case CBASELINE_JOINT_GEAR:
+    case CBASELINE_JOINT_SIMPLE_MOTOR: return 1;
+    default: return 0;
+    }
+}
+
+/* The joint `j` describes between bodies a and b; NULL for a kind not listed (known_joint_kind
+   refuses it first). */
 static cpConstraint *joint_new(const cbaseline_joint *j, cpBody *a, cpBody *b) {
     const double *p = j->params;
     switch (j->kind) {
@@ -127,7 +168,8 @@ static cpConstraint *joint_new(const cbaseline_joint *j, cpBody *a, cpBody *b) {
     case CBASELINE_JOINT_ROTARY_LIMIT: return cpRotaryLimitJointNew(a, b, p[0], p[1]);
     case CBASELINE_JOINT_RATCHET: return cpRatchetJointNew(a, b, p[0], p[1]);
     case CBASELINE_JOINT_GEAR: return cpGearJointNew(a, b, p[0], p[1]);
-    default: return cpSimpleMotorNew(a, b, p[0]);
+    case CBASELINE_JOINT_SIMPLE_MOTOR: return cpSimpleMotorNew(a, b, p[0]);
+    default: return NULL;
     }
 }
 
@@ -179,15 +221,17 @@ static cpBody *end_at(cbaseline_world *world, int index) {
 }
 
 /* Makes wall `w` on the static body, its friction, elasticity and filter set, adds it to the
-   space and appends it to the walls. */
-static void make_wall(cbaseline_world *world, const cbaseline_wall *w) {
+   space and appends it to the walls; CBASELINE_UNKNOWN_KIND (nothing made) for a kind a wall
+   cannot be. */
+static int make_wall(cbaseline_world *world, const cbaseline_wall *w) {
+    if (!known_wall(w)) return CBASELINE_UNKNOWN_KIND;
     cpBody *ground = cpSpaceGetStaticBody(world->space);
     cpShape *shape;
     if (w->kind == CBASELINE_POLYGON) {
         cpVect verts[32];
         int n = points(w->vertices, w->vertex_count, verts);
         shape = cpPolyShapeNew(ground, n, verts, cpTransformIdentity, w->radius);
-    } else {
+    } else { /* CBASELINE_SEGMENT (known_wall) */
         shape = cpSegmentShapeNew(ground, cpv(w->ax, w->ay), cpv(w->bx, w->by), w->radius);
     }
     cpShapeSetFriction(shape, w->friction);
@@ -200,6 +244,7 @@ static void make_wall(cbaseline_world *world, const cbaseline_wall *w) {
     if (capacity != world->wall_capacity) world->walls = resized(world->walls, world->wall_count, capacity, sizeof *world->walls);
     world->wall_capacity = capacity;
     world->walls[world->wall_count++] = shape;
+    return 0;
 }
 
 /* The rotation [cos angle, sin angle] as the Chipmunk library computes it (cpBodySetAngle's
@@ -223,7 +268,7 @@ static cpTransform part_placement(cpVect offset, double angle) {
    through cpPolyShapeNew with cpTransformRigid(offset, angle)'s matrix (a box as its corners from
    bottom left, counter-clockwise), a circle at its offset, a segment's ends turned and moved here,
    each product its own statement so that no compiler fuses a multiply and an add; cos and sin are
-   the library's (library_rotation). */
+   the library's (library_rotation). NULL for a kind not listed (known_crate refuses it first). */
 static cpShape *make_part_shape(cpBody *body, const cbaseline_part *p) {
     cpVect offset = cpv(p->offset_x, p->offset_y);
     switch (p->kind) {
@@ -245,11 +290,12 @@ static cpShape *make_part_shape(cpBody *body, const cbaseline_part *p) {
         int n = points(p->vertices, p->vertex_count, verts);
         return cpPolyShapeNew(body, n, verts, part_placement(offset, p->angle), p->radius);
     }
-    default: {
+    case CBASELINE_BOX: {
         double w = p->width / 2, h = p->height / 2;
         cpVect corners[4] = {cpv(-w, -h), cpv(w, -h), cpv(w, h), cpv(-w, h)};
         return cpPolyShapeNew(body, 4, corners, part_placement(offset, p->angle), 0);
     }
+    default: return NULL;
     }
 }
 
@@ -294,8 +340,10 @@ static int make_compound_crate(cbaseline_world *world, const cbaseline_crate *c)
 }
 
 /* Makes crate `c` (body, shape, position, angle, velocities, material, filter), adds the body and
-   then the shape to the space, and gives it the next index. */
+   then the shape to the space, and gives it the next index; CBASELINE_UNKNOWN_KIND (nothing made)
+   when it or one of its parts is of a kind not listed. */
 static int make_crate(cbaseline_world *world, const cbaseline_crate *c) {
+    if (!known_crate(c)) return CBASELINE_UNKNOWN_KIND;
     if (c->kind == CBASELINE_COMPOUND) return make_compound_crate(world, c);
     cpVect verts[32];
     int n = c->kind == CBASELINE_POLYGON ? points(c->vertices, c->vertex_count, verts) : 0;
@@ -305,15 +353,16 @@ static int make_crate(cbaseline_world *world, const cbaseline_crate *c) {
     case CBASELINE_CIRCLE: moment = cpMomentForCircle(c->mass, 0, c->radius, cpvzero); break;
     case CBASELINE_POLYGON: moment = cpMomentForPoly(c->mass, n, verts, cpvzero, c->radius); break;
     case CBASELINE_SEGMENT: moment = cpMomentForSegment(c->mass, a, b, c->radius); break;
-    default: moment = cpMomentForBox(c->mass, c->width, c->height); break;
+    case CBASELINE_BOX: moment = cpMomentForBox(c->mass, c->width, c->height); break;
+    default: return CBASELINE_UNKNOWN_KIND; /* known_crate refused it already */
     }
     cpBody *body = c->kinematic ? cpBodyNewKinematic() : cpBodyNew(c->mass, moment);
-    cpShape *shape;
+    cpShape *shape = NULL;
     switch (c->kind) {
     case CBASELINE_CIRCLE: shape = cpCircleShapeNew(body, c->radius, cpvzero); break;
     case CBASELINE_POLYGON: shape = cpPolyShapeNew(body, n, verts, cpTransformIdentity, c->radius); break;
     case CBASELINE_SEGMENT: shape = cpSegmentShapeNew(body, a, b, c->radius); break;
-    default: shape = cpBoxShapeNew(body, c->width, c->height, 0); break;
+    case CBASELINE_BOX: shape = cpBoxShapeNew(body, c->width, c->height, 0); break;
     }
     cpBodySetPosition(body, cpv(c->cx, c->cy));
     cpBodySetAngle(body, c->angle);
@@ -350,8 +399,10 @@ static void set_made_values(cpConstraint *joint, int kind, const double *values)
 }
 
 /* Makes joint `j` (the constraint, its settings, the made values when given), adds it to the
-   space and gives it the next index; -1 (nothing made) when an end is not in the world. */
+   space and gives it the next index; -1 (nothing made) when an end is not in the world,
+   CBASELINE_UNKNOWN_KIND when its kind is not listed. */
 static int make_joint(cbaseline_world *world, const cbaseline_joint *j, const double *made_values) {
+    if (!known_joint_kind(j->kind)) return CBASELINE_UNKNOWN_KIND;
     cpBody *a = end_at(world, j->a), *b = end_at(world, j->b);
     if (!a || !b) return -1;
     cpConstraint *joint = joint_new(j, a, b);
@@ -372,6 +423,10 @@ static int make_joint(cbaseline_world *world, const cbaseline_joint *j, const do
 
 cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaseline_wall *walls, int wall_count,
                                   const cbaseline_crate *crates, int crate_count, const cbaseline_joint *joints, int joint_count) {
+    /* Every kind checked before anything is made: a scene is built whole or not at all. */
+    for (int i = 0; i < wall_count; i++) if (!known_wall(&walls[i])) return NULL;
+    for (int i = 0; i < crate_count; i++) if (!known_crate(&crates[i])) return NULL;
+    for (int i = 0; i < joint_count; i++) if (!known_joint_kind(joints[i].kind)) return NULL;
     cbaseline_world *world = calloc(1, sizeof *world);
     world->space = cpSpaceNew();
     world->dt = 1.0 / (cpFloat)config->step_rate;
@@ -408,7 +463,7 @@ cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaselin
 
 int cbaseline_add_crate(cbaseline_world *world, const cbaseline_crate *crate) { return make_crate(world, crate); }
 
-void cbaseline_add_wall(cbaseline_world *world, const cbaseline_wall *wall) { make_wall(world, wall); }
+int cbaseline_add_wall(cbaseline_world *world, const cbaseline_wall *wall) { return make_wall(world, wall); }
 
 int cbaseline_add_joint(cbaseline_world *world, const cbaseline_joint *joint, const double *made_values) {
     return make_joint(world, joint, made_values);
@@ -522,7 +577,8 @@ void cbaseline_drag_to(cbaseline_world *world, int index, double x, double y) {
     if (drag) cpPivotJointSetAnchorA(drag, cpv(x, y));
 }
 
-void cbaseline_spawn(cbaseline_world *world, long long step, const cbaseline_crate *crate) {
+int cbaseline_spawn(cbaseline_world *world, long long step, const cbaseline_crate *crate) {
+    if (!known_crate(crate)) return CBASELINE_UNKNOWN_KIND;
     int capacity = grown(world->spawn_count, world->spawn_capacity);
     if (capacity != world->spawn_capacity) world->spawns = resized(world->spawns, world->spawn_count, capacity, sizeof *world->spawns);
     world->spawn_capacity = capacity;
@@ -564,6 +620,7 @@ void cbaseline_spawn(cbaseline_world *world, long long step, const cbaseline_cra
     spawn->crate.parts = copies;
     spawn->crate.part_count = parts;
     world->spawn_count++;
+    return 0;
 }
 
 /* The joints that break in the step just taken (World.breakJoints): all found first, in ascending

@@ -262,13 +262,14 @@ public struct GravityLineParser: Sendable {
             case let .failure(problems): return .failure(diagnostics(problems))
             }
         case "add_joint":
-            switch ScenePart.joint(value, file: source, path: "add_joint") {
+            // In input lines a bare number names a body by id, from 1 (a scene's joints name crates by
+            // index, from 0); {"id": N} and {"index": N} say which in both places.
+            switch ScenePart.joint(value, file: source, path: "add_joint", bareEndsAreIDs: true) {
             case let .success(spec):
-                // In input lines bodies are named by id, from 1 (a scene's joints name crates by index, from 0).
                 func body(_ end: JointEnd, _ name: String) -> Result<BodyID?, Message> {
                     guard let index = end.crateIndex else { return .success(nil) }
                     guard index >= 1 else {
-                        return .failure(Message("add_joint.\(name): a body's id, from 1 (input lines name bodies by id, as traces print them; a scene's joints name crates by index, from 0), or \"static\", got \(index)"))
+                        return .failure(Message("add_joint.\(name): a body's id, from 1 (input lines name bodies by id, as traces print them; a scene's joints name crates by index, from 0), {\"id\": N}, {\"index\": N} (from 0) or \"static\", got \(index)"))
                     }
                     return .success(BodyID(UInt64(index)))
                 }

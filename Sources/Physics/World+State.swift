@@ -14,10 +14,15 @@ public enum StateError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        // Written for whoever built the program: most often a Swift program on CrateDrop's
+        // libraries linked without the flags, then the cratedrop command installed without it.
         case .unsupportedBackend:
-            "saved states need CrateDrop's Chipmunk (the portable physics backend), which scripts/install installs by default; this cratedrop runs on "
-                + "Debian's libchipmunk7 (installed with --chipmunk debian; `cratedrop platform` tells), which keeps its broadphase "
-                + "tree private, and the order in which it hands pairs to the solver is part of what a continuation must restore"
+            "saved states need CrateDrop's Chipmunk (the portable physics backend), and this program loaded Debian's libchipmunk7, "
+                + "which keeps its broadphase tree private (the order in which it hands pairs to the solver is part of what a "
+                + "continuation must restore). A Swift program on CrateDrop's libraries links CrateDrop's Chipmunk when built with "
+                + "lib=$(PATH_TO_CRATEDROP/scripts/chipmunk-library) and swift build -Xlinker -L\"$lib\" -Xlinker -rpath -Xlinker \"$lib\" "
+                + "(CrateDrop's README, \"Use CrateDrop from Swift\"); World.canSaveState tells before a save. The cratedrop command has it "
+                + "unless installed with scripts/install --chipmunk debian (`cratedrop platform` tells)"
         case let .unsupportedWorld(reason): reason
         case .otherWorld: "the state was saved from a world of another make-up (another scene)"
         case let .malformed(reason): reason
@@ -253,7 +258,7 @@ extension World {
                 let now = crate.state
                 var spec = CrateSpec(center: now.position, shape: crate.shape, angle: now.angle, velocity: now.velocity,
                                      angularVelocity: now.angularVelocity, mass: crate.mass, friction: crate.friction, elasticity: crate.elasticity,
-                                     collision: crate.collision, bodyType: crate.bodyType)
+                                     collision: crate.collision, color: crate.color, bodyType: crate.bodyType)
                 spec.rules = crate.rules
                 try twin.add(Crate(spec), id: crate.id ?? BodyID(twin.nextBodyID))
             }

@@ -429,17 +429,55 @@ struct SceneDecoder {
         return (a, b)
     }
 
-    /// A joint's end: a crate's index, or "static" for the world's static body; required.
+    /// How a joint's end written as a bare whole number is read, and what `JointEnd.crate` then
+    /// holds: a crate's index from 0 (a scene's joints) or a body's id from 1 (an input line's
+    /// `add_joint`, where bodies are named by id as on every input line).
+    enum BareJointEnd { case index, id }
+
+    /// What a bare number names in the joint ends this decoder reads.
+    var bareJointEnd = BareJointEnd.index
+
+    /// A joint's end: a bare whole number (`bareJointEnd` says which it is), `{"index": N}` (a
+    /// crate's index, from 0), `{"id": N}` (a body's id, from 1, as input lines, traces and events
+    /// name bodies) or "static" for the world's static body; required. The two written forms say
+    /// which they mean wherever they are, so a scene and an input line cannot read one differently.
     private mutating func jointEnd(_ fields: Fields, _ key: String) -> JointEnd? {
         guard let value = member(fields, key, required: true) else { return nil }
-        if case let .string(text) = value.kind {
+        let path = fields.childPath(key)
+        switch value.kind {
+        case let .string(text):
             guard text == "static" else {
-                report(fields.childPath(key), line: value.line, "must be a crate's index or \"static\", got \"\(TerminalText.escaped(text))\"")
+                report(path, line: value.line, "must be a crate's index (from 0), {\"index\": N}, {\"id\": N} (a body's id, from 1) "
+                    + "or \"static\", got \"\(TerminalText.escaped(text))\"")
                 return nil
             }
             return .world
+        case .object:
+            guard let end = object(value, path: path) else { return nil }
+            let index = member(end, "index"), id = member(end, "id")
+            finish(end)
+            switch (index, id) {
+            case let (index?, nil):
+                guard let number = integer(index, path: end.childPath("index")) else { return nil }
+                guard number >= 0, number < Int.max else {
+                    report(end.childPath("index"), line: index.line, "a crate's index counts from 0 (`crates`, then generated ones), got \(number)")
+                    return nil
+                }
+                return .crate(bareJointEnd == .index ? number : number + 1)
+            case let (nil, id?):
+                guard let number = integer(id, path: end.childPath("id")) else { return nil }
+                guard number >= 1 else {
+                    report(end.childPath("id"), line: id.line, "a body's id counts from 1 (crates[0] is id 1, as traces print it), got \(number)")
+                    return nil
+                }
+                return .crate(bareJointEnd == .index ? number - 1 : number)
+            default:
+                report(path, line: value.line, "names its body by \"index\" (a crate's, from 0) or by \"id\" (a body's, from 1): one of the two")
+                return nil
+            }
+        default:
+            return integer(value, path: path).map { .crate($0) }
         }
-        return integer(value, path: fields.childPath(key)).map { .crate($0) }
     }
 
     /// The settings every joint has: `max_force`, `max_bias`, `error_bias`, `collide_bodies`.

@@ -23,9 +23,14 @@ package enum ScenePart {
         return outcome(decoder.wall(value, path: path), decoder)
     }
 
-    /// Reads `value` as a scene's joint, its ends as written (whole numbers, or "static").
-    package static func joint(_ value: JSONValue, file: String, path: String) -> Result<JointSpec, PartProblems> {
+    /// Reads `value` as a scene's joint, its ends as written (whole numbers, `{"index": N}`,
+    /// `{"id": N}` or "static").
+    /// - Parameter bareEndsAreIDs: whether a bare whole number is a body's id from 1 (an input
+    ///   line's `add_joint`; every end then comes out as an id, `{"index": N}` as N + 1) rather
+    ///   than a crate's index from 0 (a scene's; `{"id": N}` then comes out as N − 1).
+    package static func joint(_ value: JSONValue, file: String, path: String, bareEndsAreIDs: Bool = false) -> Result<JointSpec, PartProblems> {
         var decoder = SceneDecoder(file: file)
+        decoder.bareJointEnd = bareEndsAreIDs ? .id : .index
         return outcome(decoder.joint(value, path: path), decoder)
     }
 

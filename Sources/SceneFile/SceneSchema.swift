@@ -133,8 +133,13 @@ public enum SceneSchema {
 
     /// A joint: its kind, its two ends, the kind's own keys and the settings every joint has.
     static var joint: JSONOutput {
-        let end = described(["oneOf": [["type": "integer", "minimum": 0], ["const": "static"]]],
-                            "a crate's index (from 0: `crates`, then generated ones) or \"static\", the world's static body")
+        let byIndex: JSONOutput = ["type": "object", "properties": ["index": ["type": "integer", "minimum": 0]], "required": ["index"],
+                                   "additionalProperties": false]
+        let byID: JSONOutput = ["type": "object", "properties": ["id": ["type": "integer", "minimum": 1]], "required": ["id"],
+                                "additionalProperties": false]
+        let end = described(["oneOf": [["type": "integer", "minimum": 0], byIndex, byID, ["const": "static"]]],
+                            "a crate's index (from 0: `crates`, then generated ones), {\"index\": N} (the same, said), {\"id\": N} (a body's id, "
+                                + "from 1, as input lines and traces name bodies) or \"static\", the world's static body")
         let anchor = vector(magnitude: Limits.coordinate, "in its body's frame (static: world coordinates), px; default [0, 0]")
         let bound = Limits.jointRatio.upperBound
         let nonZero: JSONOutput = ["type": "number", "minimum": .number(-bound), "maximum": .number(bound), "not": ["const": 0]]

@@ -63,7 +63,7 @@ public enum JointKind: Sendable, Equatable {
         }
     }
 
-    /// The kind's number in fingerprints and the C harnesses (`cbaseline.h`, CBASELINE_JOINT_*).
+    /// The kind's number in fingerprints and the C harnesses (`cbaseline.h`, CBASELINE_JOINT_*: BenchTests checks that they agree).
     public var number: Int {
         switch self {
         case .pin: 0

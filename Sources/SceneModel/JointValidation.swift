@@ -114,8 +114,11 @@ extension Scene {
             var endsExist = true
             for (field, end) in [("a", joint.a), ("b", joint.b)] {
                 guard let index = end.crateIndex, index >= crateCount else { continue }
+                // One past the last is most often a body's id (from 1, as input lines and traces
+                // name bodies) written where the index (from 0) goes: say how to write the id.
+                let hint = index == crateCount && index >= 1 ? "; if you meant the body of id \(index) (ids count from 1, as input lines and traces name bodies), write {\"id\": \(index)}" : ""
                 found.append(FieldProblem("\(name).\(field)", "crate \(index) does not exist: the scene has \(crateCount) crate"
-                    + (crateCount == 1 ? "" : "s") + " (indices from 0, `crates` first, then generated ones)"))
+                    + (crateCount == 1 ? "" : "s") + " (indices from 0, `crates` first, then generated ones)" + hint))
                 endsExist = false
             }
             guard endsExist else { continue }

@@ -27,9 +27,11 @@ enum StateValidation {
             let code = if case .unreadable = failure { ExitCodes.noInput } else { ExitCodes.dataError }
             return Result(line: "\(name): \(failure)", exitCode: code)
         }
-        let scene: Scene
+        // Checked once, as it is decoded; the world below is built from the checked scene without
+        // checking it again (World(checked:)).
+        let scene: CheckedScene
         do {
-            scene = try SavedStateInput.scene(of: file, at: path)
+            scene = try SavedStateInput.checkedScene(of: file, at: path)
         } catch {
             return Result(line: "\(error)", exitCode: ExitCodes.dataError)
         }
@@ -41,7 +43,7 @@ enum StateValidation {
                           exitCode: nil)
         }
         do {
-            let world = try World(scene: scene)
+            let world = try World(checked: scene)
             try world.restore(file.state)
             return Result(line: "\(name): ok (saved state: \(made); \(world.crates.count) bodies; restores into its scene)", exitCode: nil)
         } catch let error as StateError {

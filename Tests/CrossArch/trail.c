@@ -39,8 +39,8 @@
 /* A state's make-up log: the spec's changes (spawned crates among them) and the joints that broke. */
 #define MAX_LOGGED 1000000
 
-/* Input kinds past the bodies' inputs (0...6): the structural changes. */
-enum { INPUT_ADD_BODY = 7, INPUT_ADD_WALL, INPUT_ADD_JOINT, INPUT_REMOVE_BODY, INPUT_REMOVE_JOINT };
+/* Input kinds past the bodies' inputs (cbaseline.h's CBASELINE_INPUT_*): the structural changes. */
+enum { INPUT_ADD_BODY = CBASELINE_INPUT_KIND_COUNT, INPUT_ADD_WALL, INPUT_ADD_JOINT, INPUT_REMOVE_BODY, INPUT_REMOVE_JOINT };
 
 typedef struct {
     cbaseline_config config;
@@ -53,7 +53,7 @@ typedef struct {
     int change_steps[MAX_CHANGES];
     double change_gravity[MAX_CHANGES][2];
     int change_count;
-    /* Bodies' inputs (BaselineSpec's "input" lines, kinds 0...6) and structural changes (its
+    /* Bodies' inputs (BaselineSpec's "input" lines, kinds CBASELINE_INPUT_*) and structural changes (its
        "addbody", "addwall", "addjoint", "removebody" and "removejoint" lines, kinds INPUT_ADD_BODY
        ...; a spawner's crate is an "addbody" line), in file order: at a step, they apply in that
        order. Grown as lines are read. */
@@ -138,6 +138,7 @@ static void next_rules(char **cursor, cbaseline_rules *rules) {
 /* Reads a wall line's fields (after "wall", or "addwall STEP"). */
 static void next_wall(char **cursor, cbaseline_wall *w) {
     w->kind = (int)next_integer(cursor);
+    if (w->kind != CBASELINE_SEGMENT && w->kind != CBASELINE_POLYGON) { fprintf(stderr, "trail: unknown wall kind %d\n", w->kind); exit(65); }
     w->ax = next_double(cursor);
     w->ay = next_double(cursor);
     w->bx = next_double(cursor);
@@ -306,8 +307,9 @@ static void read_spec(const char *path, spec *s) {
             in->py = next_double(&cursor);
             in->torque = next_double(&cursor);
             in->steps = (int)next_integer(&cursor);
-            if (in->kind < 0 || in->kind > 6 || in->index < 0 || in->index >= s->bodies_made || (in->kind == 3 && in->steps < 1)) {
-                fprintf(stderr, "trail: an input names a kind (0...6), a crate or a step count out of range\n");
+            if (in->kind < 0 || in->kind >= CBASELINE_INPUT_KIND_COUNT || in->index < 0 || in->index >= s->bodies_made
+                || (in->kind == CBASELINE_INPUT_HOLD && in->steps < 1)) {
+                fprintf(stderr, "trail: an input names a kind (0...%d), a crate or a step count out of range\n", CBASELINE_INPUT_KIND_COUNT - 1);
                 exit(65);
             }
         } else if (strcmp(kind, "probe") == 0) {
@@ -325,7 +327,9 @@ static void read_spec(const char *path, spec *s) {
 }
 
 static cbaseline_world *build(spec *s) {
-    return cbaseline_create(&s->config, s->walls, s->wall_count, s->crates, s->crate_count, s->joints, s->joint_count);
+    cbaseline_world *world = cbaseline_create(&s->config, s->walls, s->wall_count, s->crates, s->crate_count, s->joints, s->joint_count);
+    if (!world) { fprintf(stderr, "trail: the C baseline refused a wall, body, part or joint of unknown kind\n"); exit(70); }
+    return world;
 }
 
 /* SplitMix64, as Sources/SceneModel/SplitMix64.swift. */
@@ -620,22 +624,28 @@ static int state_cost(spec *s, int steps, int reps) {
 }
 
 /* Applies a body's input or makes a structural change; an added joint takes `made` (a replayed
-   make-up log's values) when not NULL. */
+   make-up log's values) when not NULL. A kind it does not know (the reader refuses those) or a
+   part the C baseline refuses as of an unknown kind stops the harness: it never does something else. */
 static void apply_input(cbaseline_world *world, const struct input *in, const double *made) {
+    int made_result = 0;
     switch (in->kind) {
-    case 0: cbaseline_apply_impulse(world, in->index, in->x, in->y, in->has_point, in->px, in->py); break;
-    case 1: cbaseline_set_velocity(world, in->index, in->x, in->y); break;
-    case 2: cbaseline_set_angular_velocity(world, in->index, in->x); break;
-    case 3: cbaseline_hold_force(world, in->index, in->x, in->y, in->has_point, in->px, in->py, in->torque, in->steps); break;
-    case 4: cbaseline_grab(world, in->index, in->x, in->y, in->torque); break;
-    case 5: cbaseline_drag_to(world, in->index, in->x, in->y); break;
-    case 6: cbaseline_release(world, in->index); break;
-    case INPUT_ADD_BODY: cbaseline_add_crate(world, &in->crate); break;
-    case INPUT_ADD_WALL: cbaseline_add_wall(world, &in->wall); break;
-    case INPUT_ADD_JOINT: cbaseline_add_joint(world, &in->joint, made); break;
+    case CBASELINE_INPUT_IMPULSE: cbaseline_apply_impulse(world, in->index, in->x, in->y, in->has_point, in->px, in->py); break;
+    case CBASELINE_INPUT_VELOCITY: cbaseline_set_velocity(world, in->index, in->x, in->y); break;
+    case CBASELINE_INPUT_ANGULAR_VELOCITY: cbaseline_set_angular_velocity(world, in->index, in->x); break;
+    case CBASELINE_INPUT_HOLD:
+        cbaseline_hold_force(world, in->index, in->x, in->y, in->has_point, in->px, in->py, in->torque, in->steps);
+        break;
+    case CBASELINE_INPUT_GRAB: cbaseline_grab(world, in->index, in->x, in->y, in->torque); break;
+    case CBASELINE_INPUT_DRAG_TO: cbaseline_drag_to(world, in->index, in->x, in->y); break;
+    case CBASELINE_INPUT_RELEASE: cbaseline_release(world, in->index); break;
+    case INPUT_ADD_BODY: made_result = cbaseline_add_crate(world, &in->crate); break;
+    case INPUT_ADD_WALL: made_result = cbaseline_add_wall(world, &in->wall); break;
+    case INPUT_ADD_JOINT: made_result = cbaseline_add_joint(world, &in->joint, made); break;
     case INPUT_REMOVE_BODY: cbaseline_remove_body(world, in->index); break;
-    default: cbaseline_remove_joint(world, in->index); break;
+    case INPUT_REMOVE_JOINT: cbaseline_remove_joint(world, in->index); break;
+    default: fprintf(stderr, "trail: an input of unknown kind %d\n", in->kind); exit(70);
     }
+    if (made_result == CBASELINE_UNKNOWN_KIND) { fprintf(stderr, "trail: the C baseline refused a part of unknown kind\n"); exit(70); }
 }
 
 int main(int argc, char **argv) {

@@ -30,6 +30,18 @@ import Testing
         }
     }
 
+    /// The refusal speaks to a library user first (a Swift program linked without CrateDrop's
+    /// Chipmunk): what to build with, and how to ask before saving; then to the command's user.
+    @Test func theRefusalSaysWhatALibraryUserDoes() {
+        let text = StateError.unsupportedBackend.description
+        #expect(text.hasPrefix("saved states need CrateDrop's Chipmunk (the portable physics backend)"))
+        for needed in ["this program loaded Debian's libchipmunk7", "scripts/chipmunk-library", #"-Xlinker -rpath -Xlinker "$lib""#,
+                       "Use CrateDrop from Swift", "World.canSaveState", "scripts/install --chipmunk debian"] {
+            #expect(text.contains(needed), "\(needed)")
+        }
+        #expect(text.firstRange(of: "scripts/chipmunk-library")!.lowerBound < text.firstRange(of: "scripts/install")!.lowerBound)
+    }
+
     /// A settled pile and a tumbler mid-turn: saved at an odd, contact-dense step, restored into
     /// a fresh world built from the scene, the same hash at every one of the next steps.
     @Test(.needsSavedStates(World.canSaveState), arguments: [("pile-100", 601), ("tumbler", 457), ("barrels", 301), ("book", 1)])

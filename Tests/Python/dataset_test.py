@@ -10,7 +10,8 @@ each sample through it: the frames and masks have meta.json's count and size, ev
 holds the background, the four bounds walls and the bodies of that frame's trace rows and nothing
 else, each body's mask pixels lie inside the trace's bounding box for that frame, pixels whose
 mask and neighbours are all background show the scene's background colour, and meta.json agrees
-with done.json; merges it and checks manifest.npy against manifest.jsonl. Then packs the folder (`sweep pack`, 3 samples and at most 1 MiB a shard) and
+with done.json, and the trace's and events' text columns come out as str; merges it and checks
+manifest.npy, loaded by the block's load_table, against manifest.jsonl. Then packs the folder (`sweep pack`, 3 samples and at most 1 MiB a shard) and
 reads the shards back with the `webdataset` package: one record per sample, in order, each file's
 bytes as in the sample's folder; packing again gives the same bytes. Exits 1 on a failed check.
 """
@@ -52,6 +53,11 @@ for index in range(len(dataset)):
           f"{name}: frames {frames.shape} {frames.dtype}")
     check(masks.shape == (count, height, width) and masks.dtype == numpy.uint16, f"{name}: masks {masks.shape} {masks.dtype}")
     check("events" in item and len(item["events"]) > 0, f"{name}: contact events loaded")
+    # Text columns come out as str, not bytes: the loader converts numpy's "S" kind.
+    check(trace.dtype["shape"].kind == "U" and isinstance(trace["shape"][0], str) and trace["shape"][0] != "",
+          f"{name}: the trace's shape column is str ({trace.dtype['shape']}, {trace['shape'][0]!r})")
+    check(item["events"].dtype["event"].kind == "U" and all(isinstance(e, str) for e in item["events"]["event"][:5]),
+          f"{name}: the events' event column is str ({item['events'].dtype['event']})")
     done = json.load(open(os.path.join(dataset.paths[index], "done.json")))
     check(meta["hash"] == done["hash"] and meta["parameters"] == done["parameters"], f"{name}: meta.json agrees with done.json")
     check(sorted(set(trace["frame"].tolist())) == list(range(1, count + 1)), f"{name}: the trace has rows for frames 1...{count}")
@@ -84,14 +90,14 @@ for index in range(len(dataset)):
 
 merged = subprocess.run([cratedrop, "sweep", "merge", folder], cwd=repo, capture_output=True, text=True, timeout=120)
 check(merged.returncode == 0, f"sweep merge: exit {merged.returncode} {merged.stderr.strip()[-300:]}")
-table = numpy.load(os.path.join(folder, "manifest.npy"))
+table = namespace["load_table"](os.path.join(folder, "manifest.npy"))
 rows = [json.loads(line) for line in open(os.path.join(folder, "manifest.jsonl"))]
 check(len(table) == len(rows) == 8, f"manifest.npy holds manifest.jsonl's 8 rows ({len(table)})")
-check(all(int(t["sample"]) == r["sample"] and t["hash"].decode() == r["hash"] and t["path"].decode() == r["path"]
+check(all(int(t["sample"]) == r["sample"] and t["hash"] == r["hash"] and t["path"] == r["path"]
           and int(t["parameters.generator.seed"]) == r["parameters"]["generator.seed"]
           and [t["parameters.gravity[0]"], t["parameters.gravity[1]"]] == r["parameters"]["gravity"]
           and int(t["bodies"]) == r["summary"]["bodies"] and t["mean_y"] == r["summary"]["mean_y"] for t, r in zip(table, rows)),
-      "manifest.npy's columns hold manifest.jsonl's values (a whole-number parameter as int64, gravity as two float64 columns)")
+      "manifest.npy's columns hold manifest.jsonl's values (text as str through load_table, a whole-number parameter as int64, gravity as two float64 columns)")
 check(table.dtype["parameters.generator.seed"] == numpy.int64, f"generator.seed is an int64 column ({table.dtype['parameters.generator.seed']})")
 
 shards = os.path.join(work, "shards")

@@ -65,7 +65,8 @@ import Testing
         (#"{"kind": "pin", "a": 0, "b": 2}"#,
          "Scenes/x.json:4: joints[0].b: crate 2 does not exist: the scene has 2 crates (indices from 0, `crates` first, then generated ones)"),
         (#"{"kind": "pin", "a": -1, "b": 1}"#, #"Scenes/x.json:4: joints[0].a: must be a crate's index (0 or more) or "static", got -1"#),
-        (#"{"kind": "pin", "a": "ground", "b": 1}"#, #"Scenes/x.json:4: joints[0].a: must be a crate's index or "static", got "ground""#),
+        (#"{"kind": "pin", "a": "ground", "b": 1}"#,
+         #"Scenes/x.json:4: joints[0].a: must be a crate's index (from 0), {"index": N}, {"id": N} (a body's id, from 1) or "static", got "ground""#),
         (#"{"kind": "pin", "a": 1, "b": 1, "anchor_a": [1, 0]}"#, "Scenes/x.json:4: joints[0].b: joins crate 1 to itself: a joint needs two bodies"),
         (#"{"kind": "pivot", "a": "static", "b": "static", "pivot": [1, 1]}"#,
          "Scenes/x.json:4: joints[0].b: both ends are the static body: a joint needs a moving body at one end at least"),
@@ -92,6 +93,40 @@ import Testing
          "Scenes/x.json:4: joints[0].groove_b: must differ from groove_a: a groove needs a length"),
     ])
     func badJointsAreRefusedWithTheirLineAndReason(joint: String, expected: String) {
+        let found = Self.diagnostics(joint)
+        #expect(found.contains { $0.contains(expected) }, "\(found)")
+    }
+
+    /// A joint's end says which numbering it uses: `{"index": N}` from 0, `{"id": N}` from 1 (as
+    /// input lines and traces name bodies); a bare number stays an index.
+    @Test func endsWrittenByIndexOrByIDNameTheSameCrates() throws {
+        let scene = try Self.parse("""
+            {"world": [100, 100], "gravity": [0, -10],
+             "crates": [{"center": [30, 50], "size": [10, 10], "mass": 1}, {"center": [70, 50], "size": [10, 10], "mass": 1}],
+             "joints": [
+               {"kind": "pin", "a": {"index": 0}, "b": {"id": 2}},
+               {"kind": "pin", "a": {"id": 1}, "b": 1},
+               {"kind": "slide", "a": {"index": 1}, "b": "static", "anchor_b": [30, 90], "min": 10, "max": 50}
+             ]}
+            """)
+        #expect(scene.joints.map(\.a) == [.crate(0), .crate(0), .crate(1)])
+        #expect(scene.joints.map(\.b) == [.crate(1), .crate(1), .world])
+    }
+
+    /// The likely mistake, a body's id (from 1) written where an index (from 0) goes, is refused
+    /// where it lands past the last crate, saying how to write the id; the written forms refuse
+    /// the other numbering's first value.
+    @Test(arguments: [
+        (#"{"kind": "pin", "a": 1, "b": 2}"#,
+         #"Scenes/x.json:4: joints[0].b: crate 2 does not exist: the scene has 2 crates (indices from 0, `crates` first, then generated ones); if you meant the body of id 2 (ids count from 1, as input lines and traces name bodies), write {"id": 2}"#),
+        (#"{"kind": "pin", "a": {"id": 0}, "b": 1}"#, "Scenes/x.json:4: joints[0].a.id: a body's id counts from 1 (crates[0] is id 1, as traces print it), got 0"),
+        (#"{"kind": "pin", "a": {"index": -1}, "b": 1}"#, "Scenes/x.json:4: joints[0].a.index: a crate's index counts from 0"),
+        (#"{"kind": "pin", "a": {"index": 0, "id": 1}, "b": 1}"#,
+         #"Scenes/x.json:4: joints[0].a: names its body by "index" (a crate's, from 0) or by "id" (a body's, from 1): one of the two"#),
+        (#"{"kind": "pin", "a": {"crate": 0}, "b": 1}"#, "joints[0].a.crate: unknown key"),
+        (#"{"kind": "pin", "a": {"id": 3}, "b": 0}"#, "Scenes/x.json:4: joints[0].a: crate 2 does not exist"),
+    ])
+    func idsAndIndicesAreNotConfused(joint: String, expected: String) {
         let found = Self.diagnostics(joint)
         #expect(found.contains { $0.contains(expected) }, "\(found)")
     }

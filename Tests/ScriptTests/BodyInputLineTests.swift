@@ -25,6 +25,22 @@ import Testing
         #expect(command == InputCommand(line: 1, when: .step(60), action: .body(BodyID(3), input)))
     }
 
+    /// `add_joint` names bodies by id (from 1) as every input line does; `{"id": N}` says so, and
+    /// `{"index": N}` (from 0, as a scene's joints count) is the body of id N + 1.
+    @Test func anAddedJointsEndsAreIDsWhicheverWayWritten() throws {
+        let pin = JointKind.pin(anchorA: .zero, anchorB: .zero)
+        for (ends, a, b) in [(#""a": 1, "b": 2"#, BodyID(1), BodyID(2)), (#""a": {"id": 1}, "b": {"index": 1}"#, BodyID(1), BodyID(2)),
+                             (#""a": {"index": 0}, "b": 2"#, BodyID(1), BodyID(2))] {
+            let command = try Self.parse(#"{"step": 5, "add_joint": {"kind": "pin", "# + ends + "}}").get()
+            #expect(command.action == .change(.addJoint(pin, a: a, b: b, settings: .standard)), "\(ends)")
+        }
+        let refused = Self.parse(#"{"step": 5, "add_joint": {"kind": "pin", "a": 0, "b": 2}}"#)
+        #expect(throws: GravityLineError.self) { try refused.get() }
+        if case let .failure(error) = refused {
+            #expect("\(error)".contains(#"add_joint.a: a body's id, from 1 (input lines name bodies by id, as traces print them; a scene's joints name crates by index, from 0), {"id": N}, {"index": N} (from 0) or "static", got 0"#), "\(error)")
+        }
+    }
+
     @Test func anUntimedLineAppliesWhenRead() throws {
         #expect(try Self.parse(#"{"body": 1, "velocity": [1, 2]}"#).get().when == .whenRead)
     }

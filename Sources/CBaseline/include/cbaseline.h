@@ -5,7 +5,8 @@
 // with no Swift in the loop. It mirrors Physics' creation order exactly so both sides reach the
 // same state hash. No Chipmunk type appears here: the world is opaque.
 
-/* Shape kinds, as SceneModel's BodyShape and WallGeometry name them. */
+/* Shape kinds, as SceneModel's BodyShape and WallGeometry name them. A kind this file does not
+   list is refused, never made as another (see CBASELINE_UNKNOWN_KIND). */
 enum {
     CBASELINE_BOX = 0,      /* width × height */
     CBASELINE_CIRCLE = 1,   /* radius */
@@ -68,8 +69,9 @@ typedef struct {
     cbaseline_rules rules;
 } cbaseline_wall;
 
-/* Joint kinds, as SceneModel's JointKind.number gives them, with their `params` in the order of
-   their cp…New call after the two bodies (points as x, y). */
+/* Joint kinds, as SceneModel's JointKind.number gives them (BenchTests checks that every
+   JointKind's number is its constant here), with their `params` in the order of their cp…New
+   call after the two bodies (points as x, y). */
 enum {
     CBASELINE_JOINT_PIN = 0,            /* anchor a, anchor b */
     CBASELINE_JOINT_SLIDE = 1,          /* anchor a, anchor b, min, max */
@@ -83,6 +85,24 @@ enum {
     CBASELINE_JOINT_GEAR = 9,           /* phase, ratio */
     CBASELINE_JOINT_SIMPLE_MOTOR = 10   /* rate */
 };
+
+/* A body's input kinds (SceneModel's BodyInput), as the cross-architecture harness's "input"
+   lines number them (Bench's BaselineSpec writes these constants; Tests/CrossArch/trail.c reads
+   them): each is one of the cbaseline_apply_impulse ... cbaseline_release calls below. */
+enum {
+    CBASELINE_INPUT_IMPULSE = 0,          /* cbaseline_apply_impulse */
+    CBASELINE_INPUT_VELOCITY = 1,         /* cbaseline_set_velocity */
+    CBASELINE_INPUT_ANGULAR_VELOCITY = 2, /* cbaseline_set_angular_velocity */
+    CBASELINE_INPUT_HOLD = 3,             /* cbaseline_hold_force */
+    CBASELINE_INPUT_GRAB = 4,             /* cbaseline_grab */
+    CBASELINE_INPUT_DRAG_TO = 5,          /* cbaseline_drag_to */
+    CBASELINE_INPUT_RELEASE = 6,          /* cbaseline_release */
+    CBASELINE_INPUT_KIND_COUNT = 7
+};
+
+/* What a call that makes a part returns for a crate, part, wall or joint of a kind this file does
+   not list: nothing is made (no crate or joint index is used up), rather than a box or a motor. */
+#define CBASELINE_UNKNOWN_KIND (-2)
 
 /* A joint between crates a and b (indices into the crates; -1: the space's static body). The
    settings are set, in this order, only when given: max_force, max_bias, error_bias when not NaN,
@@ -118,7 +138,8 @@ typedef struct cbaseline_world cbaseline_world;
 
 /* Builds the world: walls, then the tumbler, then crates, then joints, in the given order; each
    crate's body, shape, position, angle, velocities, material, collision settings, then added to
-   the space; each joint made, its settings set, then added. The vertex arrays are read here only. */
+   the space; each joint made, its settings set, then added. The vertex arrays are read here only.
+   NULL, with nothing made, when a wall, crate, part or joint is of a kind this file does not list. */
 cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaseline_wall *walls, int wall_count,
                                   const cbaseline_crate *crates, int crate_count, const cbaseline_joint *joints, int joint_count);
 
@@ -130,19 +151,23 @@ cbaseline_world *cbaseline_create(const cbaseline_config *config, const cbaselin
    a change naming a crate or joint that is not in the world does nothing.
 
    Add a crate: built exactly as cbaseline_create builds a scene's (body, shape, position, angle,
-   velocities, material, filter; body then shape added); returns its index. The vertex array is
-   read here only. */
+   velocities, material, filter; body then shape added); returns its index, or
+   CBASELINE_UNKNOWN_KIND (nothing made) for a crate or part of a kind this file does not list.
+   The vertex array is read here only. */
 int cbaseline_add_crate(cbaseline_world *world, const cbaseline_crate *crate);
 
-/* Add a wall: made on the static body and added as cbaseline_create makes a scene's, after the others. */
-void cbaseline_add_wall(cbaseline_world *world, const cbaseline_wall *wall);
+/* Add a wall: made on the static body and added as cbaseline_create makes a scene's, after the
+   others. Returns 0, or CBASELINE_UNKNOWN_KIND (nothing made) for a kind other than a segment or
+   a polygon. */
+int cbaseline_add_wall(cbaseline_world *world, const cbaseline_wall *wall);
 
 /* Add a joint between crates `joint->a` and `joint->b` (indices; -1: the static body): made, its
    settings set, added, as cbaseline_create makes a scene's. What its cp…New works out from where
    the bodies are now (a pin's length, a pivot's anchors, a ratchet's angle: its "made values",
    as World.makeup logs them) is worked out when `made_values` is NULL, else set from it (a
    replayed log's: 1 value for a pin, 4 for a pivot's anchors a.x a.y b.x b.y, 1 for a ratchet)
-   before it is added. Returns its index, or -1 (nothing made) when an end is not in the world. */
+   before it is added. Returns its index, or -1 (nothing made) when an end is not in the world,
+   or CBASELINE_UNKNOWN_KIND (nothing made) for a kind this file does not list. */
 int cbaseline_add_joint(cbaseline_world *world, const cbaseline_joint *joint, const double *made_values);
 
 /* Joint `index`'s made values (see cbaseline_add_joint) into `values`; returns how many (0 for
@@ -192,8 +217,9 @@ void cbaseline_release(cbaseline_world *world, int index);
    and given the next index. The caller works out the crate's values (the spawner's draws); the
    vertex array is copied. A crate held for a step already taken is never added. CrateDrop refuses
    a spawned crate that would lie deep in more than 8 bodies; this build makes every one, so its
-   hashes equal CrateDrop's only for scenes whose spawns all succeed. */
-void cbaseline_spawn(cbaseline_world *world, long long step, const cbaseline_crate *crate);
+   hashes equal CrateDrop's only for scenes whose spawns all succeed. Returns 0, or
+   CBASELINE_UNKNOWN_KIND (nothing held) for a crate or part of a kind this file does not list. */
+int cbaseline_spawn(cbaseline_world *world, long long step, const cbaseline_crate *crate);
 
 /* Takes `steps` fixed steps of 1/step_rate s. Each, as CrateDrop's World.step takes it: the
    crates held for it added (cbaseline_spawn), the forces held applied, cpSpaceStep, then the

@@ -40,12 +40,8 @@ enum SavedStateInput {
         }
     }
 
-    /// The scene `file` carries, named in messages as `PATH: embedded scene FILE`.
-    static func scene(of file: SavedStateFile, at path: String) throws(SceneLoadError) -> Scene {
-        try SceneLoader.parse(file.sceneText, file: "\(path): embedded scene \(file.sceneFile)", imagesBeside: file.sceneFile)
-    }
-
-    /// The scene `file` carries, checked (a world is built from it without checking again).
+    /// The scene `file` carries, named in messages as `PATH: embedded scene FILE`, checked as it is
+    /// decoded (a world is built from it without checking again: `World(checked:)`).
     static func checkedScene(of file: SavedStateFile, at path: String) throws(SceneLoadError) -> CheckedScene {
         try SceneLoader.parseChecked(file.sceneText, file: "\(path): embedded scene \(file.sceneFile)", imagesBeside: file.sceneFile)
     }

@@ -42,6 +42,7 @@ struct Validate: ParsableCommand {
             let scene: Scene
             do {
                 let checked = try SceneLoader.check(path: path)
+                // The decoder checked it: --explain's world is built without checking it again.
                 scene = checked.scene
                 for warning in checked.warnings { printError("cratedrop: \(warning)") }
             } catch {
@@ -65,7 +66,7 @@ struct Validate: ParsableCommand {
             try StandardOutput.print("\(path): ok (\(crates) crates\(spawners), \(scene.allWalls().count) walls\(joints))")
             if explain {
                 DebugBanner.silence()
-                let world = try World(scene: scene)
+                let world = try World(checked: CheckedScene(decoded: scene))
                 for line in BodyExplanation.lines(scene, world: world) { try StandardOutput.print(line) }
             }
         }
