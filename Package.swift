@@ -147,6 +147,7 @@ let package = Package(
         ),
 
         .testTarget(name: "QueuesTests", dependencies: ["Queues"]),
+        .testTarget(name: "RecordLinesTests", dependencies: ["RecordLines", "InputLines", "SceneModel"]),
         .testTarget(name: "ScriptTests", dependencies: ["Script", "SceneModel", "TestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "SceneModel", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Raster", "SceneModel", "TestSupport", "CSpng", "CZlib"]),

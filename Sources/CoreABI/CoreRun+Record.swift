@@ -2,10 +2,11 @@ import Physics
 import RecordLines
 import SceneModel
 
-/// The run's record, kept in memory from the load (docs/serve.md, "The world in the page"): every
-/// action applied (through `CoreRun.apply`, the one way in) with its step, the checkpoints after
-/// steps as the record's schedule says, and an end line when it is asked for. The lines are the
-/// CLI's (`RecordLine`), so `cratedrop replay --verify` checks a page's record natively.
+/// The run's record, kept in memory from the load
+/// (docs/serve.md, "The world in the page (WebAssembly)"): every action applied (through
+/// `CoreRun.apply`, the one way in) with its step, the checkpoints after steps as the record's
+/// schedule says, and an end line when it is asked for. The lines are the CLI's (`RecordLine`),
+/// so `cratedrop replay --verify` checks a page's record natively.
 final class PageRecord {
     /// The record while it can still be given; nil once a restore has ended it.
     var text: RecordText?

@@ -1,8 +1,9 @@
 import RecordLines
 
 // What the page downloads and what it takes back: its record and its state as the CLI's files
-// (docs/serve.md, "The world in the page"), so `cratedrop replay --verify` checks a page's run and
-// `cratedrop hash STATE` continues a page's state natively, and the page restores the CLI's.
+// (docs/serve.md, "The world in the page (WebAssembly)"), so `cratedrop replay --verify` checks a
+// page's run and `cratedrop hash STATE` continues a page's state natively, and the page restores
+// the CLI's.
 
 /// The run's record (JSON Lines text) as the result: every line so far and an end line after the
 /// last step taken; the world's record goes on. Refused (64) after a restore: a record's steps

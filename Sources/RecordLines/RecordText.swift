@@ -11,7 +11,7 @@ import SceneModel
 /// verifies, only shorter than the run.
 public struct RecordText: Sendable {
     /// 64 MiB beyond the scene: hours of a page's run (a checkpoint line a simulated second after
-    /// the first 2,400 steps; a drag held at 60 moves a second adds about 15 MB an hour).
+    /// the first 2,400 steps; a drag held at 60 moves a second adds about 16 MB an hour).
     public static let defaultLimit = 64 << 20
 
     public let header: RecordHeader
