@@ -58,9 +58,6 @@ public final class RunRecorder {
         write(line: RecordLine.input(step: step, action: action))
     }
 
-    /// A structural change's keys as an input line writes them (`GravityLineParser` reads them back).
-    package static func fields(_ change: StructuralChange) -> [(key: String, value: JSONOutput)] { RecordLine.fields(change) }
-
     /// Appends the checkpoint after `snapshot.step` steps, if the schedule wants one or a
     /// keyframe is given (which goes on the same line: `RecordKeyframe`).
     /// - Parameters:
