@@ -77,11 +77,14 @@ let package = Package(
         .target(name: "InputLines", dependencies: ["SceneModel", "SceneFile"]),
         // The C ABI over the core (handles, caller buffers, error text): the wasm page's and Python's
         // way in (Backends/wasm/build compiles it as Embedded Swift; natively it is tested here).
-        .target(name: "CoreABI", dependencies: ["Driver", "InputLines", "LiveProtocol", "Physics", "SceneFile", "SceneModel"]),
+        .target(name: "CoreABI", dependencies: ["Driver", "InputLines", "LiveProtocol", "Physics", "RecordLines", "SceneFile", "SceneModel"]),
         // What a live page is told (the scene, its parts as they change) and may ask (tilts, drags,
         // drops): core, so the server and the page's own engine say it with the same code.
         .target(name: "LiveProtocol", dependencies: ["Physics", "SceneFile", "SceneModel"]),
-        .target(name: "Script", dependencies: ["InputLines", "SceneModel", "SceneFile", "Queues", "FileIO"]),
+        // A run record's lines (header, scene, inputs, checkpoints, end) and a record kept in
+        // memory: core, so the CLI's record files and the page's own engine write them with the same code.
+        .target(name: "RecordLines", dependencies: ["Physics", "SceneFile", "SceneModel"]),
+        .target(name: "Script", dependencies: ["InputLines", "RecordLines", "SceneModel", "SceneFile", "Queues", "FileIO"]),
         .target(name: "Raster", dependencies: ["SceneModel", "Queues", "FileIO"]),
         // Where frames go: frame files (PPM, PNG through libspng), the PPM stream, video through ffmpeg.
         .target(name: "CPipe"),
@@ -145,6 +148,7 @@ let package = Package(
 
         .testTarget(name: "QueuesTests", dependencies: ["Queues"]),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "CBaseline", "SceneModel", "TestSupport"]),
+        .testTarget(name: "RecordLinesTests", dependencies: ["RecordLines", "InputLines", "SceneModel"]),
         .testTarget(name: "ScriptTests", dependencies: ["Script", "SceneModel", "TestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "SceneModel", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Raster", "SceneModel", "TestSupport", "CSpng", "CZlib"]),

@@ -121,7 +121,7 @@ class Core {
     }
 }
 
-/** One world: steps, input lines, state, hash, save and restore. `free()` it when done. */
+/** One world: steps, input lines, state, hash, save and restore, its record. `free()` it when done. */
 class World {
     constructor(core, handle) {
         this.core = core;
@@ -202,7 +202,30 @@ class World {
         return this.core.bytes(this.core.check(this.core.abi.cratedrop_world_save(this.handle)));
     }
 
-    /** Puts the world back to saved bytes (from here or from the CLI). */
+    /**
+     * The world's state as the CLI's saved-state file (`--save-state`: CDSTATE, with the scene):
+     * a download that `cratedrop hash FILE --steps N` continues natively.
+     */
+    saveFile() {
+        return this.core.bytes(this.core.check(this.core.abi.cratedrop_world_save_file(this.handle)));
+    }
+
+    /**
+     * The run's record as a Uint8Array of JSON Lines: a `.rec` file that `cratedrop replay --verify`
+     * verifies natively. Every input and page command applied so far with its step, the checkpoints,
+     * and an end line after the last step taken; the record goes on. Throws (code 64) after a
+     * `restore`: a record's steps count from the scene's start (load the scene again for a new one).
+     */
+    record() {
+        return this.core.bytes(this.core.check(this.core.abi.cratedrop_world_record(this.handle)));
+    }
+
+    /** The steps the record covers (its end line's): fewer than `stepCount` once it reached its 64 MiB bound; -1 after a restore. */
+    get recordSteps() {
+        return this.core.abi.cratedrop_world_record_steps(this.handle);
+    }
+
+    /** Puts the world back to saved bytes (from here or from the CLI): `save()`'s bytes or a saved-state file (`saveFile()`, `--save-state`). */
     restore(bytes) {
         this.core.check(this.core.withBytes(bytes, (p, n) => this.core.abi.cratedrop_world_restore(this.handle, p, n)));
     }

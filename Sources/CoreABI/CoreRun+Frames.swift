@@ -35,7 +35,7 @@ extension CoreRun: Simulation {
         }
     }
 
-    public func step() { world.step() }
+    public func step() { stepOnce() }
 
     public func snapshot() -> WorldSnapshot { world.snapshot() }
 }

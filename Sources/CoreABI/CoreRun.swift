@@ -2,6 +2,7 @@ import Driver
 import InputLines
 import LiveProtocol
 import Physics
+import RecordLines
 import SceneFile
 import SceneModel
 
@@ -22,6 +23,11 @@ final class CoreRun {
     var frames: PageFrames?
     /// What a page is told and may ask (`CoreRun+Page.swift`).
     let page: PageLink
+    /// The run's record, in memory from the load (`CoreRun+Record.swift`).
+    let record: PageRecord
+    /// The scene file's name and text, as loaded: a saved-state file carries them.
+    let sceneFile: String
+    let sceneText: [UInt8]
 
     /// Builds the world the scene file's `bytes` describe; `file` names it in messages.
     init(scene bytes: [UInt8], file: String) throws(CoreError) {
@@ -37,7 +43,11 @@ final class CoreRun {
             throw CoreError(code: .dataError, message: "\(file): \(error)")
         }
         let scene = checked.scene
+        sceneFile = file
+        sceneText = bytes
         page = PageLink(scene: scene, world: world)
+        record = PageRecord(RecordText(header: .thisProcess(sceneFile: file), sceneText: bytes,
+                                       schedule: TrailSchedule(bodies: world.crates.count, stepRate: scene.stepRate), start: world.stateHash))
         parser = GravityLineParser(source: "inputs", stepRate: scene.stepRate, gravityMagnitude: scene.gravity.length, axes: .portrait)
     }
 
@@ -67,7 +77,7 @@ final class CoreRun {
         frames = nil
         for _ in 0..<count {
             try applyDue()
-            world.step()
+            stepOnce()
             if let nonFinite = world.nonFinite { throw CoreError(code: .software, message: nonFinite.description) }
         }
     }
@@ -88,27 +98,60 @@ final class CoreRun {
     }
 
     /// Applies an input line's or a page's action to the world: the one place the core's inputs
-    /// reach it.
+    /// reach it, so the one place they are recorded (once applied, with the step they act on).
     func apply(_ action: InputAction) throws(PhysicsError) {
         try world.apply(action)
+        recordApplied(action)
+    }
+
+    /// One fixed step, and the record's checkpoint after it: every step the run takes (`step(_:)`,
+    /// the frames' driver) comes here.
+    func stepOnce() {
+        world.step()
+        recordStepped()
     }
 
     /// The world's state as bytes (`WorldState.bytes`): the same bytes the CLI's world gives.
     func save() throws(CoreError) -> [UInt8] {
+        try saveState().bytes
+    }
+
+    /// The world's state as a saved-state file (`SavedStateFile`, the CLI's `--save-state` file):
+    /// the state with the scene's name and text and where it was made (this process's class,
+    /// backend and architecture, as a record's header names them), so `cratedrop hash FILE`
+    /// continues it natively.
+    func saveFile() throws(CoreError) -> [UInt8] {
+        let origin = RecordHeader.thisProcess(sceneFile: sceneFile)
+        return SavedStateFile(determinismClass: origin.determinismClass, backend: origin.backend, architecture: origin.architecture,
+                              sceneFile: sceneFile, sceneText: sceneText, state: try saveState()).bytes
+    }
+
+    private func saveState() throws(CoreError) -> WorldState {
         do {
-            return try world.saveState().bytes
+            return try world.saveState()
         } catch {
             throw CoreError(code: .software, message: error.description)
         }
     }
 
-    /// Puts the world back to a state saved from this scene (here, natively or in the browser).
+    /// Puts the world back to a state saved from this scene (here, natively or in the browser):
+    /// world-state bytes (`save()`, CDWORLD) or a saved-state file (`saveFile()` or the CLI's
+    /// `--save-state`, CDSTATE). A state of another scene is refused (the world's own check). The
+    /// record ends here (`CoreRun+Record.swift`).
     func restore(_ bytes: [UInt8]) throws(CoreError) {
         let state: WorldState
-        do {
-            state = try WorldState(bytes: bytes)
-        } catch {
-            throw CoreError(code: .dataError, message: error.description)
+        if SavedStateFile.startsWithMagic(bytes) {
+            do {
+                state = try SavedStateFile.parse(bytes).state
+            } catch {
+                throw CoreError(code: .dataError, message: error.description)
+            }
+        } else {
+            do {
+                state = try WorldState(bytes: bytes)
+            } catch {
+                throw CoreError(code: .dataError, message: error.description)
+            }
         }
         do {
             try world.restore(state)
@@ -120,5 +163,6 @@ final class CoreRun {
         pending.removeAll { command in
             if case let .step(due) = command.when { due < startStep } else { false }
         }
+        endRecordAtRestore(step: startStep)
     }
 }

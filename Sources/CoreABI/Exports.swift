@@ -167,7 +167,9 @@ public func cratedropWorldSave(_ handle: Int32) -> Int32 {
     }
 }
 
-/// Restores a state saved from the same scene (by this ABI or natively).
+/// Restores a state saved from the same scene (by this ABI or natively): world-state bytes
+/// (`cratedrop_world_save`) or a saved-state file (`cratedrop_world_save_file`, the CLI's
+/// `--save-state`). The world's record ends there (`cratedrop_world_record`).
 @_cdecl("cratedrop_world_restore")
 public func cratedropWorldRestore(_ handle: Int32, _ state: UnsafePointer<UInt8>?, _ length: Int32) -> Int32 {
     guard let run = Handles.run(handle) else { return noSuchWorld(handle) }

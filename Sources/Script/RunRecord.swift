@@ -16,47 +16,9 @@ import SceneModel
 /// the format version stays 1 both ways: records with keyframes read in older CrateDrops, and
 /// records without them read here.
 public struct RunRecord: Sendable {
-    /// Where and how the record was made.
-    public struct Header: Sendable, Equatable {
-        public static let formatVersion = 1
-        public var sceneFile: String
-        public var determinismClass: String
-        public var backend: String
-        public var architecture: String
-        public var libc: String
-        /// Steps between keyframes (`--keyframes K`), if the record was made with them.
-        public var keyframeEvery: Int?
-
-        public init(sceneFile: String, determinismClass: String, backend: String, architecture: String, libc: String,
-                    keyframeEvery: Int? = nil) {
-            self.sceneFile = sceneFile
-            self.determinismClass = determinismClass
-            self.backend = backend
-            self.architecture = architecture
-            self.libc = libc
-            self.keyframeEvery = keyframeEvery
-        }
-
-        /// The record's first line.
-        func jsonLine(stateRows: Int) -> String {
-            var fields: [(key: String, value: JSONOutput)] = [
-                ("record", "cratedrop"), ("version", .integer(Self.formatVersion)),
-                ("scene_file", .string(sceneFile)), ("determinism_class", .string(determinismClass)),
-                ("backend", .string(backend)), ("architecture", .string(architecture)),
-                ("libc", .string(libc)), ("state_rows", .integer(stateRows)),
-            ]
-            if let keyframeEvery { fields.append(("keyframes", .integer(keyframeEvery))) }
-            return JSONOutput.object(fields).text
-        }
-
-        /// "class 69213486605c (system library, x86_64, glibc 2.36)", each field as read from
-        /// the file, control characters escaped (`TerminalText`): it goes into messages.
-        public var origin: String {
-            let (id, backend, architecture, libc) = (TerminalText.escaped(determinismClass), TerminalText.escaped(self.backend),
-                                                     TerminalText.escaped(self.architecture), TerminalText.escaped(self.libc))
-            return "class \(id) (\(backend) backend, \(architecture), \(libc))"
-        }
-    }
+    /// Where and how the record was made: its first line (`RecordHeader`, RecordLines, where
+    /// the record's lines are made).
+    public typealias Header = RecordHeader
 
     public var header: Header
     /// The embedded scene, checked as it was read.

@@ -3,10 +3,12 @@ import Glibc
 #endif
 import SceneFile
 import FileIO
+import RecordLines
 import SceneModel
 
-/// Writes a run record (docs/determinism.md, "Records"): a header line, the scene, every gravity change
-/// applied with its exact step, checkpoints after the steps `schedule` names and an end line.
+/// Writes a run record (docs/determinism.md, "Records") to a file: a header line, the scene, every
+/// input applied with its exact step, checkpoints after the steps `schedule` names and an end line,
+/// each made by `RecordLine` (RecordLines), the formatter the page's in-memory record shares.
 ///
 /// Gravity lines are the stream format itself (`{"step":N,"gravity":[x,y]}`), so a record also
 /// replays as `--gravity` input; numbers print as the shortest decimal that reads back to the
@@ -40,57 +42,20 @@ public final class RunRecorder {
         self.header = header
         self.file = file
         self.schedule = schedule
-        write(line: header.jsonLine(stateRows: schedule.stateRows))
-        write(["scene": .string(String(decoding: sceneText, as: UTF8.self))])
+        write(line: RecordLine.header(header, stateRows: schedule.stateRows))
+        write(line: RecordLine.scene(sceneText))
     }
 
     deinit { try? close() }
 
     /// Appends one applied change: it acts on step `step` (counted from 0).
     public func record(step: Int, gravity: Vec2) {
-        write(["step": .integer(step), "gravity": .numbers([gravity.x, gravity.y])])
+        record(step: step, action: .gravity(gravity))
     }
 
     /// Appends one applied input, as the input stream writes it: it acts on step `step`.
     public func record(step: Int, action: InputAction) {
-        switch action {
-        case let .gravity(gravity): record(step: step, gravity: gravity)
-        case let .body(id, input):
-            var fields: [(key: String, value: JSONOutput)] = [("step", .integer(step)), ("body", .unsigned(id.rawValue))]
-            switch input {
-            case let .impulse(impulse, at):
-                fields.append(("impulse", .numbers([impulse.x, impulse.y])))
-                if let at { fields.append(("at", .numbers([at.x, at.y]))) }
-            case let .velocity(velocity): fields.append(("velocity", .numbers([velocity.x, velocity.y])))
-            case let .angularVelocity(rate): fields.append(("angular_velocity", .number(rate)))
-            case let .hold(force, at, torque, steps):
-                fields.append(("force", .numbers([force.x, force.y])))
-                if let at { fields.append(("at", .numbers([at.x, at.y]))) }
-                if torque != 0 { fields.append(("torque", .number(torque))) }
-                fields.append(("steps", .integer(steps)))
-            case let .grab(at, maxForce):
-                fields.append(("grab", .numbers([at.x, at.y])))
-                if let maxForce { fields.append(("max_force", .number(maxForce))) }
-            case let .dragTo(target): fields.append(("drag_to", .numbers([target.x, target.y])))
-            case .release: fields.append(("release", true))
-            }
-            write(.object(fields))
-        case let .change(change):
-            write(.object([("step", .integer(step))] + Self.fields(change)))
-        }
-    }
-
-    /// A structural change's keys as an input line writes them (`GravityLineParser` reads them back).
-    package static func fields(_ change: StructuralChange) -> [(key: String, value: JSONOutput)] {
-        switch change {
-        case let .addCrate(spec): [("add", ScenePart.json(spec))]
-        case let .addWall(spec): [("add_wall", ScenePart.json(spec))]
-        case let .addJoint(kind, a, b, settings):
-            [("add_joint", ScenePart.json(kind, a: a.map { .unsigned($0.rawValue) } ?? "static", b: b.map { .unsigned($0.rawValue) } ?? "static",
-                                          settings: settings))]
-        case let .removeBody(id): [("body", .unsigned(id.rawValue)), ("remove", true)]
-        case let .removeJoint(id): [("joint", .unsigned(id.rawValue)), ("remove", true)]
-        }
+        write(line: RecordLine.input(step: step, action: action))
     }
 
     /// Appends the checkpoint after `snapshot.step` steps, if the schedule wants one or a
@@ -99,30 +64,13 @@ public final class RunRecorder {
     ///   - snapshot: the state after `snapshot.step` steps.
     ///   - keyframe: the world's saved state after those steps, if the record keeps one there.
     public func checkpoint(_ snapshot: WorldSnapshot, keyframe: SavedStateFile? = nil) {
-        let step = snapshot.step
-        guard keyframe != nil || schedule.wantsHash(afterStep: step) else { return }
-        var fields: [(key: String, value: JSONOutput)] = [("step", .integer(step)), ("hash", .string(StateHash(snapshot).description))]
-        if schedule.wantsState(afterStep: step) {
-            // Plain loops with reserved room, not `map`: up to 100,000 rows a record, and a debug
-            // build (the live page's) pays for every generic call.
-            var rows: [JSONOutput] = []
-            rows.reserveCapacity(snapshot.bodies.count)
-            for body in snapshot.bodies {
-                let values = BodyValues(body).values
-                var row: [JSONOutput] = [.unsigned(body.id.rawValue)]
-                row.reserveCapacity(values.count + 1)
-                for value in values { row.append(.number(value)) }
-                rows.append(.array(row))
-            }
-            fields.append(("state", .array(rows)))
-        }
-        if let keyframe { fields.append(("keyframe", .string(RecordKeyframe.text(of: keyframe)))) }
-        write(.object(fields))
+        guard let line = RecordLine.checkpoint(snapshot, schedule: schedule, keyframe: keyframe.map { RecordKeyframe.text(of: $0) }) else { return }
+        write(line: line)
     }
 
     /// Appends the end line: how many steps the run took and the final state hash.
     public func finish(steps: Int, hash: StateHash) {
-        write(["end": true, "steps": .integer(steps), "hash": .string(hash.description)])
+        write(line: RecordLine.end(steps: steps, hash: hash))
     }
 
     /// Writes what is buffered to the file, so a reader (a download) sees every line so far.
@@ -157,8 +105,6 @@ public final class RunRecorder {
         }
         self.length = length
     }
-
-    private func write(_ line: JSONOutput) { write(line: line.text) }
 
     private func write(line: String) {
         guard failure == nil, !isClosed else { return }

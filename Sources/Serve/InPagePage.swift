@@ -1,6 +1,6 @@
 import Foundation
 
-/// The live page with the world running in it (docs/serve.md, "The world in the page"): the same
+/// The live page with the world running in it (docs/serve.md, "The world in the page (WebAssembly)"): the same
 /// page `cratedrop serve` streams to, with CrateDrop's core as WebAssembly, the scene and its
 /// inputs inside one HTML file. Everything is inline because a browser refuses a page opened from
 /// `file://` any other file it asks for (scripts as modules, fetches); a static server serves it

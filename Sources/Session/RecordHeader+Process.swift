@@ -2,13 +2,6 @@ import Physics
 import Script
 
 extension RunRecord.Header {
-    /// The header of a record made by this process: its determinism class and backend.
-    public static func thisProcess(sceneFile: String) -> RunRecord.Header {
-        let backend = PhysicsBackend.current
-        return RunRecord.Header(sceneFile: sceneFile, determinismClass: DeterminismClass.current.id,
-                                backend: backend.kind.rawValue, architecture: backend.architecture, libc: backend.libcVersion)
-    }
-
     /// The warning to print when a record made in another determinism class is replayed here, or
     /// nil when the classes match.
     public var crossClassWarning: String? {

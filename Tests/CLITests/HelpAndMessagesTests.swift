@@ -114,7 +114,7 @@ import Testing
         ("rn", "cratedrop: unknown subcommand 'rn' (did you mean 'run'?)\n"),
         ("hsah", "cratedrop: unknown subcommand 'hsah' (did you mean 'hash'?)\n"),
         ("valdate", "cratedrop: unknown subcommand 'valdate' (did you mean 'validate'?)\n"),
-        ("xyzzy", "cratedrop: unknown subcommand 'xyzzy'; the subcommands are run, hash, replay, diff, validate, platform, serve, bench, sweep (cratedrop --help)\n"),
+        ("xyzzy", "cratedrop: unknown subcommand 'xyzzy'; the subcommands are run, hash, replay, diff, validate, platform, serve, page, bench, sweep (cratedrop --help)\n"),
     ])
     func aMistypedSubcommandGetsASuggestion(typed: String, message: String) throws {
         let result = try CLI.run([typed, "Scenes/book.json"])

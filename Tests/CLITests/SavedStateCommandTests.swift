@@ -60,7 +60,7 @@ import Testing
     }
 
     /// A state file's bytes with its step set to `step` and its checksum made right (the layout
-    /// in Sources/Script/SavedStateFile.swift: magic, version, four strings, the scene's text, step).
+    /// in Sources/SceneModel/SavedStateFile.swift: magic, version, four strings, the scene's text, step).
     static func withStep(_ step: UInt64, _ original: [UInt8]) -> [UInt8] {
         var bytes = original
         func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }

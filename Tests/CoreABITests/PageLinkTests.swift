@@ -6,10 +6,6 @@ import Testing
 /// serve` sends, and a page's commands taken as the server takes them. In `CoreABITests`' suite,
 /// which is serialized (the ABI's last result is shared).
 extension CoreABITests {
-    static func command(_ handle: Int32, _ message: String) -> Int32 {
-        Array(message.utf8).withUnsafeBufferPointer { cratedropWorldCommand(handle, $0.baseAddress, Int32($0.count)) }
-    }
-
     static func json(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }

@@ -380,7 +380,7 @@ static int probe(spec *s) {
     return 0;
 }
 
-/* MARK: CrateDrop state files (Sources/Script/SavedStateFile.swift) */
+/* MARK: CrateDrop state files (Sources/SceneModel/SavedStateFile.swift) */
 
 #if defined(__x86_64__)
 #define ARCHITECTURE "x86_64"

@@ -34,8 +34,9 @@ enum LoadedLibrary {
     /// The C library's version, e.g. "glibc 2.36" (`confstr(_CS_GNU_LIBC_VERSION)`).
     static var libcVersion: String {
         #if !canImport(Glibc)
-        // The wasm core's maths are musl's, linked with Chipmunk (Backends/wasm/build).
-        return "none (wasm32)"
+        // The wasm core links wasi-libc, and musl 1.2.3's sin, cos, exp and pow built from source
+        // with Chipmunk (Backends/wasm/build): what supplies its maths, as a record's header says.
+        return "wasi-libc, musl 1.2.3 maths"
         #else
         var buffer = [CChar](repeating: 0, count: 64)
         guard confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count) > 0 else { return "unknown" }

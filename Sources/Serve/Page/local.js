@@ -164,7 +164,14 @@ function engineWorker() {
       } else if (message.send) {
         send(message.send);
       } else if (message.record) {
-        post({ record: typeof world.record === "function" ? new TextDecoder().decode(world.record()) : null });
+        // A record the world cannot give (after a restore: it starts from the scene) is refused,
+        // and the world goes on.
+        try {
+          post({ record: new TextDecoder().decode(world.record()) });
+        } catch (error) {
+          post({ record: null });
+          post({ refused: error.message });
+        }
       }
     } catch (error) {
       // A line that cannot apply, a world gone non-finite: the world stops here, as a run does.

@@ -1,5 +1,6 @@
 import FileIO
 import SceneFile
+import SceneModel
 import Script
 
 /// A command's input file (`run`, `hash`), read once and told apart by its first bytes: a run

@@ -11,7 +11,7 @@ struct Page: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Writes a page that runs a scene in the browser itself: no server, no install, offline.",
         discussion: """
-            Writes DIR/index.html: the live page with CrateDrop's core as WebAssembly (Backends/wasm/build makes it), the scene and its inputs all inside one file, so it opens from file:// or any static file server. The page steps the world at the display's rate with the fixed-step driver, takes the same keys, tilts, drags, clicks and X as `cratedrop serve`, and shows the state hash, the CLI's own. Open it with ?check=N to step N steps without drawing and print the hash `cratedrop hash SCENE --steps N` prints. See docs/serve.md, "The world in the page".
+            Writes DIR/index.html: the live page with CrateDrop's core as WebAssembly (Backends/wasm/build makes it), the scene and its inputs all inside one file, so it opens from file:// or any static file server. The page steps the world at the display's rate with the fixed-step driver, takes the same keys, tilts, drags, clicks and X as `cratedrop serve`, and shows the state hash, the CLI's own. Open it with ?check=N to step N steps without drawing and print the hash `cratedrop hash SCENE --steps N` prints. See docs/serve.md, "The world in the page (WebAssembly)".
 
             Examples:
               Backends/wasm/build

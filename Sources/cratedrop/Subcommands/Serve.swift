@@ -153,8 +153,8 @@ struct Serve: ParsableCommand {
         Task {
             do {
                 try await server.serve(host: host, port: port) { bound in
-                    let mode = inPage == nil ? "" : "the world runs in the page; "
-                    printError("cratedrop: serving \(scene.name) at \(Serve.urls(host: host, port: bound)) (\(mode)Ctrl-C stops)")
+                    let mode = inPage == nil ? "" : "; the world runs in the page"
+                    printError("cratedrop: serving \(scene.name) at \(Serve.urls(host: host, port: bound)) (Ctrl-C stops)\(mode)")
                 }
             } catch let error as ListenError {
                 failure.withLock { $0 = "cannot serve: \(error)" }

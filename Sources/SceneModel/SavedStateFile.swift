@@ -1,5 +1,3 @@
-import SceneModel
-
 /// A saved state as a file (`--save-state FILE`): the world's state with what it needs to be
 /// continued anywhere: the scene's text, the step, and where it was made. Little-endian and
 /// fixed-width, with no struct images, so the bytes are the same on every CPU; checksummed.
@@ -23,7 +21,7 @@ public struct SavedStateFile: Sendable, Equatable {
     /// 2 (the physics part's pairs by number, inner boxes only where needed, its index and hash
     /// widths) and 1 (the first saved states) are not read: their physics is not this library's.
     public static let formatVersion: UInt32 = 6
-    /// The largest state file read, as for records.
+    /// The largest state file read, as for records (1 GiB: `Int`, 32 bits on wasm32, holds it).
     public static let maxFileSize = 1 << 30
 
     public var determinismClass: String
@@ -65,31 +63,34 @@ public struct SavedStateFile: Sendable, Equatable {
         guard startsWithMagic(bytes) else { throw FormatError(description: "not a CrateDrop saved state (it does not begin with CDSTATE)") }
         guard bytes.count >= magic.count + 4 + 8 else { throw FormatError(description: "the saved state is cut short") }
         var reader = LittleEndianReader(bytes, from: magic.count, end: bytes.count - 8)
-        func text() throws -> String {
-            guard let text = String(validating: try reader.field(), as: UTF8.self) else { throw FormatError(description: "a text field is not UTF-8") }
+        // Typed throws throughout (the core compiles as Embedded Swift, which has no `any Error`):
+        // the reader's and the state's problems are said in their own words.
+        func read<Value>(_ body: (inout LittleEndianReader) throws(WorldState.FormatError) -> Value) throws(FormatError) -> Value {
+            do {
+                return try body(&reader)
+            } catch {
+                throw FormatError(description: error.description)
+            }
+        }
+        func text() throws(FormatError) -> String {
+            guard let text = String(validating: try read { reader throws(WorldState.FormatError) in try reader.field() }, as: UTF8.self) else {
+                throw FormatError(description: "a text field is not UTF-8")
+            }
             return text
         }
-        do {
-            let version = try reader.u32()
-            guard (4...formatVersion).contains(version) else {
-                throw FormatError(description: "saved-state format \(version), which this CrateDrop (format \(formatVersion)) cannot read"
-                                  + (version < formatVersion ? ": save the state again with this CrateDrop" : ""))
-            }
-            guard LittleEndianReader.checksumMatches(bytes) else {
-                throw FormatError(description: "the saved state is corrupt or cut short (its checksum does not match)")
-            }
-            let determinismClass = try text(), backend = try text(), architecture = try text(), sceneFile = try text()
-            let sceneText = try reader.field()
-            let state = try WorldState.read(from: &reader, withDrags: version >= 5, withMakeup: version >= 6)
-            guard reader.isAtEnd else { throw FormatError(description: "the saved state has bytes after its end") }
-            return SavedStateFile(determinismClass: determinismClass, backend: backend, architecture: architecture, sceneFile: sceneFile,
-                                  sceneText: sceneText, state: state)
-        } catch let error as FormatError {
-            throw error
-        } catch let error as WorldState.FormatError {
-            throw FormatError(description: error.description)
-        } catch {
-            throw FormatError(description: "the saved state is cut short")
+        let version = try read { reader throws(WorldState.FormatError) in try reader.u32() }
+        guard (4...formatVersion).contains(version) else {
+            throw FormatError(description: "saved-state format \(version), which this CrateDrop (format \(formatVersion)) cannot read"
+                              + (version < formatVersion ? ": save the state again with this CrateDrop" : ""))
         }
+        guard LittleEndianReader.checksumMatches(bytes) else {
+            throw FormatError(description: "the saved state is corrupt or cut short (its checksum does not match)")
+        }
+        let determinismClass = try text(), backend = try text(), architecture = try text(), sceneFile = try text()
+        let sceneText = try read { reader throws(WorldState.FormatError) in try reader.field() }
+        let state = try read { reader throws(WorldState.FormatError) in try WorldState.read(from: &reader, withDrags: version >= 5, withMakeup: version >= 6) }
+        guard reader.isAtEnd else { throw FormatError(description: "the saved state has bytes after its end") }
+        return SavedStateFile(determinismClass: determinismClass, backend: backend, architecture: architecture, sceneFile: sceneFile,
+                              sceneText: sceneText, state: state)
     }
 }
