@@ -9,12 +9,15 @@ it, opened from file:// with no server.
   business); paused, its hash is `cratedrop hash`'s at that step;
 - `?check=1200` writes the CLI's line, after an input stream too (`--inputs`);
 - book: an arrow key tilts gravity, a click on empty space drops a crate (drawn, in a parts
-  message), X over it removes it, a push naming no body is refused with the CLI's reason;
+  message), X over it removes it; the record the page gives verifies with `replay --verify` to
+  the page's step and hash, its state file reads natively at them, and a state the CLI saved goes
+  on in the page as in the CLI; a push naming no body is refused with the CLI's reason;
 - a browser without WebAssembly is told so, and how to run the scene instead;
 - `cratedrop serve` serves the same page, its own run paused until a page without WebAssembly
   falls back to it (then streamed frames, the run resumed);
 - `cratedrop page` refuses a bad scene with the CLI's message (65) and a missing engine (69).
 Prints the figures as one JSON line; exit 0 when all hold, 1 otherwise."""
+import base64
 import json
 import os
 import re
@@ -187,6 +190,35 @@ try:
         except TimeoutError:
             pass
     check(removed, "X over the dropped crate removes it")
+    # The page's record, as the download button gives it: `replay --verify` verifies it natively,
+    # through the tilt, the drop and the removal.
+    driver.find_element(By.ID, "pause").click()
+    step, shown = steady(driver)
+    record = driver.execute_async_script("link.record(arguments[0])")
+    with open(os.path.join(work, "in-page.rec"), "w") as file:
+        file.write(record)
+    replay = subprocess.run([cratedrop, "replay", os.path.join(work, "in-page.rec"), "--verify"], capture_output=True, text=True, timeout=300)
+    summary = json.loads(replay.stdout.strip().splitlines()[-1]) if replay.returncode == 0 else {}
+    check(replay.returncode == 0 and summary.get("verified") and summary.get("state_hash") == shown and summary.get("steps") == step,
+          f"the page's record verifies natively to its step {int(step)} and hash {shown} (exit {replay.returncode}, {replay.stderr.strip()[-200:]!r})")
+    # Its state as the CLI's saved-state file: `cratedrop hash` reads it at the page's step and hash;
+    # and a state the CLI saved, loaded into the page, shows the CLI's step and hash.
+    state = driver.execute_async_script("""
+        const done = arguments[0];
+        link.stateFile((bytes) => { let text = ""; for (const b of bytes) text += String.fromCharCode(b); done(btoa(text)); });""")
+    with open(os.path.join(work, "in-page.state"), "wb") as file:
+        file.write(base64.b64decode(state))
+    native = subprocess.run([cratedrop, "hash", os.path.join(work, "in-page.state"), "--steps", "0"], capture_output=True, text=True, timeout=300)
+    check(native.stdout.strip().endswith(f"{int(step)} {shown}"), f"the page's state file reads natively at its step and hash ({native.stdout.strip()[-40:]!r}, {native.stderr.strip()[-200:]!r})")
+    cli_state = os.path.join(work, "cli-120.state")
+    expected = subprocess.run([cratedrop, "hash", "Scenes/book.json", "--steps", "120", "--save-state", cli_state], capture_output=True, text=True,
+                              timeout=300, check=True).stdout.strip().splitlines()[-1]
+    with open(cli_state, "rb") as file:
+        driver.execute_script("link.restore(Uint8Array.from(atob(arguments[0]), (c) => c.charCodeAt(0)))", base64.b64encode(file.read()).decode())
+    driver.find_element(By.ID, "single").click()
+    after = subprocess.run([cratedrop, "hash", cli_state, "--steps", "1"], capture_output=True, text=True, timeout=300, check=True).stdout.strip().splitlines()[-1]
+    restored = wait_for(driver, f"return window.cratedrop.step === {int(after.split()[0])} ? window.cratedrop.hash : null", 10, "the restored world")
+    check(f"{int(after.split()[0])} {restored}" == after, f"a state the CLI saved ({expected}) goes on in the page as in the CLI ({after})")
     driver.execute_script("link.send({push: {body: 99, velocity: [0, 900], at: [10, 10]}})")
     refused = wait_for(driver, "return window.cratedrop.refused", 10, "the refusal")
     check("body 99 is not in the world" in refused, f"a push to no body is refused with its reason ({refused!r})")

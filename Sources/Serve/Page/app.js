@@ -541,21 +541,30 @@ if (typeof DeviceMotionEvent !== "undefined" && "ontouchstart" in window) {
   };
 }
 
-// The record: the server's, at /record; the page's engine's, made here when it can make one.
+// The record: the server's, at /record; the page's engine's, made when asked. In the page, the
+// state too: saved as the CLI's saved-state file, and loaded from one (this page's or the CLI's).
 const download = document.getElementById("download");
+function offer(name, bytes, type) {
+  const anchor = document.createElement("a");
+  anchor.href = URL.createObjectURL(new Blob([bytes], { type }));
+  anchor.download = name;
+  anchor.click();
+  setTimeout(() => URL.revokeObjectURL(anchor.href), 10000);
+}
 if (link.local) {
-  download.hidden = typeof CrateDrop.World.prototype.record !== "function";
   download.addEventListener("click", (event) => {
-    if (download.dataset.ready) return;
     event.preventDefault();
-    link.record((text) => {
-      if (text === null) return;
-      download.href = URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" }));
-      download.download = `${scene ? scene.name : "world"}.rec`;
-      download.dataset.ready = "1";
-      download.click();
-      delete download.dataset.ready;
-    });
+    link.record((text) => { if (text !== null) offer(`${scene ? scene.name : "world"}.rec`, text, "application/x-ndjson"); });
+  });
+  const saveState = document.getElementById("saveState"), loadState = document.getElementById("loadState");
+  saveState.hidden = loadState.hidden = false;
+  saveState.onclick = () => link.stateFile((bytes) => {
+    if (bytes !== null) offer(`${scene ? scene.name : "world"}-${window.cratedrop.step}.state`, bytes, "application/octet-stream");
+  });
+  document.getElementById("stateFile").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    if (file) link.restore(new Uint8Array(await file.arrayBuffer()));
+    event.target.value = "";
   });
 }
 

@@ -16,7 +16,9 @@
 "use strict";
 
 function startLocalLink(config, on) {
-  let worker = null, inFlight = false, recordWanted = null;
+  let worker = null, inFlight = false;
+  // Answers the worker owes, by kind ("record", "stateFile"): what to do with each.
+  const wanted = {};
   const link = {
     local: true,
     tick(now) {
@@ -25,12 +27,17 @@ function startLocalLink(config, on) {
       worker.postMessage({ frame: now });
     },
     send(message) { if (worker) worker.postMessage({ send: message }); },
-    // The record so far, as text, to `use` (the worker makes it).
-    record(use) {
-      if (!worker) return;
-      recordWanted = use;
-      worker.postMessage({ record: true });
-    },
+    // The record so far (a .rec file's text), or the state as the CLI's saved-state file (bytes),
+    // to `use`: the worker makes them; null when the world cannot give one (it says why).
+    record(use) { ask("record", use); },
+    stateFile(use) { ask("stateFile", use); },
+    // A saved-state file (this page's or the CLI's `--save-state`) for the world to go on from.
+    restore(bytes) { if (worker) worker.postMessage({ restore: bytes }, [bytes.buffer]); },
+  };
+  const ask = (kind, use) => {
+    if (!worker) return;
+    wanted[kind] = use;
+    worker.postMessage({ [kind]: true });
   };
   const fail = (message) => {
     window.cratedrop.problem = message;
@@ -68,9 +75,9 @@ function startLocalLink(config, on) {
     } else if (message.problem) {
       inFlight = false;
       fail(message.problem);
-    } else if ("record" in message && recordWanted) {
-      recordWanted(message.record);
-      recordWanted = null;
+    } else if (message.answer && wanted[message.answer]) {
+      wanted[message.answer](message.value);
+      delete wanted[message.answer];
     }
   };
   on.status("loading the engine…");
@@ -157,20 +164,30 @@ function engineWorker() {
         post({ scene: JSON.parse(world.sceneMessage()) });
         post({ status: `running in this page (WebAssembly, class ${core.determinismClass})` });
       } else if (!world || failed) {
-        if (message.record) post({ record: null });
+        if (message.record || message.stateFile) post({ answer: message.record ? "record" : "stateFile", value: null });
         else if (message.frame !== undefined) post({ problem: failed ? `stopped at step ${world.stepCount}` : "the engine is not loaded yet" });
       } else if (message.frame !== undefined) {
         frame(message.frame);
       } else if (message.send) {
         send(message.send);
-      } else if (message.record) {
-        // A record the world cannot give (after a restore: it starts from the scene) is refused,
-        // and the world goes on.
+      } else if (message.record || message.stateFile) {
+        // What the world cannot give (a record after a restore: it starts from the scene) is
+        // refused, and the world goes on.
+        const answer = message.record ? "record" : "stateFile";
         try {
-          post({ record: new TextDecoder().decode(world.record()) });
+          post({ answer, value: message.record ? new TextDecoder().decode(world.record()) : world.saveFile() });
         } catch (error) {
-          post({ record: null });
+          post({ answer, value: null });
           post({ refused: error.message });
+        }
+      } else if (message.restore) {
+        // A state from another scene or class, or damaged, is refused with the CLI's reason.
+        try {
+          world.restore(message.restore);
+          lastFrame = null;
+          post({ status: `restored at step ${world.stepCount}` });
+        } catch (error) {
+          post({ refused: `cannot restore: ${error.message}` });
         }
       }
     } catch (error) {
