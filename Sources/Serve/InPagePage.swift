@@ -1,4 +1,6 @@
+import FileIO
 import Foundation
+import SceneFile
 
 /// The live page with the world running in it (docs/serve.md, "The world in the page (WebAssembly)"): the same
 /// page `cratedrop serve` streams to, with CrateDrop's core as WebAssembly, the scene and its
@@ -16,6 +18,25 @@ package enum InPagePage {
         package init(wasm: [UInt8], script: [UInt8]) {
             self.wasm = wasm
             self.script = script
+        }
+    }
+
+    /// No WebAssembly build where the engine was looked for.
+    package struct EngineMissing: Error, CustomStringConvertible {
+        /// The folder looked in.
+        package var folder: String
+        package var reason: FileFailure
+        package var description: String { "\(folder): no WebAssembly build of CrateDrop's core there (\(reason))" }
+    }
+
+    /// The engine in `folder`, else in `$CRATEDROP_WASM_DIR`, else where `Backends/wasm/build` puts it.
+    package static func engine(in folder: String?) throws(EngineMissing) -> Engine {
+        let folder = folder ?? ProcessInfo.processInfo.environment["CRATEDROP_WASM_DIR"] ?? ".build-wasm/out"
+        do {
+            return Engine(wasm: try FileBytes.read(path: "\(folder)/cratedrop.wasm", limit: 16 << 20),
+                          script: try FileBytes.read(path: "\(folder)/cratedrop.js", limit: 1 << 20))
+        } catch {
+            throw EngineMissing(folder: folder, reason: error)
         }
     }
 
@@ -50,31 +71,12 @@ package enum InPagePage {
         return try replacing(#"<script src="app.js"></script>"#, with: elements.joined(separator: "\n  "), in: page)
     }
 
-    /// A string as a JavaScript literal (JSON), with `<` written `\u003c`, so no text inside it
-    /// can end the script element it sits in.
+    /// A string as a JavaScript literal (a JSON string), with `<` written `\u003c`, so no text
+    /// inside it can end the script element it sits in, and the line and paragraph separators
+    /// escaped (they end a line in older JavaScript).
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "<": out += "\\u003c"
-            // Line and paragraph separators end a line in older JavaScript.
-            case "\u{2028}", "\u{2029}": out += "\\u\(String(scalar.value, radix: 16))"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        JSONOutput.string(text).text.replacingOccurrences(of: "<", with: "\\u003c")
+            .replacingOccurrences(of: "\u{2028}", with: "\\u2028").replacingOccurrences(of: "\u{2029}", with: "\\u2029")
     }
 
     /// A script element holding `text`; `id` names it (the worker takes cratedrop.js's text from its element).

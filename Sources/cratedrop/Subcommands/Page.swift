@@ -47,13 +47,11 @@ struct Page: ParsableCommand {
             _ = try timedInputs(path: inputs, scene: checked.scene)
             inputStream = (try read(inputs, limit: RunRecord.maxFileSize, what: "--inputs"), inputs)
         }
-        let folder = wasm ?? getenv("CRATEDROP_WASM_DIR").map { String(cString: $0) } ?? ".build-wasm/out"
         let engine: InPagePage.Engine
         do {
-            engine = InPagePage.Engine(wasm: try FileBytes.read(path: "\(folder)/cratedrop.wasm", limit: 16 << 20),
-                                       script: try FileBytes.read(path: "\(folder)/cratedrop.js", limit: 1 << 20))
+            engine = try InPagePage.engine(in: wasm)
         } catch {
-            printError("cratedrop: \(folder): no WebAssembly build of CrateDrop's core there (\(error)): make it with Backends/wasm/build, or name its folder with --wasm")
+            printError("cratedrop: \(error): make it with Backends/wasm/build, or name its folder with --wasm")
             throw ExitCodes.unavailable
         }
         let html: String

@@ -199,17 +199,15 @@ struct Serve: ParsableCommand {
     /// The page that runs the world itself (`InPagePage`), or nil, with a word on stderr, when
     /// there is no WebAssembly build to put in it: pages are then streamed.
     private func inPageHTML(sceneText: [UInt8]) throws -> [UInt8]? {
-        let folder = wasm ?? getenv("CRATEDROP_WASM_DIR").map { String(cString: $0) } ?? ".build-wasm/out"
         let engine: InPagePage.Engine
         do {
-            engine = InPagePage.Engine(wasm: try FileBytes.read(path: "\(folder)/cratedrop.wasm", limit: 16 << 20),
-                                       script: try FileBytes.read(path: "\(folder)/cratedrop.js", limit: 1 << 20))
+            engine = try InPagePage.engine(in: wasm)
         } catch {
             if wasm != nil {
-                printError("cratedrop: \(folder): no WebAssembly build of CrateDrop's core there (\(error)): make it with Backends/wasm/build")
+                printError("cratedrop: \(error): make it with Backends/wasm/build")
                 throw ExitCodes.unavailable
             }
-            printError("cratedrop: note: no WebAssembly build of CrateDrop's core at \(folder) (Backends/wasm/build makes it): the server runs the world and streams it")
+            printError("cratedrop: note: no WebAssembly build of CrateDrop's core at \(error.folder) (Backends/wasm/build makes it): the server runs the world and streams it")
             return nil
         }
         do {
