@@ -108,6 +108,8 @@ import Testing
         let runDone = DispatchSemaphore(value: 0)
         let serveDone = DispatchSemaphore(value: 0)
         var outcome: RunOutcome?
+        /// The servers' tasks' thread (one for every test's server: they take turns).
+        static let serverThread = DedicatedThreadExecutor(name: "LiveChangeTests server")
 
         init(scene name: String = "book") throws {
             let scene = try Repository.scene(name)
@@ -117,7 +119,9 @@ import Testing
             record = LiveRunTests.temporary("change.rec")
             live = LiveRun(checked: checked, sceneText: text, sceneFile: "Scenes/\(name).json", recordPath: record, world: world)
             server = LiveServer(run: live, sceneMessage: LiveMessages.scene(scene, world: world, rewind: live.rewind))
-            Task { [self] in
+            // On a thread of its own: the cooperative pool, which a busy run of the suite holds for
+            // minutes, once kept the server from binding and sending frames for over a minute.
+            Task(executorPreference: Self.serverThread) { [self] in
                 try? await server.serve(host: "127.0.0.1", port: 0) { self.port.store($0, ordering: .relaxed) }
                 serveDone.signal()
             }
@@ -127,8 +131,7 @@ import Testing
                 }
                 runDone.signal()
             }.start()
-            // The server's task waits for one of the cooperative pool's threads, which a busy run
-            // of the suite (2 cores, tests blocking theirs) can hold for a long while.
+            // A busy machine can still make the bind wait a while.
             let start = Date()
             while port.load(ordering: .relaxed) == 0, Date().timeIntervalSince(start) < 120 { usleep(10_000) }
         }
