@@ -37,10 +37,9 @@ package final class LiveServer: Sendable {
     private let run: LiveRun
     private let sceneMessage: String
     /// The page served at `/` when the world runs in pages (`InPagePage`); nil: the streamed page.
+    /// With it the run waits, paused, for the first streamed page (only a browser without
+    /// WebAssembly falls back to the server's world).
     private let inPage: [UInt8]?
-    /// Whether the run waits, paused, for the first streamed page (pages run the world themselves,
-    /// and only one without WebAssembly falls back to the server's).
-    private let resumesOnFirstPage: Bool
     /// The parts of the newest frame's world, and what they were worked out from (its generation,
     /// rewinds and structural version): worked out again only when one of those changes.
     private let parts: Mutex<(key: PartsKey, parts: LiveParts)>
@@ -76,12 +75,12 @@ package final class LiveServer: Sendable {
     /// - Parameter allowedHosts: host names besides this machine's that requests may name
     ///   (`--allow-host`).
     /// - Parameter inPage: the page to serve at `/` instead of the streamed one, whose world runs
-    ///   in the browser; the run, started paused, resumes when the first streamed page connects.
+    ///   in the browser; the run is paused here and resumes when the first streamed page connects.
     package init(run: LiveRun, sceneMessage: String, allowedHosts: [String] = [], inPage: [UInt8]? = nil) {
         self.run = run
         self.sceneMessage = sceneMessage
         self.inPage = inPage
-        resumesOnFirstPage = inPage != nil
+        if inPage != nil { _ = run.post(.pause) }
         self.allowedHosts = allowedHosts
         parts = Mutex((PartsKey(generation: 0, rewinds: 0, version: 0), run.baseParts))
     }
@@ -253,7 +252,7 @@ package final class LiveServer: Sendable {
             counters.pages += 1
             return counters.pages == 1
         }
-        if first, resumesOnFirstPage { _ = run.post(.resume) }
+        if first, inPage != nil { _ = run.post(.resume) }
         defer { clients.withLock { _ = $0.removeValue(forKey: id) } }
         try await channel.executeThenClose { inbound, outbound in
             try await outbound.write(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: sceneMessage)))

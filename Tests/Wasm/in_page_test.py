@@ -42,8 +42,9 @@ def check(ok, what):
         failures.append(what)
 
 
-def browser():
-    # Debian's chromium and chromedriver; rAF keeps the display's pace in the background too.
+def browser(webassembly=True):
+    """Debian's chromium and chromedriver; rAF keeps the display's pace in the background too.
+    webassembly=False: every page it opens has none (deleted before any script runs)."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-timer-throttling",
@@ -51,6 +52,8 @@ def browser():
         options.add_argument(flag)
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
     driver.set_window_size(1400, 1000)
+    if not webassembly:
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete globalThis.WebAssembly;"})
     return driver
 
 
@@ -226,9 +229,8 @@ finally:
     driver.quit()
 
 # A browser without WebAssembly: told so, and what to run instead.
-driver = browser()
+driver = browser(webassembly=False)
 try:
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete globalThis.WebAssembly;"})
     driver.get(book)
     status = wait_for(driver, "const s = document.getElementById('status').textContent; return s.includes('WebAssembly') ? s : null", 20,
                       "the page's word on WebAssembly")
@@ -251,9 +253,8 @@ try:
         check(driver.execute_script("return socket === null"), "the served page that runs its world opens no socket")
     finally:
         driver.quit()
-    driver = browser()
+    driver = browser(webassembly=False)
     try:
-        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete globalThis.WebAssembly;"})
         driver.get(url)
         wait_for(driver, "return window.cratedrop && window.cratedrop.received > 30 && window.cratedrop.step > 30 && socket !== null", 60,
                  "streamed frames for a page without WebAssembly")

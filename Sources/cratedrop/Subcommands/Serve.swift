@@ -140,9 +140,6 @@ struct Serve: ParsableCommand {
         let machineNames = ["0.0.0.0", "::", "[::]"].contains(host) ? Self.reachableNames(host: host) : []
         // A record is of the server's run: --record streams.
         let inPage = streamed || record != nil ? nil : try inPageHTML(sceneText: sceneText)
-        // A page that runs the world itself leaves the server's run paused until a streamed page
-        // (a browser without WebAssembly) comes.
-        if inPage != nil { _ = live.post(.pause) }
         let server = LiveServer(run: live, sceneMessage: sceneMessage, allowedHosts: allowHosts + machineNames, inPage: inPage)
         if !["127.0.0.1", "localhost", "::1"].contains(host) {
             printError("cratedrop: warning: listening on \(host): anyone who can reach this machine can watch and tilt the simulation")
