@@ -75,6 +75,10 @@ import Testing
         // was taken literally.
         (["--allow-host", "phone.local:8080"], 64, "--allow-host takes a host without its port (any port is allowed): give 'phone.local', got 'phone.local:8080'"),
         (["--allow-host", "*"], 64, "--allow-host takes one host name or address, not a pattern, got '*'"),
+        // The page that runs the world itself: its engine named but missing, or named for a streamed run.
+        (["--wasm", "/nonexistent/wasm", "--port", "0"], 69, "/nonexistent/wasm: no WebAssembly build of CrateDrop's core there"),
+        (["--streamed", "--wasm", "/nonexistent/wasm"], 64, "--wasm is for pages that run the world themselves; --streamed runs it on the server"),
+        (["--record", "/tmp/x.rec", "--wasm", "/nonexistent/wasm"], 64, "--wasm is for pages that run the world themselves; --record runs it on the server"),
     ] as [([String], Int32, String)])
     func badArgumentsEndItBeforeAnyStep(arguments: [String], status: Int32, message: String) throws {
         let result = try CLI.run(["serve", "Scenes/book.json"] + arguments)
