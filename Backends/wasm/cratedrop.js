@@ -29,11 +29,8 @@ const stateColumns = ["id", "x", "y", "angle", "vx", "vy", "angular_velocity"];
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/**
- * Instantiates the core. `source`: the wasm's bytes (ArrayBuffer, Uint8Array), a URL, or a Response.
- * The module imports four WASI calls: Chipmunk's assertion text goes to `log` (console.error).
- */
-async function loadCore(source, { log = (text) => console.error(text) } = {}) {
+/** The bytes of `source`: an ArrayBuffer, a Uint8Array, a URL, a path (Node) or a Response. */
+async function bytesOf(source) {
     let bytes = source;
     if (source instanceof URL || typeof source === "string") {
         if (typeof process !== "undefined" && process.versions?.node && (typeof source === "string" || source.protocol === "file:")) {
@@ -44,7 +41,23 @@ async function loadCore(source, { log = (text) => console.error(text) } = {}) {
         }
     }
     if (typeof Response !== "undefined" && bytes instanceof Response) bytes = await bytes.arrayBuffer();
-    let memory;
+    return bytes;
+}
+
+/**
+ * Instantiates the core. `source`: the wasm's bytes (ArrayBuffer, Uint8Array), a URL, or a Response.
+ * The module imports four WASI calls: Chipmunk's assertion text goes to `log` (console.error).
+ * `pictures`: cratedrop-png.wasm the same ways, the decoder scenes with terrain pictures need
+ * (without it such a scene is refused at its `image` key); the pictures' files come with each
+ * scene (`Core.world`'s `files`).
+ */
+async function loadCore(source, { log = (text) => console.error(text), pictures = null } = {}) {
+    const bytes = await bytesOf(source);
+    const decoderModule = pictures === null ? null : (await WebAssembly.instantiate(await bytesOf(pictures), {
+        wasi_snapshot_preview1: { fd_write: () => 0, fd_seek: () => 70, fd_close: () => 0, proc_exit: () => { throw new Error("exit"); } },
+    })).instance.exports;
+    if (decoderModule) decoderModule._initialize();
+    let memory, core;
     const wasi = {
         fd_write(fd, iovs, count, written) {
             const view = new DataView(memory.buffer);
@@ -66,12 +79,54 @@ async function loadCore(source, { log = (text) => console.error(text) } = {}) {
             return 0;
         },
     };
-    // The death-spiral guard's clock within a frame (Sources/CoreABI/HostStopwatch.swift).
-    const host = { now_ms: () => performance.now() };
+    const coreBytes = (pointer, length) => new Uint8Array(memory.buffer, pointer, length);
+    let decoded = { status: -1, pixels: null, message: new Uint8Array() };
+    const host = {
+        // The death-spiral guard's clock within a frame (Sources/CoreABI/HostStopwatch.swift).
+        now_ms: () => performance.now(),
+        // A terrain picture's file, from the files given with the scene being loaded
+        // (Sources/SceneFile/TerrainPicture_embedded.swift).
+        file_size: (path, length) => core.givenFile(decoder.decode(coreBytes(path, length)))?.length ?? -1,
+        file_read(path, length, into) {
+            const file = core.givenFile(decoder.decode(coreBytes(path, length)));
+            coreBytes(into, file.length).set(file);
+            return file.length;
+        },
+        // Its decoding, by cratedrop-png.wasm: the CLI's libspng (Backends/wasm/png_decoder.c).
+        png_decode(png, length, maxSide, maxPixels, size) {
+            if (!decoderModule) return -1;
+            const input = decoderModule.cratedrop_png_alloc(length);
+            new Uint8Array(decoderModule.memory.buffer, input, length).set(coreBytes(png, length));
+            const status = decoderModule.cratedrop_png_decode(input, length, maxSide, maxPixels);
+            decoderModule.cratedrop_png_free(input);
+            const width = decoderModule.cratedrop_png_width(), height = decoderModule.cratedrop_png_height();
+            const view = new DataView(memory.buffer);
+            view.setInt32(size, width, true);
+            view.setInt32(size + 4, height, true);
+            const from = decoderModule.memory.buffer;
+            decoded = status === 0
+                ? { status, pixels: new Uint8Array(from, decoderModule.cratedrop_png_pixels(), width * height * 4) }
+                : { status, message: cString(from, decoderModule.cratedrop_png_message()) };
+            return status;
+        },
+        png_copy(into, capacity) {
+            const bytes = decoded.status === 0 ? decoded.pixels : decoded.message;
+            const count = Math.min(capacity, bytes.length);
+            coreBytes(into, count).set(bytes.subarray(0, count));
+            return count;
+        },
+    };
     const { instance } = await WebAssembly.instantiate(bytes, { wasi_snapshot_preview1: wasi, cratedrop: host });
     memory = instance.exports.memory;
     instance.exports._initialize();
-    return new Core(instance.exports);
+    core = new Core(instance.exports);
+    return core;
+}
+
+/** The bytes of the NUL-terminated text at `pointer` in `buffer`. */
+function cString(buffer, pointer) {
+    const bytes = new Uint8Array(buffer, pointer);
+    return bytes.slice(0, bytes.indexOf(0));
 }
 
 /** The loaded module: makes worlds, and tells its determinism class. */
@@ -85,12 +140,28 @@ class Core {
         return this.text(this.abi.cratedrop_determinism_class());
     }
 
-    /** Builds the world of a scene file's text or bytes; `name` names it in messages. */
-    world(scene, name = "scene.json") {
-        const handle = this.withBytes(scene, (pointer, length) =>
-            this.withBytes(name, (namePointer, nameLength) => this.abi.cratedrop_world_load(pointer, length, namePointer, nameLength)));
-        this.check(handle);
-        return new World(this, handle);
+    /**
+     * Builds the world of a scene file's text or bytes; `name` names it in messages. `files`: the
+     * terrain pictures the scene names, by their path beside `name` (for `Scenes/terrain.json`,
+     * `Scenes/terrain.png`): an object of bytes by path, or a function from a path to bytes (or
+     * undefined).
+     */
+    world(scene, name = "scene.json", { files = {} } = {}) {
+        this.files = typeof files === "function" ? files : (path) => (Object.hasOwn(files, path) ? files[path] : undefined);
+        try {
+            const handle = this.withBytes(scene, (pointer, length) =>
+                this.withBytes(name, (namePointer, nameLength) => this.abi.cratedrop_world_load(pointer, length, namePointer, nameLength)));
+            this.check(handle);
+            return new World(this, handle);
+        } finally {
+            this.files = null;
+        }
+    }
+
+    /** A file given with the scene being loaded, as bytes, or undefined. */
+    givenFile(path) {
+        const file = this.files?.(path);
+        return file === undefined || file === null ? undefined : typeof file === "string" ? encoder.encode(file) : new Uint8Array(file);
     }
 
     /** Runs `use(pointer, length)` with `data` (text or bytes) copied into the module's memory. */

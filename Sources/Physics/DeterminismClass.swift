@@ -52,7 +52,7 @@ public struct DeterminismClass: Sendable, Equatable, CustomStringConvertible {
                 bits >>= 8
             }
         }
-        return DeterminismClass(id: String(StateHash(value: hasher.value).description.prefix(12)),
+        return DeterminismClass(id: StateHash(value: hasher.value).description.leadingBytes(12),
                                 angleDigest: angles, contactDigest: contacts)
     }
 

@@ -1,3 +1,5 @@
+import SceneModel
+
 /// A JSON value to write: the one way CrateDrop writes JSON (records, hash trails, statistics,
 /// traces, summaries, reports, the schema, the live page's scene message).
 ///
@@ -147,7 +149,7 @@ package enum JSONOutput: Sendable {
             case "\t": out += "\\t"
             case _ where scalar.value < 0x20:
                 let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                out += "\\u" + hex.zeroPadded(toWidth: 4)
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -1,3 +1,5 @@
+import SceneModel
+
 /// A parsed JSON value that remembers the line it started on, so errors can name it.
 ///
 /// The project parses JSON itself rather than through Foundation so that numbers are read by
@@ -49,19 +51,22 @@ public struct JSONValue: Sendable, Equatable {
 }
 
 extension JSONValue {
-    /// Echoed input is cut to this many characters in messages.
+    /// Echoed input is cut to this many characters (Unicode scalars) in messages.
     public static let excerptLength = 40
 
     /// `text` as a message may echo it: whole if short, else its start and how long it was.
     public static func excerpt(_ text: String) -> String {
-        guard text.count > excerptLength else { return text }
-        return "\(text.prefix(excerptLength))… (\(text.count) characters)"
+        let scalars = text.unicodeScalars
+        guard scalars.count > excerptLength else { return text }
+        var start = String.UnicodeScalarView()
+        start.append(contentsOf: scalars.prefix(excerptLength))
+        return "\(String(start))… (\(scalars.count) characters)"
     }
 
     /// Whether `literal` is a JSON integer (digits, optional minus) that is simply too large for `Int`.
     public static func isOversizedInteger(_ literal: String) -> Bool {
-        let digits = literal.hasPrefix("-") ? literal.dropFirst() : Substring(literal)
-        return !digits.isEmpty && digits.allSatisfy { $0.isASCII } && digits.allSatisfy { $0.isNumber } && Int(literal) == nil
+        let digits = literal.utf8.first == UInt8(ascii: "-") ? literal.utf8.dropFirst() : literal.utf8[...]
+        return !digits.isEmpty && digits.allSatisfy(isASCIIDigit) && Int(literal) == nil
     }
 }
 

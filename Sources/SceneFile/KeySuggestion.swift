@@ -1,7 +1,10 @@
+import SceneModel
+
 /// "Did you mean" for a misspelled scene key: the allowed key closest to it by edit distance.
 ///
 /// The distance is Damerau–Levenshtein in its optimal-string-alignment form (insertions,
-/// deletions, substitutions and swaps of neighbours each cost 1), on lower-cased keys, so
+/// deletions, substitutions and swaps of neighbours each cost 1) over Unicode scalars, on keys
+/// with A-Z lower-cased, so
 /// `frction`, `firction` and `Friction` all find `friction`. A few words other engines use for
 /// the same thing are suggested outright (`restitution` for `elasticity`, `centre` for `center`).
 /// Written here, not taken from a library: the package depends on nothing that offers it (swift-
@@ -15,20 +18,20 @@ package enum KeySuggestion {
     /// at most 1 edit for keys of up to 5 characters, at most 2 for longer ones. Ties go to the
     /// earlier candidate.
     package static func closest(to key: String, among candidates: [String]) -> String? {
-        let lowered = key.lowercased()
+        let lowered = key.asciiLowercased()
         if let synonym = synonyms[lowered], candidates.contains(synonym) { return synonym }
-        let limit = lowered.count <= 5 ? 1 : 2
+        let limit = lowered.unicodeScalars.count <= 5 ? 1 : 2
         var best: (key: String, distance: Int)?
         for candidate in candidates {
-            let distance = editDistance(lowered, candidate.lowercased())
+            let distance = editDistance(lowered, candidate.asciiLowercased())
             if distance <= limit, distance < (best?.distance ?? .max) { best = (candidate, distance) }
         }
         return best?.key
     }
 
-    /// Optimal string alignment distance between `a` and `b`, by characters.
+    /// Optimal string alignment distance between `a` and `b`, by Unicode scalars.
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
         // Three rows of the dynamic programming table: two back (for swaps), one back, current.

@@ -52,7 +52,7 @@ extension SceneDecoder {
                              mass: parts.reduce(0) { $0 + $1.mass }, friction: friction, elasticity: elasticity, collision: collision,
                              color: color)
         // The parts carry the body's values, checked as the body's: their own names would repeat them.
-        return checked(spec, path: path, problems: { $0.problems().filter { !$0.field.hasPrefix("shapes") } })
+        return checked(spec, path: path, problems: { $0.problems().filter { !$0.field.startsWithBytes(of: "shapes") } })
     }
 
     /// An outline among a body's `shapes`: `vertices`, `mass`, and optionally `tolerance`,
@@ -106,9 +106,10 @@ extension SceneDecoder {
 
     /// `problem` of a body with outlines, its part named by the entry it was written as.
     static func renamingPart(_ problem: FieldProblem, _ origins: PartOrigins) -> FieldProblem {
-        guard problem.field.hasPrefix("shapes["), let close = problem.field.firstIndex(of: "]"),
-              let k = Int(problem.field[problem.field.index(problem.field.startIndex, offsetBy: 7)..<close]),
+        let field = Array(problem.field.utf8)
+        guard field.starts(with: "shapes[".utf8), let close = field.firstIndex(of: UInt8(ascii: "]")),
+              let k = Int(String(decoding: field[7..<close], as: UTF8.self)),
               origins.written.indices.contains(k) else { return problem }
-        return FieldProblem(origins.name(k) + problem.field[problem.field.index(after: close)...], problem.message)
+        return FieldProblem(origins.name(k) + String(decoding: field[(close + 1)...], as: UTF8.self), problem.message)
     }
 }

@@ -132,10 +132,22 @@ extension SceneDecoder {
 }
 
 /// Paths a scene file names (its pictures): relative ones are read beside the scene file.
-enum ScenePaths {
+package enum ScenePaths {
     /// `path` as read from the scene file `scene`'s folder; an absolute path stays as it is.
-    static func resolve(_ path: String, besideScene scene: String) -> String {
-        guard !path.hasPrefix("/"), let slash = scene.lastIndex(of: "/") else { return path }
-        return String(scene[...slash]) + path
+    package static func resolve(_ path: String, besideScene scene: String) -> String {
+        guard !path.startsWithBytes(of: "/"), let slash = scene.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(decoding: scene.utf8[...slash], as: UTF8.self) + path
+    }
+
+    /// The terrain pictures a scene file's text names (its walls' `image` values, as written), for
+    /// a program that hands the files to the wasm core; none if the text is not a scene.
+    package static func pictures(inScene text: [UInt8]) -> [String] {
+        guard let scene = try? JSONParser.parse(text), case let .object(fields) = scene.kind,
+              let walls = fields.first(where: { $0.key == "walls" }), case let .array(entries) = walls.value.kind else { return [] }
+        return entries.compactMap { entry in
+            guard case let .object(wall) = entry.kind, let image = wall.first(where: { $0.key == "image" }),
+                  case let .string(path) = image.value.kind else { return nil }
+            return path
+        }
     }
 }

@@ -691,8 +691,8 @@ struct SceneDecoder {
         var candidate = path
         while !candidate.isEmpty {
             if let line = lines[candidate] { return line }
-            guard let cut = candidate.lastIndex(where: { $0 == "." || $0 == "[" }) else { break }
-            candidate = String(candidate[..<cut])
+            guard let cut = candidate.utf8.lastIndex(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "[") }) else { break }
+            candidate = String(decoding: candidate.utf8[..<cut], as: UTF8.self)
         }
         return lines[""]
     }

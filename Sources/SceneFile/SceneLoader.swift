@@ -51,7 +51,7 @@ public enum SceneLoader {
 
     /// `Scenes/book.json` -> `book`.
     static func sceneName(fromPath path: String) -> String {
-        let base = path.split(separator: "/").last.map(String.init) ?? path
-        return base.hasSuffix(".json") ? String(base.dropLast(5)) : base
+        let base = path.utf8.split(separator: UInt8(ascii: "/")).last.map { String(decoding: $0, as: UTF8.self) } ?? path
+        return base.endsWithBytes(of: ".json") ? base.leadingBytes(base.utf8.count - 5) : base
     }
 }

@@ -1,3 +1,5 @@
+import SceneModel
+
 /// Text from files (scene names, keys, a record's header fields, paths) made safe to show on a
 /// terminal: every control character is shown as a `\uXXXX` escape, so a crafted file cannot
 /// send escape sequences (`ESC [ 2 J`), move the cursor back over a line (`\r`), or start a line
@@ -42,7 +44,7 @@ package enum TerminalText {
     private static func append(_ scalar: Unicode.Scalar, to out: inout String) {
         guard needsEscaping(scalar) else { return out.unicodeScalars.append(scalar) }
         let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        out += "\\u" + hex.zeroPadded(toWidth: 4)
     }
 
     /// A quick look at the UTF-8 bytes: every scalar that needs escaping starts with a byte

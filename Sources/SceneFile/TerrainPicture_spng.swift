@@ -1,4 +1,4 @@
-// Native only: the files and libspng. The wasm core has neither yet (TerrainPicture_embedded.swift).
+// Native only: the files and libspng. The wasm core asks its host for both (TerrainPicture_embedded.swift).
 #if !hasFeature(Embedded)
 internal import CSpng
 import FileIO
@@ -16,9 +16,6 @@ enum TerrainPicture {
         }
     }
 
-    /// PNG's eight-byte signature.
-    private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
     /// The samples of the PNG `bytes` read through `channel`, or why there are none (a message for a person).
     static func samples(png bytes: [UInt8], channel: TerrainChannel) -> Result<TerrainSamples, TerrainPictureError> {
         guard bytes.starts(with: signature) else { return .failure(.notPNG) }
@@ -33,12 +30,12 @@ enum TerrainPicture {
             if status == 0 { status = spng_get_ihdr(context, &header) }
             if status == Int32(SPNG_EUSER_WIDTH.rawValue) || status == Int32(SPNG_EUSER_HEIGHT.rawValue) || status == Int32(SPNG_EWIDTH.rawValue)
                 || status == Int32(SPNG_EHEIGHT.rawValue) {
-                return .failure(.tooLarge("larger than \(TerrainLimits.maxSide) pixels on a side"))
+                return .failure(sideTooLarge)
             }
             guard status == 0 else { return .failure(.undecodable(String(cString: spng_strerror(status)))) }
             let width = Int(header.width), height = Int(header.height)
             guard width * height <= TerrainLimits.maxPixels else {
-                return .failure(.tooLarge("\(width)×\(height) is more than \(TerrainLimits.maxPixels) pixels"))
+                return .failure(tooManyPixels(width: width, height: height))
             }
             var size = 0
             status = spng_decoded_image_size(context, Int32(SPNG_FMT_RGBA8.rawValue), &size)
@@ -50,16 +47,7 @@ enum TerrainPicture {
             status = rgba.withUnsafeMutableBytes { spng_decode_image(context, $0.baseAddress, size, Int32(SPNG_FMT_RGBA8.rawValue),
                                                                      Int32(SPNG_DECODE_TRNS.rawValue)) }
             guard status == 0 else { return .failure(.undecodable(String(cString: spng_strerror(status)))) }
-            var solidity = [UInt8](repeating: 0, count: width * height)
-            for row in 0..<height {
-                // PNG rows run top to bottom; the world's y points up.
-                let source = row * width * 4, target = (height - 1 - row) * width
-                for column in 0..<width {
-                    let p = source + column * 4
-                    solidity[target + column] = channel.solidity(r: rgba[p], g: rgba[p + 1], b: rgba[p + 2], a: rgba[p + 3])
-                }
-            }
-            return .success(TerrainSamples(width: width, height: height, solidity: solidity))
+            return .success(rgba.withUnsafeBufferPointer { samples(rgba: $0, width: width, height: height, channel: channel) })
         }
         return result
     }

@@ -8,16 +8,15 @@ public struct DecimalSeconds: Sendable, Equatable, CustomStringConvertible {
     /// Parses digits with an optional fractional part (at most 9 digits after the point). No sign,
     /// no exponent; returns nil for anything else or for values over 10^9 s.
     public init?(_ text: String) {
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let whole = parts[0]
-        let fraction = parts.count > 1 ? parts[1] : ""
+        let bytes = Array(text.utf8)
+        let point = bytes.firstIndex(of: UInt8(ascii: "."))
+        let whole = bytes[..<(point ?? bytes.count)]
+        let fraction = point.map { bytes[($0 + 1)...] } ?? []
         guard !(whole.isEmpty && fraction.isEmpty), whole.count <= 10, fraction.count <= 9,
-              whole.allSatisfy({ $0.isASCII && $0.isNumber }), fraction.allSatisfy({ $0.isASCII && $0.isNumber }),
-              !(parts.count > 1 && fraction.isEmpty)
+              whole.allSatisfy(isASCIIDigit), fraction.allSatisfy(isASCIIDigit), !(point != nil && fraction.isEmpty)
         else { return nil }
         // Ten whole digits times 10^9 can pass Int64: compute wide, then check the 10^9 s limit.
-        let value = Int128(whole.isEmpty ? "0" : whole)! * Int128(DecimalSeconds.power(fraction.count))
-            + Int128(fraction.isEmpty ? "0" : fraction)!
+        let value = DecimalSeconds.number(whole) * Int128(DecimalSeconds.power(fraction.count)) + DecimalSeconds.number(fraction)
         guard value <= 1_000_000_000 * Int128(DecimalSeconds.power(fraction.count)) else { return nil }
         scaled = Int64(value)
         fractionDigits = fraction.count
@@ -31,7 +30,7 @@ public struct DecimalSeconds: Sendable, Equatable, CustomStringConvertible {
         let nanoseconds = (Int128(steps) * 1_000_000_000 + Int128(stepRate) - 1) / Int128(stepRate)
         guard nanoseconds <= 1_000_000_000 * 1_000_000_000 else { return nil }
         let whole = nanoseconds / 1_000_000_000, fraction = String(nanoseconds % 1_000_000_000)
-        return DecimalSeconds("\(whole).\(String(repeating: "0", count: 9 - fraction.count))\(fraction)")
+        return DecimalSeconds("\(whole).\(fraction.zeroPadded(toWidth: 9))")
     }
 
     /// Whole steps that fit in this duration at `stepRate` steps per second: floor(seconds × rate).
@@ -63,7 +62,12 @@ public struct DecimalSeconds: Sendable, Equatable, CustomStringConvertible {
         guard fractionDigits > 0 else { return String(scaled) }
         let p = DecimalSeconds.power(fractionDigits)
         let fraction = String(scaled % p)
-        return "\(scaled / p).\(String(repeating: "0", count: fractionDigits - fraction.count))\(fraction)"
+        return "\(scaled / p).\(fraction.zeroPadded(toWidth: fractionDigits))"
+    }
+
+    /// The value of at most 19 ASCII digits (0 for none).
+    private static func number(_ digits: ArraySlice<UInt8>) -> Int128 {
+        digits.reduce(0) { $0 * 10 + Int128($1 - UInt8(ascii: "0")) }
     }
 
     private static func power(_ n: Int) -> Int64 {

@@ -300,7 +300,8 @@ public struct RGB: Sendable, Equatable, Hashable {
 
     /// Parses `#rrggbb`.
     public init?(hex: String) {
-        guard hex.count == 7, hex.first == "#", let value = UInt32(hex.dropFirst(), radix: 16) else { return nil }
+        guard hex.utf8.count == 7, hex.utf8.first == UInt8(ascii: "#"),
+              let value = UInt32(String(decoding: hex.utf8.dropFirst(), as: UTF8.self), radix: 16) else { return nil }
         self.init(UInt8(value >> 16), UInt8((value >> 8) & 0xff), UInt8(value & 0xff))
     }
 

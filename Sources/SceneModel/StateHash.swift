@@ -23,12 +23,11 @@ public struct StateHash: Sendable, Hashable, CustomStringConvertible {
 
     /// 16 lowercase hex digits, zero-padded.
     public var description: String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        String(value, radix: 16).zeroPadded(toWidth: 16)
     }
 
     public init?(hex: String) {
-        guard hex.count == 16, let value = UInt64(hex, radix: 16) else { return nil }
+        guard hex.utf8.count == 16, let value = UInt64(hex, radix: 16) else { return nil }
         self.value = value
     }
 }

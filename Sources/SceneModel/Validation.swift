@@ -108,8 +108,10 @@ func show(_ value: Double) -> String {
     if value.isFinite, value == value.rounded(), abs(value) <= 1e18 { return String(Int64(value)) }
     // Swift writes 1e-06 and 1e+20; a person writes 1e-6 and 1e20.
     let text = String(value)
-    guard let e = text.firstIndex(of: "e"), let exponent = Int(text[text.index(after: e)...]) else { return text }
-    return "\(text[..<e])e\(exponent)"
+    let bytes = Array(text.utf8)
+    guard let e = bytes.firstIndex(of: UInt8(ascii: "e")),
+          let exponent = Int(String(decoding: bytes[(e + 1)...], as: UTF8.self)) else { return text }
+    return "\(String(decoding: bytes[..<e], as: UTF8.self))e\(exponent)"
 }
 
 struct ProblemList {
@@ -330,7 +332,7 @@ extension Scene {
         return report.crowded.map { crowded in
             let examples = crowded.examples.map(name).joined(separator: ", ")
             let own = name(crowded.index)
-            let generated = !own.hasPrefix("crates[")
+            let generated = !own.startsWithBytes(of: "crates[")
             return FieldProblem(generated ? "generator" : own,
                                 (generated ? "\(own) " : "") + "starts overlapping more than \(Limits.overlapsPerCrate) other crates "
                                     + "(\(examples), …); at most \(Limits.overlapsPerCrate): every overlap is a contact Chipmunk "
@@ -533,7 +535,7 @@ extension Scene {
         // A crate wholly inside the world is not reported against the bounds walls: their centre
         // lines are the world's edges, so it reaches at most into their inner half and Chipmunk
         // pushes it inward (the classic book scene's crates touch the top edge this way).
-        let bounds = Set(walls.indices.filter { walls[$0].name.hasPrefix("bounds ") })
+        let bounds = Set(walls.indices.filter { walls[$0].name.startsWithBytes(of: "bounds ") })
         let report = WallOverlaps.check(bodies: bodies, walls: walls.map { $0.wall })
         var overlaps = report.overlaps
         if !bounds.isEmpty {
@@ -545,7 +547,7 @@ extension Scene {
         }
         var found: [FieldProblem] = []
         for overlap in overlaps.prefix(limit) {
-            let name = names[overlap.body], generated = !name.hasPrefix("crates[")
+            let name = names[overlap.body], generated = !name.startsWithBytes(of: "crates[")
             let depth = (overlap.depth * 100).rounded() / 100
             found.append(FieldProblem(generated ? "generator" : name,
                                       (generated ? "\(name) " : "") + "starts overlapping \(walls[overlap.wall].name) by \(show(depth)) px"

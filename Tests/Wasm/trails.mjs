@@ -6,19 +6,20 @@
 // Writes OUT_PREFIX.trail (the straight run), OUT_PREFIX.restored.trail (a second world that
 // restores the first one's state saved at step RESTORE_AT and steps on from there) and
 // OUT_PREFIX.world-state (those saved bytes). A failure prints the core's message, exit 1.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 
 const [wasmDir, scene, stepsText, restoreAtText, prefix, inputs] = process.argv.slice(2);
 const { loadCore } = (await import(pathToFileURL(resolve(wasmDir, "cratedrop.js")).href)).default;
-const core = await loadCore(resolve(wasmDir, "cratedrop.wasm"));
+const core = await loadCore(resolve(wasmDir, "cratedrop.wasm"), { pictures: resolve(wasmDir, "cratedrop-png.wasm") });
 const steps = Number(stepsText), restoreAt = Number(restoreAtText);
 const sceneBytes = readFileSync(scene);
 const lines = inputs ? readFileSync(inputs, "utf8").split("\n").filter((line) => line.trim() !== "") : [];
 
 function open() {
-    const world = core.world(sceneBytes, scene);
+    // A terrain picture is read from the path the core asks for (beside the scene), as the CLI reads it.
+    const world = core.world(sceneBytes, scene, { files: (path) => (existsSync(path) ? readFileSync(path) : undefined) });
     if (inputs) {
         world.nameInputs(inputs);
         for (const line of lines) world.input(line);

@@ -81,8 +81,14 @@ function startLocalLink(config, on) {
     }
   };
   on.status("loading the engine…");
-  worker.postMessage({ open: { ...config, wasm: fromBase64(config.wasm) } });
+  worker.postMessage({ open: engineConfig(config) });
   return link;
+}
+
+// The page's settings with the core, the picture decoder and the scene's pictures as bytes.
+function engineConfig(config) {
+  const files = Object.fromEntries(Object.entries(config.files ?? {}).map(([path, bytes]) => [path, fromBase64(bytes)]));
+  return { ...config, wasm: fromBase64(config.wasm), pictures: config.pictures ? fromBase64(config.pictures) : null, files };
 }
 
 function fromBase64(text) {
@@ -93,9 +99,10 @@ function fromBase64(text) {
 }
 
 // Opens the world of `config` (the scene, then its input lines) with `core`.
+// `config` as `engineConfig` decoded it.
 function openWorld(core, config) {
   const inputs = (config.inputs ?? "").split("\n").filter((line) => line.trim() !== "");
-  const world = core.world(config.scene, config.name);
+  const world = core.world(config.scene, config.name, { files: config.files ?? {} });
   if (inputs.length > 0) {
     world.nameInputs(config.inputsName ?? "inputs");
     for (const line of inputs) world.input(line);
@@ -159,7 +166,7 @@ function engineWorker() {
     try {
       if (message.open) {
         config = message.open;
-        core = await CrateDrop.loadCore(config.wasm);
+        core = await CrateDrop.loadCore(config.wasm, { pictures: config.pictures });
         world = open();
         post({ scene: JSON.parse(world.sceneMessage()) });
         post({ status: `running in this page (WebAssembly, class ${core.determinismClass})` });
@@ -199,8 +206,9 @@ function engineWorker() {
 }
 
 // `?check=N`: N steps as fast as the browser can, no drawing; the hash line into #check.
-async function check(config, query) {
-  const core = await CrateDrop.loadCore(fromBase64(config.wasm));
+async function check(page, query) {
+  const config = engineConfig(page);
+  const core = await CrateDrop.loadCore(config.wasm, { pictures: config.pictures });
   const steps = Number(query.get("check"));
   if (!Number.isInteger(steps) || steps < 0) throw new Error(`check must be a whole number of steps, got ${query.get("check")}`);
   const trail = query.get("trail") === "1";

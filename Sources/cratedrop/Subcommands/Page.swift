@@ -54,9 +54,18 @@ struct Page: ParsableCommand {
             printError("cratedrop: \(error): make it with Backends/wasm/build, or name its folder with --wasm")
             throw ExitCodes.unavailable
         }
+        let name = fileName(scene)
+        let pictures: [(path: String, bytes: [UInt8])]
+        do {
+            pictures = try InPagePage.pictures(ofScene: scene, text: sceneText, name: name)
+        } catch {
+            printError("cratedrop: \(scene): cannot read a terrain picture it names: \(error)")
+            throw ExitCodes.noInput
+        }
         let html: String
         do {
-            html = try InPagePage.html(scene: sceneText, name: fileName(scene), inputs: inputStream.map { ($0.text, fileName($0.name)) }, engine: engine)
+            html = try InPagePage.html(scene: sceneText, name: name, inputs: inputStream.map { ($0.text, fileName($0.name)) }, engine: engine,
+                                       pictures: pictures)
         } catch {
             printError("cratedrop: \(error)")
             throw ExitCodes.unavailable

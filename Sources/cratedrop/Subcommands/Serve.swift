@@ -207,9 +207,16 @@ struct Serve: ParsableCommand {
             printError("cratedrop: note: no WebAssembly build of CrateDrop's core at \(error.folder) (Backends/wasm/build makes it): the server runs the world and streams it")
             return nil
         }
+        let name = String(scene.split(separator: "/").last ?? Substring(scene))
+        let pictures: [(path: String, bytes: [UInt8])]
         do {
-            let name = String(scene.split(separator: "/").last ?? Substring(scene))
-            return Array(try InPagePage.html(scene: sceneText, name: name, inputs: nil, engine: engine, served: true).utf8)
+            pictures = try InPagePage.pictures(ofScene: scene, text: sceneText, name: name)
+        } catch {
+            printError("cratedrop: \(scene): cannot read a terrain picture it names: \(error)")
+            throw ExitCodes.noInput
+        }
+        do {
+            return Array(try InPagePage.html(scene: sceneText, name: name, inputs: nil, engine: engine, pictures: pictures, served: true).utf8)
         } catch {
             printError("cratedrop: \(error)")
             throw ExitCodes.unavailable
