@@ -194,8 +194,6 @@ extension World {
         // A look-ahead (the synctest's) may have stepped the world past finite values: the state's
         // own next step says whether it goes there.
         nonFinite = nil
-        // Inputs applied to the state being replaced are not this one's.
-        inputsBeforeNextStep = []
         stepCount = state.step
         forgetRefusedSpawns(from: state.step)
         inputsApplied += 1

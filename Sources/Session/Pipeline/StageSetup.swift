@@ -19,7 +19,7 @@ extension PlannedStage {
 }
 
 /// What the stages of one run are set up from: the plan, the world, and what they share (the
-/// record, which gravity changes and a live history go into; the gravity input opened first).
+/// run's inputs and record, `RunInputs`; the gravity input opened first).
 final class StageSetup {
     let plan: RunPlan
     let world: World
@@ -28,8 +28,8 @@ final class StageSetup {
     let onWarning: (String) -> Void
     /// Writes saved states naming the run's scene.
     let stateWriter: StateFileWriter
-    /// The run's record, once `RecordStage` has created it.
-    var recorder: RunRecorder?
+    /// Every input the run applies, and its record once `RecordStage` has created it.
+    let inputs: RunInputs
     /// The gravity input, once `GravityInput` has opened it.
     var gravityEvents: GravityEvents?
 
@@ -38,6 +38,7 @@ final class StageSetup {
         self.world = world
         self.shouldStop = shouldStop
         self.onWarning = onWarning
+        inputs = RunInputs(world: world)
         stateWriter = StateFileWriter(sceneFile: plan.start.sceneFile, sceneText: plan.start.sceneText)
     }
 
