@@ -115,6 +115,7 @@ extension World {
     /// - Throws: `StateError.unsupportedBackend` on Debian's library; `unsupportedWorld` for a
     ///   world with sleeping or Chipmunk's spatial hash, which this format does not cover.
     public func saveState() throws(StateError) -> WorldState {
+        statesSaved += 1
         do {
             let makeup = stateMakeup
             let saved = try SavedStateCalls.save(space: space, makeup: makeup)

@@ -72,6 +72,9 @@ public final class World {
     /// Inputs applied so far (gravity changes, pushes, velocities set, forces held): a look-ahead
     /// (the synctest's) knows its prediction holds only while this has not changed.
     public internal(set) var inputsApplied = 0
+    /// Saves made of this world so far (`saveState()`, a restore's own included): a save of a
+    /// large world costs, and a caller can check that it saves no more often than it means to.
+    public internal(set) var statesSaved = 0
     /// Where Chipmunk notes contact events while `recordsContactEvents` is on (contact_events.h).
     var eventBuffer: UnsafeMutableRawPointer?
     /// The space's collision handler, the one place that decides what a contact does: the rules of

@@ -70,7 +70,9 @@ public final class LiveHistory: StepStage {
     /// - Throws: `StateError` when the world cannot be saved (Debian's library, sleeping bodies).
     /// - Parameter inputs: the run's inputs (its world, its record if any); from now on they keep
     ///   what is applied, for the history's rewinds.
-    public init(inputs: RunInputs, control: LiveControl, stepRate: Int, settings: Settings,
+    /// - Parameter saved: the world's state now, if already saved (the run's trial save): kept
+    ///   as the first state rather than saving the world again.
+    public init(inputs: RunInputs, control: LiveControl, stepRate: Int, settings: Settings, saved: WorldState? = nil,
                 shouldStop: @escaping () -> Bool = { false }, onWarning: @escaping (String) -> Void = { _ in }) throws(StateError) {
         world = inputs.world
         self.control = control
@@ -83,7 +85,11 @@ public final class LiveHistory: StepStage {
         ring = StateRing()
         // States kept for 30 s go without their restore aid: a rewind is not worth half as much
         // memory again.
-        ring.append(try world.saveState().withoutRestoreAid)
+        let world = inputs.world
+        precondition(saved.map { $0.step == world.stepCount } ?? true, "the world's state now")
+        let first: WorldState
+        if let saved { first = saved } else { first = try world.saveState() }
+        ring.append(first.withoutRestoreAid)
         newestStep = world.stepCount
         recordLengthsFrom = world.stepCount
         inputs.keepInputs()
@@ -224,8 +230,10 @@ extension LiveHistory: PlannedStage {
         guard let settings = setup.plan.rewind, case let .live(_, control) = setup.plan.clock else { return nil }
         let history: LiveHistory
         do {
+            // The trial save is of the world as set up: its state now unless a start state was restored.
+            let saved = setup.plan.start.state == nil ? try? setup.trialSave.get() : nil
             history = try LiveHistory(inputs: setup.inputs, control: control, stepRate: setup.scene.stepRate,
-                                      settings: settings, shouldStop: setup.shouldStop, onWarning: setup.onWarning)
+                                      settings: settings, saved: saved, shouldStop: setup.shouldStop, onWarning: setup.onWarning)
         } catch {
             throw .state(error)
         }

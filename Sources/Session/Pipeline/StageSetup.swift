@@ -33,8 +33,12 @@ final class StageSetup {
     /// The gravity input, once `GravityInput` has opened it.
     var gravityEvents: GravityEvents?
 
-    init(plan: RunPlan, world: World, shouldStop: @escaping () -> Bool, onWarning: @escaping (String) -> Void) {
+    /// - Parameter savedAtStart: `world`'s state as it is now, if its builder already saved it:
+    ///   the trial save takes it rather than saving again.
+    init(plan: RunPlan, world: World, savedAtStart: WorldState? = nil, shouldStop: @escaping () -> Bool,
+         onWarning: @escaping (String) -> Void) {
         self.plan = plan
+        self.savedAtStart = savedAtStart
         self.world = world
         self.shouldStop = shouldStop
         self.onWarning = onWarning
@@ -47,9 +51,12 @@ final class StageSetup {
     /// The step the run ends at, when its length is fixed.
     var lastStep: Int? { plan.end.stepLimit(atRate: scene.stepRate).map { plan.start.outputStep + $0 } }
 
-    /// Whether the world can be saved now, tried once for every stage that asks (a save of a
-    /// large world costs).
-    lazy var trialSave: Result<Void, StateError> = Result { () throws(StateError) in _ = try world.saveState() }
+    private let savedAtStart: WorldState?
+
+    /// Whether the world can be saved as it was set up (before a start state is restored), tried
+    /// once for every stage that asks (a save of a large world costs), and the state it gave.
+    lazy var trialSave: Result<WorldState, StateError> = savedAtStart.map { .success($0) }
+        ?? Result { () throws(StateError) in try world.saveState() }
 
     /// Refuses `option` on a library without saved states (69), or for a world saved states do
     /// not cover (64, e.g. sleeping bodies): now, with a trial save, not at a long run's end.
