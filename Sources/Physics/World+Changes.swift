@@ -25,7 +25,6 @@ extension World {
         makeup.append(entry)
         partsChanged()
         inputsApplied += 1
-        inputsBeforeNextStep.append(.change(change))
         return entry
     }
 
@@ -106,7 +105,7 @@ extension World {
 
     /// Releases the crates the spawners drop at this step boundary (after its input lines), in
     /// spawner order, each logged as an added crate. Not an input: a run stepped again from a
-    /// saved state releases them again, so they are not among `inputsOfLastStep`. A crate that
+    /// saved state releases them again, so no owner of inputs records them (`RunInputs`). A crate that
     /// cannot be made where it appears (a heap there, the body limit) is not made, and noted.
     func releaseSpawns() {
         for (number, spawner) in spawners.enumerated() {
@@ -244,8 +243,6 @@ extension World {
         swap(&heldForces, &other.heldForces)
         swap(&drags, &other.drags)
         swap(&dragJoints, &other.dragJoints)
-        swap(&inputsBeforeNextStep, &other.inputsBeforeNextStep)
-        swap(&inputsOfLastStep, &other.inputsOfLastStep)
         swap(&eventBuffer, &other.eventBuffer)
         swap(&contactHooks, &other.contactHooks)
         swap(&contactEvents, &other.contactEvents)

@@ -18,7 +18,9 @@ extension World {
 
     /// Does what an input line says, now, between steps: sets gravity, does something to one body
     /// (`apply(_:to:)`) or changes the world's make-up (`apply(_:)`, whose entry is returned). Every
-    /// runner of input lines (the CLI's input stage, the wasm core) applies them through this one place.
+    /// runner of input lines applies them through this one place, from its own single owner of
+    /// inputs and record (the CLI's `RunInputs` in Session, the wasm core's `CoreRun.apply`), which
+    /// records what applied; the world keeps no log of inputs.
     /// - Throws: as the call it makes.
     @discardableResult
     public func apply(_ action: InputAction) throws(PhysicsError) -> MakeupChange? {
@@ -77,7 +79,6 @@ extension World {
         case .release: release(id)
         }
         inputsApplied += 1
-        inputsBeforeNextStep.append(.body(id, input))
     }
 
     /// Applies each held force for the step about to be taken, in the order they were given, and

@@ -115,6 +115,7 @@ extension World {
     /// - Throws: `StateError.unsupportedBackend` on Debian's library; `unsupportedWorld` for a
     ///   world with sleeping or Chipmunk's spatial hash, which this format does not cover.
     public func saveState() throws(StateError) -> WorldState {
+        statesSaved += 1
         do {
             let makeup = stateMakeup
             let saved = try SavedStateCalls.save(space: space, makeup: makeup)
@@ -194,8 +195,6 @@ extension World {
         // A look-ahead (the synctest's) may have stepped the world past finite values: the state's
         // own next step says whether it goes there.
         nonFinite = nil
-        // Inputs applied to the state being replaced are not this one's.
-        inputsBeforeNextStep = []
         stepCount = state.step
         forgetRefusedSpawns(from: state.step)
         inputsApplied += 1

@@ -72,12 +72,9 @@ public final class World {
     /// Inputs applied so far (gravity changes, pushes, velocities set, forces held): a look-ahead
     /// (the synctest's) knows its prediction holds only while this has not changed.
     public internal(set) var inputsApplied = 0
-    /// Bodies' inputs and structural changes applied since the last step, in order; `step()`
-    /// moves them to `inputsOfLastStep`.
-    var inputsBeforeNextStep: [InputAction] = []
-    /// The bodies' inputs applied just before the last step was taken, in order (a history that
-    /// steps again from a saved state applies them again: `LiveHistory`).
-    public internal(set) var inputsOfLastStep: [InputAction] = []
+    /// Saves made of this world so far (`saveState()`, a restore's own included): a save of a
+    /// large world costs, and a caller can check that it saves no more often than it means to.
+    public internal(set) var statesSaved = 0
     /// Where Chipmunk notes contact events while `recordsContactEvents` is on (contact_events.h).
     var eventBuffer: UnsafeMutableRawPointer?
     /// The space's collision handler, the one place that decides what a contact does: the rules of
@@ -349,10 +346,6 @@ public final class World {
         if let eventBuffer { contactEvents = readEvents(eventBuffer) }
         if breakableJoints > 0 { breakJoints() } else if !jointBreaks.isEmpty { jointBreaks = [] }
         if nonFinite == nil { nonFinite = firstNonFiniteBody() }
-        if !inputsBeforeNextStep.isEmpty || !inputsOfLastStep.isEmpty {
-            inputsOfLastStep = inputsBeforeNextStep
-            inputsBeforeNextStep = []
-        }
     }
 
     private static func gravityProblems(_ gravity: Vec2) -> [FieldProblem] {

@@ -51,6 +51,9 @@ package final class LiveRun: Sendable {
     private let masses: [Double?]
     /// Whether pages may rewind this run, or why not.
     package let rewind: Rewind
+    /// The state of the world `init` was given, saved to check rewinds on it, and which world it
+    /// was: the first run's set-up and history take it rather than save that world again.
+    private let checkedState: (world: ObjectIdentifier, state: WorldState)?
     private let history: LiveHistory.Settings?
     /// Counts up each time the record is cut back or started again, so a download under way can
     /// tell that the file it reads is no longer the one it began.
@@ -98,7 +101,9 @@ package final class LiveRun: Sendable {
         let built = world ?? (try? World(checked: checked))
         baseParts = built.map { LiveParts(world: $0, scene: scene) } ?? LiveParts(version: 0, bodies: [], walls: [], joints: [])
         var settings = history ?? LiveHistory.Settings()
-        rewind = Self.rewindAvailability(scene: checked, world: built, recordPath: recordPath, seconds: settings.seconds)
+        let availability = Self.rewindAvailability(scene: checked, world: built, recordPath: recordPath, seconds: settings.seconds)
+        rewind = availability.rewind
+        checkedState = world.flatMap { given in availability.state.map { (ObjectIdentifier(given), $0) } }
         if case .available = rewind {
             settings.onBranch = { [recordEpoch] in recordEpoch.advance() }
             self.history = settings
@@ -114,19 +119,23 @@ package final class LiveRun: Sendable {
         self.init(checked: try CheckedScene(scene), sceneText: sceneText, sceneFile: sceneFile, recordPath: recordPath, history: history)
     }
 
-    private static func rewindAvailability(scene: CheckedScene, world: World?, recordPath: String, seconds: Int) -> Rewind {
+    /// Whether `world` (or the scene's, built here) can be saved and the record cut back, with
+    /// the state the trial save gave.
+    private static func rewindAvailability(scene: CheckedScene, world: World?, recordPath: String,
+                                           seconds: Int) -> (rewind: Rewind, state: WorldState?) {
         switch FileDescriptorIO.kind(of: recordPath) {
         case .regular, .missing: break
-        default: return .unavailable("the record (\(recordPath)) is not a regular file, and a branch cuts the record back")
+        default: return (.unavailable("the record (\(recordPath)) is not a regular file, and a branch cuts the record back"), nil)
         }
+        let state: WorldState
         do {
-            _ = try (world ?? World(checked: scene)).saveState()
+            state = try (world ?? World(checked: scene)).saveState()
         } catch let error as StateError {
-            return .unavailable("rewind keeps saved states, and \(error)")
+            return (.unavailable("rewind keeps saved states, and \(error)"), nil)
         } catch {
-            return .unavailable("rewind keeps saved states, and this world cannot be made: \(error)")
+            return (.unavailable("rewind keeps saved states, and this world cannot be made: \(error)"), nil)
         }
-        return .available(seconds: seconds)
+        return (.available(seconds: seconds), state)
     }
 
     /// Hands a page's command to the run.
@@ -280,7 +289,10 @@ package final class LiveRun: Sendable {
             if generation > 0 { recordEpoch.advance() }
             let plan = plan(fps: fps, generation: generation, onFrame: onFrame)
             let engine = if generation == 0, let firstWorld {
-                try RunEngine(plan: plan, freshWorld: firstWorld, shouldStop: shouldStop, onWarning: onWarning)
+                // The world rewinds were checked on, saved then: not saved again.
+                try RunEngine(plan: plan, freshWorld: firstWorld,
+                              freshState: checkedState.flatMap { $0.world == ObjectIdentifier(firstWorld) ? $0.state : nil },
+                              shouldStop: shouldStop, onWarning: onWarning)
             } else {
                 try RunEngine(plan: plan, shouldStop: shouldStop, onWarning: onWarning)
             }

@@ -50,12 +50,16 @@ public final class RunEngine {
 
     /// Sets the run up on `freshWorld`, a world built from the plan's scene and not yet stepped
     /// or changed (`serve` shows it to pages before its first run), so it is not built twice.
-    package init(plan: RunPlan, freshWorld: World, shouldStop: @escaping () -> Bool = { false },
+    /// - Parameter freshState: `freshWorld`'s state, if its builder saved it already (`serve`
+    ///   checks on it that rewinds work): the set-up's trial save and a live history's first
+    ///   state take it, so the world is not saved again.
+    package init(plan: RunPlan, freshWorld: World, freshState: WorldState? = nil, shouldStop: @escaping () -> Bool = { false },
                  onWarning: @escaping (String) -> Void = { _ in }) throws(RunSetupError) {
         guard freshWorld.stepCount == 0 else { throw .unsupported("a run starts from a world not yet stepped") }
+        precondition(freshState.map { $0.step == 0 && $0.fingerprint == freshWorld.fingerprint } ?? true, "a fresh world's own state")
         self.plan = plan
         world = freshWorld
-        let setup = StageSetup(plan: plan, world: world, shouldStop: shouldStop, onWarning: onWarning)
+        let setup = StageSetup(plan: plan, world: world, savedAtStart: freshState, shouldStop: shouldStop, onWarning: onWarning)
         for kind in RunPlan.stageKinds { try kind.prepare(setup) }
         if let state = plan.start.state { try Self.restore(state, of: plan.start, into: world) }
         var stages: [(StepPipeline.Position, StepStage)] = []

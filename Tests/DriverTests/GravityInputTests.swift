@@ -32,7 +32,7 @@ final class ScriptedWorld {
         let world = try World(scene: Repository.scene("book"))
         let parser = GravityLineParser(source: "pipe", stepRate: 120, gravityMagnitude: 1000, axes: .portrait)
         let input = GravityInput(events: GravityStream(source: .descriptor(fd), parser: parser), waitsForInput: waits, policy: policy,
-                                 recorder: nil, shouldStop: shouldStop) { _ in }
+                                 inputs: RunInputs(world: world), shouldStop: shouldStop) { _ in }
         return ScriptedWorld(world: world, input: input)
     }
 

@@ -57,6 +57,26 @@ import Testing
         #expect(world.stepCount > 0 && world.stepCount == outcome.result.finalSnapshot.step)
     }
 
+    /// Serve saves its world once as it starts (issue 49): the save that checks rewinds work on
+    /// it is also the run's trial save and its history's first state (it was saved three times).
+    @Test(.timeLimit(.minutes(3)), .needsSavedStates(World.canSaveState)) func serveSavesItsWorldOnceAsItStarts() throws {
+        let scene = try Repository.scene("book")
+        let world = try World(scene: scene)
+        let text = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Repository.path("Scenes/book.json"))))
+        let record = Self.temporary("once.rec")
+        defer { try? FileManager.default.removeItem(atPath: record) }
+        // States kept far apart: a save while the run steps would be the history's, not the start's.
+        let live = LiveRun(checked: try CheckedScene(scene), sceneText: text, sceneFile: "Scenes/book.json", recordPath: record,
+                           history: LiveHistory.Settings(seconds: 30, interval: 1_000_000), world: world)
+        #expect(live.rewind == .available(seconds: 30) && world.statesSaved == 1)
+        let frames = Atomic<Int>(0)
+        let outcome = try live.run(fps: 240, firstWorld: world, shouldStop: { frames.load(ordering: .relaxed) >= 5 }) { _ in
+            frames.add(1, ordering: .relaxed)
+        }
+        #expect(outcome.result.finalSnapshot.step > 0 && outcome.recordFailure == nil)
+        #expect(world.statesSaved == 1, "saved \(world.statesSaved) times")
+    }
+
     @Test func aPushOrGrabNamingNoBodyOrAKinematicOneIsRefused() throws {
         let live = try Self.live(record: Self.temporary("push.rec"))
         #expect(live.post(.push(body: BodyID(99), velocity: Vec2(0, 1), at: .zero)) == "cannot push: body 99 is not in the scene (its bodies are 1...5)")

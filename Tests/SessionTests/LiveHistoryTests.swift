@@ -42,7 +42,7 @@ import Testing
     @Test(.needsSavedStates(World.canSaveState)) func rewindsAreRateLimitedAndStopWithTheRun() throws {
         let world = try World(scene: Repository.scene("book"))
         let control = LiveControl()
-        let history = try LiveHistory(world: world, control: control, recorder: nil, stepRate: 120,
+        let history = try LiveHistory(inputs: RunInputs(world: world), control: control, stepRate: 120,
                                       settings: LiveHistory.Settings(seconds: 2, interval: 60))
         Self.step(StepPipeline(world: world, stages: [(.input, history)]), 200)
         let start = ContinuousClock.now
@@ -73,10 +73,10 @@ import Testing
         let control = LiveControl()
         let settings = LiveHistory.Settings(seconds: 1, interval: 10)
         guard World.canSaveState else {
-            #expect(throws: StateError.unsupportedBackend) { try LiveHistory(world: world, control: control, recorder: nil, stepRate: 120, settings: settings) }
+            #expect(throws: StateError.unsupportedBackend) { try LiveHistory(inputs: RunInputs(world: world), control: control, stepRate: 120, settings: settings) }
             return
         }
-        let history = try LiveHistory(world: world, control: control, recorder: nil, stepRate: 120, settings: settings)
+        let history = try LiveHistory(inputs: RunInputs(world: world), control: control, stepRate: 120, settings: settings)
         let pipeline = StepPipeline(world: world, stages: [(.input, history)])
         Self.step(pipeline, 500)
         // One second at 120 steps/s: steps 380...500, from the states at 380, 390, ..., 500.
@@ -90,7 +90,7 @@ import Testing
         // Past the byte limit the oldest go, and the span shortens.
         let limit = 7 * history.bytesKept / history.statesKept / 2
         let leanWorld = try World(scene: Repository.scene("book"))
-        let leanHistory = try LiveHistory(world: leanWorld, control: LiveControl(), recorder: nil, stepRate: 120,
+        let leanHistory = try LiveHistory(inputs: RunInputs(world: leanWorld), control: LiveControl(), stepRate: 120,
                                           settings: LiveHistory.Settings(seconds: 30, interval: 10, maxBytes: limit))
         Self.step(StepPipeline(world: leanWorld, stages: [(.input, leanHistory)]), 200)
         let kept = leanHistory.statesKept
@@ -104,16 +104,18 @@ import Testing
     @Test(.needsSavedStates(World.canSaveState)) func aRewindGivesBackTheWorldTheRunHadAtThatStep() throws {
         let world = try World(scene: Repository.scene("pile-100"))
         let control = LiveControl()
-        let history = try LiveHistory(world: world, control: control, recorder: nil, stepRate: world.stepRate,
+        let inputs = RunInputs(world: world)
+        let history = try LiveHistory(inputs: inputs, control: control, stepRate: world.stepRate,
                                       settings: LiveHistory.Settings(seconds: 30))
         let pipeline = StepPipeline(world: world, stages: [(.input, history)])
         var seen: [Int: WorldSnapshot] = [:]
         for step in 0..<300 {
-            // Gravity changes between kept states: the rewind must step under each one.
-            if step == 70 || step == 131 { try world.setGravity(Vec2(step == 70 ? 400 : -250, -800)) }
+            // Gravity changes between kept states, applied as the run applies inputs: the rewind
+            // must step under each one.
+            if step == 70 || step == 131 { try inputs.apply(.gravity(Vec2(step == 70 ? 400 : -250, -800))) }
             // So do pages' pushes, and a force held across a kept state.
-            if step == 95 { try world.apply(.impulse(Vec2(0, 300), at: nil), to: BodyID(17)) }
-            if step == 118 { try world.apply(.hold(force: Vec2(5000, 0), at: nil, torque: 0, steps: 20), to: BodyID(40)) }
+            if step == 95 { try inputs.apply(.body(BodyID(17), .impulse(Vec2(0, 300), at: nil))) }
+            if step == 118 { try inputs.apply(.body(BodyID(40), .hold(force: Vec2(5000, 0), at: nil, torque: 0, steps: 20))) }
             Self.step(pipeline, 1)
             seen[world.stepCount] = world.snapshot()
         }

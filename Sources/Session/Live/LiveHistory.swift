@@ -8,11 +8,12 @@ import Script
 /// input) that keeps:
 /// - the world's saved state every `interval` steps (`StateRing`), back to `seconds` of simulated
 ///   time before the newest step, and within `maxBytes`;
-/// - the gravity each of those steps was taken under (its changes);
-/// - the record's length after each of those steps.
+/// - the record's length after each of those steps;
+/// and reads the inputs applied since the oldest kept state from the run's inputs (`RunInputs`,
+/// which keeps them for it, and is the record's one writer).
 ///
 /// A rewind to step T (`rewind(to:)`, at a frame boundary) restores the newest state at or
-/// before T and steps on to T under the gravity each step had: exactly the world the run had
+/// before T and steps on to T with the inputs each step had: exactly the world the run had
 /// after T steps. Nothing is dropped yet, so while the run stands still another rewind may go
 /// forward again, up to the newest step. The first step after a rewind makes the branch: the
 /// history after T is dropped and the record is cut back to its length after T steps, then the
@@ -48,19 +49,12 @@ public final class LiveHistory: StepStage {
 
     private let world: World
     private let control: LiveControl
-    private let recorder: RunRecorder?
+    /// The run's inputs and record: what a rewind applies again, and what a branch cuts back.
+    private let inputs: RunInputs
     private let settings: Settings
     private let spanSteps: Int
     private let interval: Int
     private var ring: StateRing
-    /// Gravity changes from the oldest kept state on: the gravity step `step` (counted from 0)
-    /// was taken under, where it differed from the step before.
-    private var gravityChanges: [(step: Int, gravity: Vec2)] = []
-    /// Bodies' inputs (a page's pushes) and structural changes from the oldest kept state on,
-    /// with the step (counted from 0) they were applied before.
-    private var bodyInputs: [(step: Int, action: InputAction)] = []
-    /// The gravity the newest step was taken under.
-    private var lastGravity: Vec2
     /// The record's length after each step from the oldest kept state's on.
     private var recordLengths: [Int64] = []
     private var recordLengthsFrom: Int
@@ -74,12 +68,16 @@ public final class LiveHistory: StepStage {
 
     /// Keeps the world's state now as the history's first.
     /// - Throws: `StateError` when the world cannot be saved (Debian's library, sleeping bodies).
-    public init(world: World, control: LiveControl, recorder: RunRecorder?, stepRate: Int, settings: Settings,
+    /// - Parameter inputs: the run's inputs (its world, its record if any); from now on they keep
+    ///   what is applied, for the history's rewinds.
+    /// - Parameter saved: the world's state now, if already saved (the run's trial save): kept
+    ///   as the first state rather than saving the world again.
+    public init(inputs: RunInputs, control: LiveControl, stepRate: Int, settings: Settings, saved: WorldState? = nil,
                 shouldStop: @escaping () -> Bool = { false }, onWarning: @escaping (String) -> Void = { _ in }) throws(StateError) {
-        self.world = world
+        world = inputs.world
         self.control = control
         self.shouldStop = shouldStop
-        self.recorder = recorder
+        self.inputs = inputs
         self.settings = settings
         self.onWarning = onWarning
         spanSteps = settings.seconds * stepRate
@@ -87,10 +85,14 @@ public final class LiveHistory: StepStage {
         ring = StateRing()
         // States kept for 30 s go without their restore aid: a rewind is not worth half as much
         // memory again.
-        ring.append(try world.saveState().withoutRestoreAid)
+        let world = inputs.world
+        precondition(saved.map { $0.step == world.stepCount } ?? true, "the world's state now")
+        let first: WorldState
+        if let saved { first = saved } else { first = try world.saveState() }
+        ring.append(first.withoutRestoreAid)
         newestStep = world.stepCount
         recordLengthsFrom = world.stepCount
-        lastGravity = world.gravity
+        inputs.keepInputs()
         publish()
     }
 
@@ -106,23 +108,17 @@ public final class LiveHistory: StepStage {
     public func beforeStep(_ state: StepState) -> Bool {
         let step = world.stepCount
         if step < newestStep { branch(at: step) }
-        if let recorder {
+        if let record = inputs.record {
             let index = step - recordLengthsFrom
-            if index == recordLengths.count { recordLengths.append(recorder.length) } else { recordLengths[index] = recorder.length }
+            if index == recordLengths.count { recordLengths.append(record.length) } else { recordLengths[index] = record.length }
         }
         return true
     }
 
-    /// After a step: the gravity it was taken under, and every `interval` steps the world's state.
+    /// After a step: every `interval` steps the world's state.
     public func afterStep(_ state: StepState) {
         let step = world.stepCount
         newestStep = step
-        // Nothing after the pipeline's head changes gravity within a step: it is the step's.
-        if world.gravity != lastGravity {
-            lastGravity = world.gravity
-            gravityChanges.append((step - 1, lastGravity))
-        }
-        for action in world.inputsOfLastStep { bodyInputs.append((step - 1, action)) }
         if step % interval == 0 {
             do {
                 ring.append(try world.saveState().withoutRestoreAid)
@@ -152,7 +148,7 @@ public final class LiveHistory: StepStage {
     }
 
     /// Puts the world back to its state after `target` steps, at a frame boundary: the newest
-    /// kept state at or before it, stepped on under the gravity each step had.
+    /// kept state at or before it, stepped on with the inputs each step had.
     /// - Throws: `RewindRefusal.outside` when no kept state is at or before `target` or it is
     ///   past the newest step (a target accepted from `span` stays reachable until it is taken);
     ///   `StateError` if the state cannot be restored (the world is then as it was).
@@ -167,23 +163,14 @@ public final class LiveHistory: StepStage {
         guard target != world.stepCount else { return }
         let base = ring.newest(atOrBefore: target)!
         try world.restore(base)
-        var changes = gravityChanges.drop { $0.step < base.step }
-        var inputs = bodyInputs.drop { $0.step < base.step }
+        var applied = inputs.inputs(from: base.step)
         for step in base.step..<target {
             if shouldStop() { return }
-            if let change = changes.first, change.step == step {
-                // Every kept gravity was set once before, so this cannot throw.
-                try world.setGravity(change.gravity)
-                changes = changes.dropFirst()
-            }
-            while let input = inputs.first, input.step == step {
-                // Applied once before to this world's bodies: cannot throw.
-                switch input.action {
-                case let .body(id, bodyInput): try world.apply(bodyInput, to: id)
-                case let .change(change): try world.apply(change)
-                case let .gravity(gravity): try world.setGravity(gravity)
-                }
-                inputs = inputs.dropFirst()
+            while let input = applied.first, input.step == step {
+                // Applied once before to this world, in this order: cannot throw. Applied to the
+                // world alone: the record has them already.
+                try world.apply(input.action)
+                applied = applied.dropFirst()
             }
             world.step()
         }
@@ -195,15 +182,14 @@ public final class LiveHistory: StepStage {
     /// old branch's, and goes, and the record is cut back to its length after `step` steps.
     private func branch(at step: Int) {
         ring.dropNewer(than: step)
-        gravityChanges.removeAll { $0.step >= step }
-        bodyInputs.removeAll { $0.step >= step }
-        lastGravity = world.gravity
-        if let recorder {
+        var recordLength: Int64?
+        if inputs.record != nil {
             let index = step - recordLengthsFrom
             settings.onBranch()
-            recorder.truncate(to: recordLengths[index])
+            recordLength = recordLengths[index]
             recordLengths.removeSubrange((index + 1)...)
         }
+        inputs.branch(at: step, recordLength: recordLength)
         newestStep = step
     }
 
@@ -215,11 +201,10 @@ public final class LiveHistory: StepStage {
         ring.fit(bytes: settings.maxBytes, keepingAtOrBefore: pending)
         let oldest = ring.oldestStep
         if oldest > recordLengthsFrom {
-            if recorder != nil { recordLengths.removeFirst(min(recordLengths.count, oldest - recordLengthsFrom)) }
+            if inputs.record != nil { recordLengths.removeFirst(min(recordLengths.count, oldest - recordLengthsFrom)) }
             recordLengthsFrom = oldest
         }
-        if let first = gravityChanges.first, first.step < oldest { gravityChanges.removeAll { $0.step < oldest } }
-        if let first = bodyInputs.first, first.step < oldest { bodyInputs.removeAll { $0.step < oldest } }
+        inputs.forgetInputs(before: oldest)
     }
 
     private var rewindState: RewindState { RewindState(earliest: span.lowerBound, latest: span.upperBound, rewinds: rewinds) }
@@ -245,8 +230,10 @@ extension LiveHistory: PlannedStage {
         guard let settings = setup.plan.rewind, case let .live(_, control) = setup.plan.clock else { return nil }
         let history: LiveHistory
         do {
-            history = try LiveHistory(world: setup.world, control: control, recorder: setup.recorder, stepRate: setup.scene.stepRate,
-                                      settings: settings, shouldStop: setup.shouldStop, onWarning: setup.onWarning)
+            // The trial save is of the world as set up: its state now unless a start state was restored.
+            let saved = setup.plan.start.state == nil ? try? setup.trialSave.get() : nil
+            history = try LiveHistory(inputs: setup.inputs, control: control, stepRate: setup.scene.stepRate,
+                                      settings: settings, saved: saved, shouldStop: setup.shouldStop, onWarning: setup.onWarning)
         } catch {
             throw .state(error)
         }

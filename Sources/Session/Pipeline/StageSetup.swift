@@ -19,7 +19,7 @@ extension PlannedStage {
 }
 
 /// What the stages of one run are set up from: the plan, the world, and what they share (the
-/// record, which gravity changes and a live history go into; the gravity input opened first).
+/// run's inputs and record, `RunInputs`; the gravity input opened first).
 final class StageSetup {
     let plan: RunPlan
     let world: World
@@ -28,16 +28,21 @@ final class StageSetup {
     let onWarning: (String) -> Void
     /// Writes saved states naming the run's scene.
     let stateWriter: StateFileWriter
-    /// The run's record, once `RecordStage` has created it.
-    var recorder: RunRecorder?
+    /// Every input the run applies, and its record once `RecordStage` has created it.
+    let inputs: RunInputs
     /// The gravity input, once `GravityInput` has opened it.
     var gravityEvents: GravityEvents?
 
-    init(plan: RunPlan, world: World, shouldStop: @escaping () -> Bool, onWarning: @escaping (String) -> Void) {
+    /// - Parameter savedAtStart: `world`'s state as it is now, if its builder already saved it:
+    ///   the trial save takes it rather than saving again.
+    init(plan: RunPlan, world: World, savedAtStart: WorldState? = nil, shouldStop: @escaping () -> Bool,
+         onWarning: @escaping (String) -> Void) {
         self.plan = plan
+        self.savedAtStart = savedAtStart
         self.world = world
         self.shouldStop = shouldStop
         self.onWarning = onWarning
+        inputs = RunInputs(world: world)
         stateWriter = StateFileWriter(sceneFile: plan.start.sceneFile, sceneText: plan.start.sceneText)
     }
 
@@ -46,9 +51,12 @@ final class StageSetup {
     /// The step the run ends at, when its length is fixed.
     var lastStep: Int? { plan.end.stepLimit(atRate: scene.stepRate).map { plan.start.outputStep + $0 } }
 
-    /// Whether the world can be saved now, tried once for every stage that asks (a save of a
-    /// large world costs).
-    lazy var trialSave: Result<Void, StateError> = Result { () throws(StateError) in _ = try world.saveState() }
+    private let savedAtStart: WorldState?
+
+    /// Whether the world can be saved as it was set up (before a start state is restored), tried
+    /// once for every stage that asks (a save of a large world costs), and the state it gave.
+    lazy var trialSave: Result<WorldState, StateError> = savedAtStart.map { .success($0) }
+        ?? Result { () throws(StateError) in try world.saveState() }
 
     /// Refuses `option` on a library without saved states (69), or for a world saved states do
     /// not cover (64, e.g. sleeping bodies): now, with a trial save, not at a long run's end.

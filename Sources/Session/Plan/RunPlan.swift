@@ -42,7 +42,7 @@ public struct RunPlan: Sendable {
     /// State hashes every K steps (`cratedrop hash`).
     public var hashTrail: HashTrail?
     /// Changes to bodies at step boundaries that no input line makes (a sweep's counterfactual),
-    /// applied after that step's inputs; not recorded.
+    /// applied after that step's inputs; recorded as the input lines that say them (a position set has none).
     public var edits: [WorldEdit] = []
     /// Where a counterfactual saves the world at its branch step, before its change (a saved-state
     /// file people can load and branch again); the run then goes on from that file's state,

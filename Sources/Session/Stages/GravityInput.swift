@@ -5,7 +5,7 @@ import Script
 
 /// Where a gravity input's changes come from: a JSON Lines stream (`GravityStream`) or tilts
 /// posted from pages (`LiveControl`). Both hand out the same events, so both apply and record
-/// through one path.
+/// through one path (`RunInputs`).
 public protocol GravityEvents: AnyObject {
     /// The input's name as used in messages: a path, `stdin`, `pages`.
     var source: String { get }
@@ -16,7 +16,8 @@ public protocol GravityEvents: AnyObject {
 
 extension GravityStream: GravityEvents {}
 
-/// The input stage: gravity changes applied at step boundaries, and recorded with their step.
+/// The input stage: gravity changes applied at step boundaries, through the run's inputs
+/// (`RunInputs`), which record them with their step.
 ///
 /// Offline (`waitsForInput`), before each step it waits until it knows whether a change applies
 /// at that step (the next timed line is read, or the stream has ended), so the result never
@@ -30,8 +31,8 @@ public final class GravityInput: StepStage {
     private let events: GravityEvents
     private let waitsForInput: Bool
     private let policy: BadLinePolicy
-    /// The run's record, read when a change applies: it is created after the input is opened.
-    private var recorder: () -> RunRecorder?
+    /// Applies each change and records it (the record is created after the input is opened).
+    private let inputs: RunInputs
     /// Timed lines before this step were applied by the run that made the saved state continued.
     private let startStep: Int
     /// The step the run ends at, when known: a force may not be held past it.
@@ -58,20 +59,20 @@ public final class GravityInput: StepStage {
     ///   - events: the gravity stream (already reading) or the live control.
     ///   - waitsForInput: offline runs wait for the input that decides each step; real-time runs never wait.
     ///   - policy: what a malformed line does: stop the run, or be skipped with a warning.
-    ///   - recorder: receives every change applied, with its step (the caller closes it).
+    ///   - inputs: applies every change and records it with its step.
     ///   - shouldStop: ends a wait for input (a stop request); checked between lines too.
     ///   - onSkip: told of each line skipped under policy `skip`.
     ///   - startStep: the step the run starts at (a saved state's); timed lines due before it are
     ///     passed over, since the state already holds their effect.
     ///   - lastStep: the step the run ends at, when known; a force held past it is refused.
-    public init(events: GravityEvents, waitsForInput: Bool, policy: BadLinePolicy, recorder: RunRecorder?, startStep: Int = 0,
+    public init(events: GravityEvents, waitsForInput: Bool, policy: BadLinePolicy, inputs: RunInputs, startStep: Int = 0,
                 lastStep: Int? = nil, shouldStop: @escaping () -> Bool = { false }, onSkip: @escaping (GravityLineError) -> Void) {
         self.startStep = startStep
         self.lastStep = lastStep
         self.events = events
         self.waitsForInput = waitsForInput
         self.policy = policy
-        self.recorder = { recorder }
+        self.inputs = inputs
         self.shouldStop = shouldStop
         self.onSkip = onSkip
     }
@@ -86,7 +87,7 @@ public final class GravityInput: StepStage {
             if shouldStop() { return false }
             if let command = pending {
                 guard case let .step(due) = command.when, due > step else {
-                    apply(command, to: state.world, at: step)
+                    apply(command, at: step)
                     pending = nil
                     // A line refused here (policy `stop`) ends the run before this step.
                     if failure != nil { return false }
@@ -129,7 +130,7 @@ public final class GravityInput: StepStage {
         }
     }
 
-    private func apply(_ command: InputCommand, to world: World, at step: Int) {
+    private func apply(_ command: InputCommand, at step: Int) {
         // The parser checked the values; what it cannot know (the body, the run's end) is checked
         // here, before the step the line applies at.
         if case let .body(_, .hold(_, _, _, steps)) = command.action, let lastStep, steps > lastStep - step {
@@ -137,14 +138,13 @@ public final class GravityInput: StepStage {
             return
         }
         do throws(PhysicsError) {
-            if let entry = try world.apply(command.action) { tell(entry, of: command, in: world) }
+            if let entry = try inputs.apply(command.action) { tell(entry, of: command, in: inputs.world) }
         } catch {
             let message = if case let .invalidValue(_, problems) = error { problems.map(\.description).joined(separator: "; ") } else { error.description }
             refuse(command, message)
             return
         }
         changesApplied += 1
-        recorder()?.record(step: step, action: command.action)
     }
 
     /// What a change did beyond what its line says: the bodies and walls an added crate starts
@@ -220,9 +220,8 @@ extension GravityInput: PlannedStage {
         guard let events = setup.gravityEvents else { return nil }
         let onWarning = setup.onWarning
         let input = GravityInput(events: events, waitsForInput: !setup.plan.clock.isRealTime, policy: setup.plan.gravity?.badLines ?? .stop,
-                                 recorder: nil, startStep: setup.plan.start.step, lastStep: setup.lastStep,
+                                 inputs: setup.inputs, startStep: setup.plan.start.step, lastStep: setup.lastStep,
                                  shouldStop: setup.shouldStop) { error in onWarning("skipped \(error)") }
-        input.recorder = { setup.recorder }
         input.onWarning = onWarning
         return input
     }

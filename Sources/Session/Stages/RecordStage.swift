@@ -6,23 +6,27 @@ import Script
 
 /// The record stage: after each step the record's schedule names, a checkpoint (the state hash,
 /// and the full state early on), and with keyframes every K steps the world's saved state on that
-/// step's checkpoint line (`RecordKeyframe`). Gravity changes reach the same recorder through
-/// `GravityInput`.
+/// step's checkpoint line (`RecordKeyframe`). It creates the record and hands it to the run's
+/// inputs (`RunInputs`), the record's one writer: inputs, checkpoints and the end line alike.
 public final class RecordStage: StepStage {
-    public let recorder: RunRecorder
+    /// The record, read here (its header, schedule, failures), written through `inputs`.
+    public var recorder: RunRecorder { inputs.record! }
+    private let inputs: RunInputs
     /// A keyframe that could not be saved: the run ends there, and `finish` reports it.
     private var keyframeFailure: (step: Int, error: StateError)?
     /// A live run's record is flushed every frame, so a write failure shows at once.
     private let flushesEachFrame: Bool
 
-    /// - Parameter recorder: the open record; `finish(_:)` writes its end line and closes it. When
-    ///   its header names keyframes (`keyframeEvery`), the world is saved into the record after
-    ///   every multiple of that many steps; the caller has checked that this world can be saved.
+    /// - Parameter inputs: the run's inputs, holding the open record; `finish(_:)` writes its end
+    ///   line and closes it. When its header names keyframes (`keyframeEvery`), the world is saved
+    ///   into the record after every multiple of that many steps; the caller has checked that this
+    ///   world can be saved.
     /// - Parameter flushesEachFrame: flush after every frame (a live run), and end the run at
     ///   the first frame whose flush failed rather than go on with a record already lost.
-    public init(recorder: RunRecorder, flushesEachFrame: Bool = false) {
-        precondition(recorder.header.keyframeEvery.map { $0 >= 1 } ?? true, "keyframes are at least 1 step apart")
-        self.recorder = recorder
+    public init(inputs: RunInputs, flushesEachFrame: Bool = false) {
+        precondition(inputs.record != nil, "a record stage has a record")
+        precondition(inputs.record?.header.keyframeEvery.map { $0 >= 1 } ?? true, "keyframes are at least 1 step apart")
+        self.inputs = inputs
         self.flushesEachFrame = flushesEachFrame
     }
 
@@ -47,7 +51,7 @@ public final class RecordStage: StepStage {
                 return
             }
         }
-        recorder.checkpoint(state.snapshot, keyframe: keyframe)
+        inputs.checkpoint(state.snapshot, keyframe: keyframe)
     }
 
     /// Writes the end line and closes the record; its part (`RunOutcome.recordFailure`) and a
@@ -66,7 +70,7 @@ public final class RecordStage: StepStage {
     /// - Throws: `RecordWriteError` when the record could not be written whole, or a keyframe
     ///   could not be saved (the run stopped there).
     func finish(_ final: WorldSnapshot) throws(RecordWriteError) {
-        recorder.finish(steps: final.step, hash: StateHash(final))
+        inputs.endRecord(steps: final.step, hash: StateHash(final))
         do {
             try recorder.close()
         } catch {
@@ -106,10 +110,10 @@ extension RecordStage: PlannedStage {
         } catch {
             throw .recordNotCreated(error)
         }
-        setup.recorder = recorder
+        setup.inputs.keep(record: recorder)
         var flushesEachFrame = false
         if case .live = setup.plan.clock { flushesEachFrame = true }
-        return RecordStage(recorder: recorder, flushesEachFrame: flushesEachFrame)
+        return RecordStage(inputs: setup.inputs, flushesEachFrame: flushesEachFrame)
     }
 }
 

@@ -3,15 +3,16 @@ import SceneModel
 import Script
 
 /// Applies the plan's world edits (a sweep's counterfactual) at their step boundaries, after that
-/// step's input lines (`BranchStateStage` saved the world before them), and writes each into the
-/// run's record as its input line. A change the world refuses ends the run with its reason.
+/// step's input lines (`BranchStateStage` saved the world before them), through the run's inputs
+/// (`RunInputs`), which write each into the record as its input line. A change the world refuses
+/// ends the run with its reason.
 final class WorldEditStage: StepStage {
     private var pending: ArraySlice<WorldEdit>
     private(set) var failure: CounterfactualFailure?
-    /// The run's record, if it keeps one (created after the stages are made).
-    var recorder: () -> RunRecorder? = { nil }
+    private let inputs: RunInputs
 
-    init(_ edits: [WorldEdit]) {
+    init(_ edits: [WorldEdit], inputs: RunInputs) {
+        self.inputs = inputs
         pending = edits.sorted { $0.step < $1.step }[...]
     }
 
@@ -21,13 +22,12 @@ final class WorldEditStage: StepStage {
             // An edit before the run's first step (a start past it) does not apply.
             guard next.step == state.world.stepCount else { continue }
             do {
-                try state.world.apply(next)
+                // The record carries it as the input line that says it, so a replay makes it too.
+                try inputs.apply(next)
             } catch {
                 failure = .refused(step: next.step, error)
                 return false
             }
-            // The record carries it as the input line that says it, so a replay makes it too.
-            if let action = next.inputAction { recorder()?.record(step: next.step, action: action) }
         }
         return true
     }
@@ -41,9 +41,7 @@ extension WorldEditStage: PlannedStage {
     static func make(_ setup: StageSetup) -> WorldEditStage? {
         let plan = setup.plan
         guard !plan.edits.isEmpty else { return nil }
-        let stage = WorldEditStage(plan.edits)
-        stage.recorder = { setup.recorder }
-        return stage
+        return WorldEditStage(plan.edits, inputs: setup.inputs)
     }
 
     /// A change refused is bad values.
