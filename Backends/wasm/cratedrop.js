@@ -296,9 +296,14 @@ class World {
         return this.core.abi.cratedrop_world_record_steps(this.handle);
     }
 
-    /** Puts the world back to saved bytes (from here or from the CLI): `save()`'s bytes or a saved-state file (`saveFile()`, `--save-state`). */
+    /**
+     * Restores world-state bytes (`save`) or a saved-state file (`saveFile`, the CLI's
+     * `--save-state`); returns the CLI's warning for a file saved in another determinism class
+     * (its continuation will not match one made there), else null.
+     */
     restore(bytes) {
-        this.core.check(this.core.withBytes(bytes, (p, n) => this.core.abi.cratedrop_world_restore(this.handle, p, n)));
+        const warning = this.core.check(this.core.withBytes(bytes, (p, n) => this.core.abi.cratedrop_world_restore(this.handle, p, n)));
+        return warning > 0 ? this.core.text(warning) : null;
     }
 
     /** The scene message `cratedrop serve` sends a page (docs/serve.md), for this world as it is now. */

@@ -138,11 +138,16 @@ final class CoreRun {
     /// world-state bytes (`save()`, CDWORLD) or a saved-state file (`saveFile()` or the CLI's
     /// `--save-state`, CDSTATE). A state of another scene is refused (the world's own check). The
     /// record ends here (`CoreRun+Record.swift`).
-    func restore(_ bytes: [UInt8]) throws(CoreError) {
+    /// Restores a world state's bytes or a saved-state file; returns the warning for a file saved
+    /// in another determinism class (the CLI's), else nil.
+    func restore(_ bytes: [UInt8]) throws(CoreError) -> String? {
         let state: WorldState
+        var warning: String?
         if SavedStateFile.startsWithMagic(bytes) {
             do {
-                state = try SavedStateFile.parse(bytes).state
+                let file = try SavedStateFile.parse(bytes)
+                state = file.state
+                warning = file.otherClassWarning(named: "the state file", thisClass: DeterminismClass.current.id)
             } catch {
                 throw CoreError(code: .dataError, message: error.description)
             }
@@ -164,5 +169,6 @@ final class CoreRun {
             if case let .step(due) = command.when { due < startStep } else { false }
         }
         endRecordAtRestore(step: startStep)
+        return warning
     }
 }

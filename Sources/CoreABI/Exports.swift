@@ -169,13 +169,14 @@ public func cratedropWorldSave(_ handle: Int32) -> Int32 {
 
 /// Restores a state saved from the same scene (by this ABI or natively): world-state bytes
 /// (`cratedrop_world_save`) or a saved-state file (`cratedrop_world_save_file`, the CLI's
-/// `--save-state`). The world's record ends there (`cratedrop_world_record`).
+/// `--save-state`). The world's record ends there (`cratedrop_world_record`). Returns 0, or for a
+/// file saved in another determinism class the CLI's warning as the result (its length, above 0).
 @_cdecl("cratedrop_world_restore")
 public func cratedropWorldRestore(_ handle: Int32, _ state: UnsafePointer<UInt8>?, _ length: Int32) -> Int32 {
     guard let run = Handles.run(handle) else { return noSuchWorld(handle) }
     do throws(CoreError) {
-        try run.restore(bytes(state, length))
-        return 0
+        guard let warning = try run.restore(bytes(state, length)) else { return 0 }
+        return LastResult.set(warning)
     } catch {
         return LastResult.fail(error)
     }

@@ -142,4 +142,22 @@ extension CoreABITests {
         defer { _ = cratedropWorldFree(pile) }
         #expect(Self.restore(pile, file) == -65)
     }
+
+    /// A saved-state file from another determinism class restores, with the CLI's warning as the
+    /// result (its length returned), as `cratedrop hash FILE` warns on stderr.
+    @Test(.needsSavedStates(World.canSaveState)) func aStateFileFromAnotherClassRestoresWithTheCLIsWarning() throws {
+        let handle = try Self.book()
+        defer { _ = cratedropWorldFree(handle) }
+        #expect(cratedropWorldStep(handle, 30) == 0)
+        var file = try SavedStateFile.parse(Self.resultBytes(cratedropWorldSaveFile(handle)))
+        #expect(Self.restore(handle, file.bytes) == 0)
+        file.determinismClass = "0123456789ab"
+        let fresh = try Self.book()
+        defer { _ = cratedropWorldFree(fresh) }
+        let warning = Self.restore(fresh, file.bytes)
+        #expect(warning > 0)
+        #expect(Self.result() == "the state file was saved in determinism class 0123456789ab (\(file.backend) backend, \(file.architecture)); "
+            + "this machine is class \(DeterminismClass.current.id): a continuation here will not match one made there")
+        #expect(cratedropWorldStepCount(fresh) == 30)
+    }
 }

@@ -188,11 +188,12 @@ function engineWorker() {
           post({ refused: error.message });
         }
       } else if (message.restore) {
-        // A state from another scene or class, or damaged, is refused with the CLI's reason.
+        // A state from another scene, or damaged, is refused with the CLI's reason; one saved in
+        // another determinism class is restored with the CLI's warning.
         try {
-          world.restore(message.restore);
+          const warning = world.restore(message.restore);
           lastFrame = null;
-          post({ status: `restored at step ${world.stepCount}` });
+          post({ status: `restored at step ${world.stepCount}${warning ? ` (warning: ${warning})` : ""}` });
         } catch (error) {
           post({ refused: `cannot restore: ${error.message}` });
         }

@@ -49,9 +49,6 @@ enum SavedStateInput {
     /// The warning for a state saved in another determinism class than this machine's, its text
     /// from the file escaped; nil for this class.
     static func otherClassWarning(_ file: SavedStateFile, at path: String) -> String? {
-        guard file.determinismClass != DeterminismClass.current.id else { return nil }
-        return "\(TerminalText.escaped(path)) was saved in determinism class \(TerminalText.escaped(file.determinismClass)) "
-            + "(\(TerminalText.escaped(file.backend)) backend, \(TerminalText.escaped(file.architecture))); this machine is class "
-            + "\(DeterminismClass.current.id): a continuation here will not match one made there"
+        file.otherClassWarning(named: path, thisClass: DeterminismClass.current.id)
     }
 }
