@@ -181,6 +181,32 @@ public func cratedropWorldRestore(_ handle: Int32, _ state: UnsafePointer<UInt8>
     }
 }
 
+/// The input lines given but not yet applied (timed lines whose step has not come, untimed lines
+/// waiting for the next step), in the order given, one a line, as the result: with the scene and
+/// the saved state, what a copy of the world needs (Python's `World.copy` and pickles).
+@_cdecl("cratedrop_world_pending_inputs")
+public func cratedropWorldPendingInputs(_ handle: Int32) -> Int32 {
+    guard let run = Handles.run(handle) else { return noSuchWorld(handle) }
+    var text: [UInt8] = []
+    for line in run.pendingInputs {
+        if !text.isEmpty { text.append(10) }
+        text.append(contentsOf: line.filter { $0 != 10 && $0 != 13 })
+    }
+    return LastResult.set(text)
+}
+
+/// The world's gravity now (px/s², y up) into `out[0]`, `out[1]`: the scene's, or the last input
+/// line's that set it.
+@_cdecl("cratedrop_world_gravity")
+public func cratedropWorldGravity(_ handle: Int32, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    guard let run = Handles.run(handle) else { return noSuchWorld(handle) }
+    guard let out else { return LastResult.fail(CoreError(code: .usage, message: "no buffer for the gravity")) }
+    let gravity = run.world.gravity
+    out[0] = gravity.x
+    out[1] = gravity.y
+    return 0
+}
+
 /// The determinism class (`cratedrop platform`'s 12 hex digits) as the result.
 @_cdecl("cratedrop_determinism_class")
 public func cratedropDeterminismClass() -> Int32 {
