@@ -22,6 +22,8 @@ final class CoreRun {
     /// The display-paced driver, from the first frame on (`CoreRun+Frames.swift`); nil again after
     /// steps taken or a state restored outside it, so its count of steps owed starts afresh.
     var frames: PageFrames?
+    /// Contact events kept for the caller (`CoreRun+Events.swift`).
+    var events = KeptEvents()
     /// What a page is told and may ask (`CoreRun+Page.swift`).
     let page: PageLink
     /// The run's record, in memory from the load (`CoreRun+Record.swift`).
@@ -113,6 +115,7 @@ final class CoreRun {
     func stepOnce() {
         world.step()
         recordStepped()
+        keepStepEvents()
     }
 
     /// The world's state as bytes (`WorldState.bytes`): the same bytes the CLI's world gives.

@@ -61,3 +61,72 @@ extension CoreABITests {
         #expect(cratedropWorldGravity(handle + 100, nil) == -64)
     }
 }
+
+/// The space queries and contact events through the ABI: the Swift world's answers, as rows.
+extension CoreABITests {
+    /// A party as the ABI codes it: a body's id, or -(wall index + 1).
+    static func code(_ party: ContactParty) -> Double {
+        switch party {
+        case let .body(id): Double(id.rawValue)
+        case let .wall(index): -Double(index) - 1
+        }
+    }
+
+    static func rows(_ count: Int32, columns: Int) -> [Double] {
+        guard count > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: cratedropResult()!.assumingMemoryBound(to: Double.self), count: Int(count) * columns))
+    }
+
+    /// Point, segment, ray and box queries give the Swift world's hits, parties coded as ids and -(wall + 1).
+    @Test func queriesAreTheSwiftWorldsAsRows() throws {
+        let handle = try Self.book()
+        defer { _ = cratedropWorldFree(handle) }
+        let world = try World(scene: try Repository.scene("book"))
+        #expect(cratedropWorldStep(handle, 120) == 0)
+        for _ in 0..<120 { world.step() }
+        let body = world.snapshot().bodies[0]
+        let points = try world.query(point: body.position, within: 5)
+        let pointRows = Self.rows(cratedropWorldQueryPoint(handle, body.position.x, body.position.y, 5), columns: 7)
+        #expect(pointRows.count == points.count * 7 && !points.isEmpty)
+        #expect(pointRows.first == 1 && pointRows[4] == points[0].distance && pointRows[2] == points[0].point.x)
+        let across = try world.query(segmentFrom: Vec2(0, 1), to: Vec2(10_000, 1))
+        let segmentRows = Self.rows(cratedropWorldQuerySegment(handle, 0, 1, 10_000, 1, 0, 0), columns: 7)
+        #expect(segmentRows.count == across.count * 7 && !across.isEmpty)
+        #expect(zip(stride(from: 0, to: segmentRows.count, by: 7), across).allSatisfy { segmentRows[$0] == Self.code($1.party) && segmentRows[$0 + 6] == $1.alpha })
+        let ray = Self.rows(cratedropWorldQuerySegment(handle, 0, 1, 10_000, 1, 0, 1), columns: 7)
+        let firstHit = try world.firstHit(from: Vec2(0, 1), to: Vec2(10_000, 1))
+        #expect(ray.count == 7 && ray[0] == firstHit.map { Self.code($0.party) } && ray[6] == firstHit?.alpha)
+        let box = Self.rows(cratedropWorldQueryBox(handle, -1e4, -1e4, 1e4, 1e4), columns: 1)
+        #expect(box == (try world.query(boxFrom: Vec2(-1e4, -1e4), to: Vec2(1e4, 1e4))).map(Self.code))
+        #expect(box.contains(-1) && box.contains(1))
+        #expect(cratedropWorldQueryPoint(handle, .nan, 0, 0) == -65)
+        #expect(Self.result().hasPrefix("point[0]: "))
+        #expect(cratedropWorldQueryBox(handle, 10, 10, 0, 0) == -65)
+    }
+
+    /// Kept events are the Swift world's events of every step, read once; keeping changes no hash.
+    @Test func keptEventsAreEveryStepsEventsReadOnce() throws {
+        let handle = try Self.book()
+        defer { _ = cratedropWorldFree(handle) }
+        let world = try World(scene: try Repository.scene("book"))
+        world.recordsContactEvents = true
+        var expected: [ContactEvent] = []
+        for _ in 0..<90 {
+            world.step()
+            expected += world.contactEvents
+        }
+        #expect(cratedropWorldEvents(handle) == 0)
+        #expect(cratedropWorldKeepEvents(handle, 1) == 0)
+        #expect(cratedropWorldStep(handle, 90) == 0)
+        let rows = Self.rows(cratedropWorldEvents(handle), columns: 11)
+        #expect(rows.count == expected.count * 11 && !expected.isEmpty)
+        #expect(zip(stride(from: 0, to: rows.count, by: 11), expected).allSatisfy { start, event in
+            rows[start] == Double(event.step) && rows[start + 1] == Double(ContactEvent.Kind.allCases.firstIndex(of: event.kind)!) && rows[start + 2] == Self.code(event.a)
+                && rows[start + 3] == Self.code(event.b) && rows[start + 8] == event.normalImpulse
+        })
+        #expect(cratedropWorldEvents(handle) == 0)
+        #expect(cratedropWorldHash(handle) == world.stateHash.value)
+        #expect(cratedropWorldDroppedEvents(handle) == 0)
+        #expect(cratedropWorldKeepEvents(handle, 0) == 0 && cratedropWorldStep(handle, 10) == 0 && cratedropWorldEvents(handle) == 0)
+    }
+}
