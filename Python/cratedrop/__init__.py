@@ -11,9 +11,9 @@ states that are the same bytes on every machine (docs/python.md).
 """
 
 from .errors import CrateDropError, InputError, SceneError, SimulationError, StateError, UsageError
-from .world import STATE_COLUMNS, World, determinism_class
+from .world import EVENT, EVENT_KINDS, PARTY, POINT_HIT, SEGMENT_HIT, STATE_COLUMNS, World, determinism_class
 
 __version__ = "0.1.0"
 
-__all__ = ["World", "STATE_COLUMNS", "determinism_class", "CrateDropError", "SceneError", "InputError",
+__all__ = ["World", "STATE_COLUMNS", "POINT_HIT", "SEGMENT_HIT", "PARTY", "EVENT", "EVENT_KINDS", "determinism_class", "CrateDropError", "SceneError", "InputError",
            "StateError", "UsageError", "SimulationError", "__version__"]

@@ -38,6 +38,12 @@ _SIGNATURES = {
     "cratedrop_world_restore": (_i32, [_i32, ctypes.c_char_p, _i32]),
     "cratedrop_world_pending_inputs": (_i32, [_i32]),
     "cratedrop_world_gravity": (_i32, [_i32, ctypes.c_void_p]),
+    "cratedrop_world_query_point": (_i32, [_i32, ctypes.c_double, ctypes.c_double, ctypes.c_double]),
+    "cratedrop_world_query_segment": (_i32, [_i32] + [ctypes.c_double] * 5 + [_i32]),
+    "cratedrop_world_query_box": (_i32, [_i32] + [ctypes.c_double] * 4),
+    "cratedrop_world_keep_events": (_i32, [_i32, _i32]),
+    "cratedrop_world_events": (_i32, [_i32]),
+    "cratedrop_world_dropped_events": (ctypes.c_double, [_i32]),
     "cratedrop_determinism_class": (_i32, []),
 }
 
@@ -52,19 +58,36 @@ def _load() -> ctypes.CDLL:
     return library
 
 
-lib = _load()
+_library = None
+
+
+def library() -> ctypes.CDLL:
+    """The library, loaded on first use (``cratedrop.data`` needs none of it)."""
+    global _library
+    if _library is None:
+        _library = _load()
+    return _library
 
 
 def result_bytes(length: int) -> bytes:
     """The last call's result, ``length`` bytes (call under ``LOCK``)."""
     if length <= 0:
         return b""
-    return ctypes.string_at(lib.cratedrop_result(), length)
+    return ctypes.string_at(library().cratedrop_result(), length)
+
+
+def result_rows(rows: int, columns: int) -> "numpy.ndarray":
+    """The last call's result as a (rows, columns) float64 array, a copy (call under ``LOCK``)."""
+    import numpy
+
+    if rows <= 0:
+        return numpy.empty((0, columns))
+    return numpy.frombuffer(result_bytes(rows * columns * 8), dtype=numpy.float64).reshape(rows, columns).copy()
 
 
 def check(value: int, error: type[CrateDropError] = CrateDropError) -> int:
     """Returns ``value``, or raises ``error`` with the CLI's exit code and message when it is negative."""
     if value < 0:
-        message = result_bytes(lib.cratedrop_result_length()).decode("utf-8", "replace")
+        message = result_bytes(library().cratedrop_result_length()).decode("utf-8", "replace")
         raise error.for_code(-value, message)
     return value

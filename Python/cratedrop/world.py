@@ -11,7 +11,7 @@ from typing import Any, Mapping, Union
 import numpy as np
 
 from . import _abi
-from ._abi import LOCK, check, lib, result_bytes
+from ._abi import LOCK, check, library, result_bytes
 from .errors import CrateDropError, InputError, SceneError, StateError, UsageError
 
 #: The columns of :meth:`World.state`, in order: one row a body, in ascending id (the trace's
@@ -20,6 +20,54 @@ STATE_COLUMNS = ("id", "x", "y", "angle", "vx", "vy", "angular_velocity")
 
 #: The largest scene file CrateDrop reads (the CLI's limit).
 MAX_SCENE_BYTES = 64 << 20
+
+#: Who a query hit or an event names: ``body`` (its id, 0 for a wall) and ``wall`` (its index in the
+#: scene's walls, then its tumblers' walls; -1 for a body).
+_PARTY = [("body", np.int64), ("wall", np.int64)]
+#: :meth:`World.query_point`'s rows: the party, ``part`` (the shape of a compound body hit, else -1),
+#: the nearest point on it, the distance (negative inside) and the distance's gradient.
+POINT_HIT = np.dtype(_PARTY + [("part", np.int64), ("x", np.float64), ("y", np.float64), ("distance", np.float64),
+                               ("gradient_x", np.float64), ("gradient_y", np.float64)])
+#: :meth:`World.query_segment`'s rows: the party, ``part``, where the segment meets it, the surface
+#: normal there, and ``alpha``, the fraction of the segment from its start.
+SEGMENT_HIT = np.dtype(_PARTY + [("part", np.int64), ("x", np.float64), ("y", np.float64), ("normal_x", np.float64),
+                                 ("normal_y", np.float64), ("alpha", np.float64)])
+#: :meth:`World.query_box`'s rows.
+PARTY = np.dtype(_PARTY)
+#: The kinds of event, as :data:`EVENT`'s ``event`` column names them.
+EVENT_KINDS = ("begin", "end", "sensor_enter", "sensor_exit", "joint_broke")
+#: :meth:`World.events`' rows: the CLI's ``--events`` columns (docs/outputs.md, "Data out") but
+#: ``time``: the step after which it was seen, the kind (``begin``, ...), ``a`` (a body's id), ``b``
+#: (the other body's, or 0 for a wall), ``wall`` (the wall's index, or -1), where they touch and the
+#: normal from ``a`` to ``b`` (NaN for events without), the impulses of a ``begin``'s first step,
+#: and the joint that broke (0 in other rows).
+EVENT = np.dtype([("step", np.int64), ("event", "U12"), ("a", np.int64), ("b", np.int64), ("wall", np.int64),
+                  ("x", np.float64), ("y", np.float64), ("nx", np.float64), ("ny", np.float64),
+                  ("normal_impulse", np.float64), ("tangent_impulse", np.float64), ("joint", np.int64)])
+
+
+def _party_columns(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    body = np.where(codes > 0, codes, 0).astype(np.int64)
+    wall = np.where(codes < 0, -codes - 1, -1).astype(np.int64)
+    return body, wall
+
+
+def _hits(rows: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    out = np.empty(len(rows), dtype=dtype)
+    out["body"], out["wall"] = _party_columns(rows[:, 0])
+    out["part"] = rows[:, 1].astype(np.int64)
+    for index, name in enumerate(dtype.names[3:], start=2):
+        out[name] = rows[:, index]
+    return out
+
+
+def _point(value: Any, name: str) -> tuple[float, float]:
+    try:
+        x, y = value
+        return float(x), float(y)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a pair of numbers (x, y), got {value!r}") from None
+
 
 Scene = Union[str, bytes, Mapping[str, Any]]
 InputLine = Union[str, bytes, Mapping[str, Any]]
@@ -34,7 +82,7 @@ def determinism_class() -> str:
     12
     """
     with LOCK:
-        return result_bytes(check(lib.cratedrop_determinism_class())).decode()
+        return result_bytes(check(library().cratedrop_determinism_class())).decode()
 
 
 def _line_bytes(line: InputLine) -> bytes:
@@ -70,6 +118,7 @@ class World:
     """
 
     _handle: int = 0
+    _keeping_events = False
 
     def __init__(self, scene: Scene, name: str = "scene.json") -> None:
         if isinstance(scene, Mapping):
@@ -87,7 +136,7 @@ class World:
         self._inputs_name = "inputs"
         encoded = name.encode()
         with LOCK:
-            self._handle = check(lib.cratedrop_world_load(text, len(text), encoded, len(encoded)), SceneError)
+            self._handle = check(library().cratedrop_world_load(text, len(text), encoded, len(encoded)), SceneError)
 
     @classmethod
     def from_file(cls, path: Union[str, os.PathLike]) -> "World":
@@ -118,7 +167,7 @@ class World:
         handle, self._handle = self._handle, 0
         if handle > 0:
             with LOCK:
-                lib.cratedrop_world_free(handle)
+                library().cratedrop_world_free(handle)
 
     def __del__(self) -> None:
         try:
@@ -156,7 +205,7 @@ class World:
         while n > 0:
             chunk = min(n, 1 << 30)
             with LOCK:
-                check(lib.cratedrop_world_step(self._live(), chunk), InputError)
+                check(library().cratedrop_world_step(self._live(), chunk), InputError)
             n -= chunk
 
     def apply(self, line: InputLine) -> None:
@@ -176,13 +225,13 @@ class World:
         """
         data = _line_bytes(line)
         with LOCK:
-            check(lib.cratedrop_world_input(self._live(), data, len(data)), InputError)
+            check(library().cratedrop_world_input(self._live(), data, len(data)), InputError)
 
     def name_inputs(self, name: str) -> None:
         """Names the input stream in messages (``NAME:LINE: reason``); ``inputs`` by default."""
         encoded = name.encode()
         with LOCK:
-            check(lib.cratedrop_world_name_inputs(self._live(), encoded, len(encoded)))
+            check(library().cratedrop_world_name_inputs(self._live(), encoded, len(encoded)))
         self._inputs_name = name
 
     # Reading the world.
@@ -191,27 +240,27 @@ class World:
     def step_count(self) -> int:
         """Steps taken since the scene's start (restored states included)."""
         with LOCK:
-            return int(lib.cratedrop_world_step_count(self._live()))
+            return int(library().cratedrop_world_step_count(self._live()))
 
     @property
     def body_count(self) -> int:
         """The bodies (crates) in the world now: the rows of :meth:`state`."""
         with LOCK:
-            return check(lib.cratedrop_world_body_count(self._live()))
+            return check(library().cratedrop_world_body_count(self._live()))
 
     @property
     def gravity(self) -> tuple[float, float]:
         """Gravity now, px/s² with y up: the scene's, or the last applied input line's."""
         out = (ctypes.c_double * 2)()
         with LOCK:
-            check(lib.cratedrop_world_gravity(self._live(), out))
+            check(library().cratedrop_world_gravity(self._live(), out))
         return (out[0], out[1])
 
     def hash(self) -> str:
         """The state hash as ``cratedrop hash`` prints it: 16 lowercase hex digits
         (docs/determinism.md, "State hash")."""
         with LOCK:
-            return f"{lib.cratedrop_world_hash(self._live()):016x}"
+            return f"{library().cratedrop_world_hash(self._live()):016x}"
 
     def state(self, out: "np.ndarray | None" = None) -> np.ndarray:
         """The bodies' states, one row a body in ascending id, columns :data:`STATE_COLUMNS`
@@ -228,7 +277,7 @@ class World:
         """
         with LOCK:
             handle = self._live()
-            rows = check(lib.cratedrop_world_body_count(handle))
+            rows = check(library().cratedrop_world_body_count(handle))
             if out is None:
                 out = np.empty((rows, len(STATE_COLUMNS)), dtype=np.float64)
             elif not isinstance(out, np.ndarray):
@@ -236,9 +285,96 @@ class World:
             elif out.dtype != np.float64 or out.shape != (rows, len(STATE_COLUMNS)) or not out.flags.c_contiguous or not out.flags.writeable:
                 raise ValueError(f"out must be a writable C-contiguous float64 array of shape ({rows}, {len(STATE_COLUMNS)}), "
                                  f"got {out.dtype} {out.shape}")
-            written = check(lib.cratedrop_world_state(handle, out.ctypes.data, rows))
+            written = check(library().cratedrop_world_state(handle, out.ctypes.data, rows))
         if written != rows:
             raise RuntimeError(f"the library wrote {written} rows of {rows}")
+        return out
+
+    # Queries and events.
+
+    def query_point(self, point: Any, within: float = 0.0) -> np.ndarray:
+        """The shapes within ``within`` px of ``point`` (0: those containing it), nearest first, as
+        a structured array of :data:`POINT_HIT` rows. Raises ``ValueError`` (an
+        :class:`cratedrop.InputError`, 65) for a point or distance out of range.
+
+        >>> import cratedrop
+        >>> world = cratedrop.World.from_file("Scenes/book.json")
+        >>> x, y = world.state()[0, 1:3]
+        >>> int(world.query_point((x, y))["body"][0])
+        1
+        """
+        x, y = _point(point, "point")
+        with LOCK:
+            rows = check(library().cratedrop_world_query_point(self._live(), x, y, float(within)), InputError)
+            return _hits(_abi.result_rows(rows, 7), POINT_HIT)
+
+    def query_segment(self, start: Any, end: Any, radius: float = 0.0) -> np.ndarray:
+        """Every shape the segment from ``start`` to ``end``, thickened by ``radius``, meets,
+        nearest its start first, as :data:`SEGMENT_HIT` rows."""
+        x0, y0 = _point(start, "start")
+        x1, y1 = _point(end, "end")
+        with LOCK:
+            rows = check(library().cratedrop_world_query_segment(self._live(), x0, y0, x1, y1, float(radius), 0), InputError)
+            return _hits(_abi.result_rows(rows, 7), SEGMENT_HIT)
+
+    def ray_cast(self, start: Any, end: Any, radius: float = 0.0) -> "np.void | None":
+        """The first shape a ray from ``start`` towards ``end`` meets (a :data:`SEGMENT_HIT` row), or None.
+
+        >>> import cratedrop
+        >>> world = cratedrop.World.from_file("Scenes/book.json")
+        >>> hit = world.ray_cast((1, 300), (1, -300))      # straight down near the left wall
+        >>> bool(hit["wall"] >= 0 or hit["body"] > 0)
+        True
+        """
+        x0, y0 = _point(start, "start")
+        x1, y1 = _point(end, "end")
+        with LOCK:
+            rows = check(library().cratedrop_world_query_segment(self._live(), x0, y0, x1, y1, float(radius), 1), InputError)
+            hits = _hits(_abi.result_rows(rows, 7), SEGMENT_HIT)
+        return hits[0] if len(hits) else None
+
+    def query_box(self, low: Any, high: Any) -> np.ndarray:
+        """The bodies and walls whose shapes' bounding boxes overlap the box from ``low`` to
+        ``high`` (a broad answer, by boxes), as :data:`PARTY` rows: bodies by id, then walls."""
+        x0, y0 = _point(low, "low")
+        x1, y1 = _point(high, "high")
+        with LOCK:
+            rows = check(library().cratedrop_world_query_box(self._live(), x0, y0, x1, y1), InputError)
+            codes = _abi.result_rows(rows, 1)[:, 0]
+        out = np.empty(len(codes), dtype=PARTY)
+        out["body"], out["wall"] = _party_columns(codes)
+        return out
+
+    def keep_events(self, on: bool = True) -> None:
+        """Keeps every step's contact events from now on, for :meth:`events` (or, with False,
+        stops and forgets them). Keeping changes nothing the world computes."""
+        with LOCK:
+            check(library().cratedrop_world_keep_events(self._live(), 1 if on else 0))
+        self._keeping_events = bool(on)
+
+    def events(self) -> np.ndarray:
+        """The contact events of the steps taken since the last call (after :meth:`keep_events`),
+        in step order, as :data:`EVENT` rows: the CLI's ``--events``.
+
+        >>> import cratedrop
+        >>> world = cratedrop.World.from_file("Scenes/book.json"); world.keep_events()
+        >>> world.step(120)
+        >>> events = world.events()
+        >>> str(events["event"][0]), len(world.events())
+        ('begin', 0)
+        """
+        with LOCK:
+            rows = check(library().cratedrop_world_events(self._live()))
+            table = _abi.result_rows(rows, 11)
+        out = np.empty(len(table), dtype=EVENT)
+        out["step"] = table[:, 0].astype(np.int64)
+        out["event"] = np.array(EVENT_KINDS)[table[:, 1].astype(np.int64)] if len(table) else []
+        # The library names both parties alike; the CLI's a is a body, b a body or 0 beside a wall.
+        out["a"] = np.where(table[:, 2] > 0, table[:, 2], 0).astype(np.int64)
+        out["b"], out["wall"] = _party_columns(table[:, 3])
+        for index, name in enumerate(["x", "y", "nx", "ny", "normal_impulse", "tangent_impulse"], start=4):
+            out[name] = table[:, index]
+        out["joint"] = np.where(table[:, 10] > 0, table[:, 10], 0).astype(np.int64)
         return out
 
     # Saved states, copies, pickles.
@@ -247,13 +383,13 @@ class World:
         """The world's state as bytes: the CLI's world-state bytes for the same world at the same
         step, the same on every machine. :meth:`restore` takes them back (in a world of the same scene)."""
         with LOCK:
-            return result_bytes(check(lib.cratedrop_world_save(self._live())))
+            return result_bytes(check(library().cratedrop_world_save(self._live())))
 
     def save_file(self) -> bytes:
         """The world's state as the CLI's saved-state file (``--save-state``: the scene within):
         written to ``run.state``, ``cratedrop hash run.state --steps N`` continues it natively."""
         with LOCK:
-            return result_bytes(check(lib.cratedrop_world_save_file(self._live())))
+            return result_bytes(check(library().cratedrop_world_save_file(self._live())))
 
     def restore(self, state: bytes) -> None:
         """Puts the world back to a state saved from the same scene: :meth:`save`'s bytes, or a
@@ -269,17 +405,17 @@ class World:
         """
         data = bytes(state)
         with LOCK:
-            check(lib.cratedrop_world_restore(self._live(), data, len(data)), StateError)
+            check(library().cratedrop_world_restore(self._live(), data, len(data)), StateError)
 
     def pending_inputs(self) -> list[str]:
         """The input lines given but not yet applied, in the order given."""
         with LOCK:
-            text = result_bytes(check(lib.cratedrop_world_pending_inputs(self._live()))).decode()
+            text = result_bytes(check(library().cratedrop_world_pending_inputs(self._live()))).decode()
         return text.split("\n") if text else []
 
     def _snapshot(self) -> dict[str, Any]:
         return {"scene": self._scene, "name": self._name, "inputs_name": self._inputs_name,
-                "state": self.save(), "pending": self.pending_inputs()}
+                "state": self.save(), "pending": self.pending_inputs(), "keep_events": self._keeping_events}
 
     @classmethod
     def _from_snapshot(cls, snapshot: Mapping[str, Any]) -> "World":
@@ -289,11 +425,14 @@ class World:
         world.restore(snapshot["state"])
         for line in snapshot["pending"]:
             world.apply(line)
+        if snapshot.get("keep_events"):
+            world.keep_events()
         return world
 
     def copy(self) -> "World":
         """An independent world in this one's state (its scene, its saved state, the input lines
-        not yet applied): stepped alike, the two stay bit-identical.
+        not yet applied, whether it keeps events; not the events unread): stepped alike, the two
+        stay bit-identical.
 
         >>> import cratedrop
         >>> world = cratedrop.World.from_file("Scenes/book.json"); world.step(30)
@@ -320,4 +459,4 @@ class World:
         return f"<cratedrop.World {self._name!r} step {self.step_count}, {self.body_count} bodies>"
 
 
-__all__ = ["World", "STATE_COLUMNS", "determinism_class", "CrateDropError"]
+__all__ = ["World", "STATE_COLUMNS", "POINT_HIT", "SEGMENT_HIT", "PARTY", "EVENT", "EVENT_KINDS", "determinism_class"]

@@ -12,12 +12,18 @@ the installed package), checking against the CLI at CRATEDROP:
 - saved at step 300 and restored into a new world, pickled and unpickled, and copied: each goes on
   to the CLI's hashes (the copy equal to the original after 600 more steps); the saved bytes are the
   fields of the CLI's `--save-state` file at that step, and the CLI's file restores in Python;
-- `state()` equals the CLI's trace rows (`--trace FILE.jsonl`) for book and pile-100;
+- `state()` equals the CLI's trace rows (`--trace FILE.jsonl`, and `.npy` read by
+  `cratedrop.data.load_table`) for book and pile-100; `events()` equals `--events` for a tilt and a
+  breaking bridge; the point, segment, ray and box queries find the bodies where `state()` puts them;
+- `cratedrop.gym.TiltEnv` passes Gymnasium's `check_env`; `reset(seed=7)` is the CLI's pile-100
+  with generator seed 7, and 50 actions' `info["state_hash"]` equal `cratedrop hash --inputs` of the
+  same actions as `accel` lines;
 - a bad scene, a bad input line, bad state bytes, a missing file: the CLI's message and exit code,
   in the documented exception class; a closed world and a wrong buffer raise, never crash;
 - the determinism class is the CLI's; every docstring example in the package runs (doctest), as
   does the README's Python example;
-- the costs of a call, `step(1)` above the physics, and `state()` of 1,000 bodies are printed.
+- the costs of a call, `step(1)` above the physics, `state()` of 1,000 bodies, and 1,000 TiltEnv
+  steps against the same 4,000 steps without Python are printed.
 Exits 1 on a failed check.
 """
 import json, os, re, subprocess, sys, tempfile, venv
@@ -147,6 +153,13 @@ def inside(cli_path, work):
         check(state.shape == (len(rows), 7) and state.dtype == np.float64, f"{scene}: state() is ({len(rows)}, 7) float64: {state.shape} {state.dtype}")
         check(state.shape == expected.shape and np.array_equal(state, expected),
               f"{scene}: state() at step 240 equals the trace's {', '.join(cd.STATE_COLUMNS)} exactly")
+        from cratedrop.data import load_table
+        npy = os.path.join(work, "trace.npy")
+        cli(cli_path, "hash", scene, "--steps", "240", "--trace", npy, "--trace-every", "240")
+        table = load_table(npy)
+        table = table[table["step"] == 240]
+        check(table.dtype["shape"].kind == "U" and all(np.array_equal(table[name], state[:, index]) for index, name in enumerate(cd.STATE_COLUMNS)),
+              f"{scene}: cratedrop.data.load_table reads the .npy trace, text as str, its columns state()'s")
         buffer = np.empty_like(state)
         check(world.state(out=buffer) is buffer and np.array_equal(buffer, state), f"{scene}: state(out=) fills the buffer given")
         for bad in [np.empty((state.shape[0], 6)), np.empty(state.shape, dtype=np.float32), np.empty((7, state.shape[0])).T]:
@@ -156,6 +169,47 @@ def inside(cli_path, work):
             except ValueError:
                 check(True, f"state(out=) refuses a {bad.dtype} {bad.shape} {'non-contiguous ' if not bad.flags.c_contiguous else ''}buffer with ValueError")
         world.close()
+
+    # Contact events against the CLI's --events rows; queries against the bodies' places.
+    for scene, inputs in [("Scenes/book.json", "Scenes/tilt.jsonl"), ("Scenes/bridge.json", "Tests/CrossArch/bridge-breaks.jsonl")]:
+        events_file = os.path.join(work, "events.jsonl")
+        cli(cli_path, "hash", scene, "--inputs", inputs, "--steps", "600", "--events", events_file)
+        rows = [json.loads(line) for line in open(events_file, encoding="utf-8") if line.strip()]
+        world = open_world(cd, scene, inputs)
+        world.keep_events()
+        world.step(250)
+        mine = np.concatenate([world.events(), (world.step(350), world.events())[1]])
+        names = ["step", "event", "a", "b", "wall", "x", "y", "nx", "ny", "normal_impulse", "tangent_impulse", "joint"]
+        expected = [tuple(float("nan") if row[name] is None else row[name] for name in names) for row in rows]
+        got = [tuple(event[name].item() for name in names) for event in mine]
+        same = len(got) == len(expected) and all(
+            all(a == b or (isinstance(a, float) and isinstance(b, float) and a != a and b != b) for a, b in zip(x, y)) for x, y in zip(got, expected))
+        check(same and len(got) > 0, f"{scene} with {inputs}: events() over 600 steps are the CLI's --events rows ({len(got)} vs {len(expected)})")
+        kinds = sorted(set(mine["event"].tolist()))
+        if "bridge" in scene:
+            check("joint_broke" in kinds, f"{scene}: a joint breaks, as the CLI says: {kinds}")
+        world.close()
+    world = cd.World.from_file(os.path.join(repo, "Scenes/pile-100.json"))
+    world.step(200)
+    state = world.state()
+    hits = [world.query_point(row[1:3]) for row in state]
+    check(all(len(hit) and hit["body"][0] == row[0] and hit["distance"][0] <= 0 for hit, row in zip(hits, state)),
+          "query_point at each body's centre names that body first, inside it")
+    everything = world.query_box((-1e4, -1e4), (1e4, 1e4))
+    check(sorted(everything["body"][everything["body"] > 0].tolist()) == state[:, 0].astype(int).tolist() and (everything["wall"] >= 0).any(),
+          "query_box over the world names every body and the walls")
+    x, y = state[0, 1:3]
+    hit = world.ray_cast((x, 1e3), (x, -1e3))
+    check(hit is not None and (hit["body"] > 0 or hit["wall"] >= 0) and 0 <= hit["alpha"] <= 1, f"ray_cast down through body 1 hits something first: {hit}")
+    through = world.query_segment((x, 1e3), (x, -1e3))
+    check(len(through) and through["body"].tolist().count(1) == 1 and np.all(np.diff(through["alpha"]) >= 0),
+          "query_segment through body 1 meets it once, nearest first")
+    try:
+        world.query_point((float("nan"), 0))
+        check(False, "a NaN point is refused")
+    except cd.InputError as error:
+        check(error.code == 65 and error.message.startswith("point[0]"), f"a NaN point raises InputError 65: {error.message!r}")
+    world.close()
 
     # Refusals: the CLI's messages (without "cratedrop: ") and codes.
     bad_scene = os.path.join(work, "bad.json")
