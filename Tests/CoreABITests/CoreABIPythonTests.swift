@@ -130,3 +130,20 @@ extension CoreABITests {
         #expect(cratedropWorldKeepEvents(handle, 0) == 0 && cratedropWorldStep(handle, 10) == 0 && cratedropWorldEvents(handle) == 0)
     }
 }
+
+/// A world whose record was dropped steps as one that keeps it, and refuses its record.
+extension CoreABITests {
+    @Test func aDroppedRecordChangesNoStepAndIsRefused() throws {
+        let kept = try Self.book(), dropped = try Self.book()
+        defer { _ = cratedropWorldFree(kept); _ = cratedropWorldFree(dropped) }
+        #expect(cratedropWorldStep(dropped, 10) == 0 && cratedropWorldDropRecord(dropped) == 0)
+        #expect(cratedropWorldRecordSteps(dropped) == -1)
+        #expect(cratedropWorldRecord(dropped) == -64)
+        #expect(Self.result() == "this world keeps no record: it was dropped at step 10 (cratedrop_world_drop_record)")
+        #expect(cratedropWorldStep(dropped, 110) == 0 && cratedropWorldStep(kept, 120) == 0)
+        #expect(cratedropWorldHash(dropped) == cratedropWorldHash(kept))
+        #expect(cratedropWorldRecord(kept) > 0)
+        #expect(cratedropWorldDropRecord(dropped) == 0)
+        #expect(cratedropWorldDropRecord(dropped + 100) == -64)
+    }
+}
