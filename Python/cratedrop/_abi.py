@@ -44,6 +44,8 @@ _SIGNATURES = {
     "cratedrop_world_keep_events": (_i32, [_i32, _i32]),
     "cratedrop_world_events": (_i32, [_i32]),
     "cratedrop_world_dropped_events": (ctypes.c_double, [_i32]),
+    "cratedrop_world_drop_record": (_i32, [_i32]),
+    "cratedrop_world_record": (_i32, [_i32]),
     "cratedrop_determinism_class": (_i32, []),
 }
 

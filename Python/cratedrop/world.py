@@ -100,7 +100,8 @@ class World:
 
     ``scene`` is the scene's JSON text (``str`` or ``bytes``) or a ``dict`` of it; ``name`` names
     it in messages (``NAME:LINE: FIELD: reason``). Raises :class:`cratedrop.SceneError` with the
-    CLI's message and exit code for a scene the CLI refuses.
+    CLI's message and exit code for a scene the CLI refuses. ``record=True`` keeps the run's record
+    (:meth:`record`), which costs a snapshot a step; without it the world keeps none.
 
     Not for two threads at once: calls are serialised process-wide, so sharing is safe but not
     parallel. ``close()`` (or a ``with`` block) frees it at once; otherwise it is freed when
@@ -112,7 +113,7 @@ class World:
     >>> world.step_count
     120
     >>> world.hash()                 # what `cratedrop hash Scenes/book.json --steps 120` prints
-    '...'
+    'a4200839bed4fd2c'
     >>> world.state().shape[1]
     7
     """
@@ -120,7 +121,7 @@ class World:
     _handle: int = 0
     _keeping_events = False
 
-    def __init__(self, scene: Scene, name: str = "scene.json") -> None:
+    def __init__(self, scene: Scene, name: str = "scene.json", *, record: bool = False) -> None:
         if isinstance(scene, Mapping):
             # One top-level key a line, so a message's line names the key.
             entries = [f"  {json.dumps(str(key))}: {json.dumps(value)}" for key, value in scene.items()]
@@ -136,10 +137,13 @@ class World:
         self._inputs_name = "inputs"
         encoded = name.encode()
         with LOCK:
-            self._handle = check(library().cratedrop_world_load(text, len(text), encoded, len(encoded)), SceneError)
+            handle = check(library().cratedrop_world_load(text, len(text), encoded, len(encoded)), SceneError)
+            if not record:
+                library().cratedrop_world_drop_record(handle)
+            self._handle = handle
 
     @classmethod
-    def from_file(cls, path: Union[str, os.PathLike]) -> "World":
+    def from_file(cls, path: Union[str, os.PathLike], *, record: bool = False) -> "World":
         """The world of the scene file at ``path`` (named by ``path`` as given, as the CLI names it).
 
         Raises :class:`cratedrop.SceneError`: 66 when the file cannot be read, 65 when the scene is wrong.
@@ -158,7 +162,7 @@ class World:
             raise SceneError(66, f"{name}: {os.strerror(error.errno) if error.errno else error}") from None
         if len(text) > MAX_SCENE_BYTES:
             raise SceneError(66, f"{name}: larger than {MAX_SCENE_BYTES >> 20} MiB")
-        return cls(text, name)
+        return cls(text, name, record=record)
 
     # Lifetime.
 
@@ -406,6 +410,14 @@ class World:
         data = bytes(state)
         with LOCK:
             check(library().cratedrop_world_restore(self._live(), data, len(data)), StateError)
+
+    def record(self) -> bytes:
+        """The run's record (a ``.rec`` file's JSON Lines: the scene, every input applied with its
+        step, checkpoints, and an end line after the last step) for a world made with
+        ``record=True``: ``cratedrop replay FILE --verify`` checks it natively. Raises
+        :class:`cratedrop.UsageError` (64) for a world without one, or after a :meth:`restore`."""
+        with LOCK:
+            return result_bytes(check(library().cratedrop_world_record(self._live())))
 
     def pending_inputs(self) -> list[str]:
         """The input lines given but not yet applied, in the order given."""

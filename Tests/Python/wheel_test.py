@@ -140,6 +140,24 @@ def inside(cli_path, work):
     world.step(50)
     check(continued == [f"{world.step_count} {world.hash()}"], f"Python's save_file() continues in the CLI: {continued} vs {world.step_count} {world.hash()}")
 
+    # A record made in Python verifies natively.
+    world = cd.World.from_file(os.path.join(repo, "Scenes/book.json"), record=True)
+    world.name_inputs("Scenes/tilt.jsonl")
+    for line in open(os.path.join(repo, "Scenes/tilt.jsonl"), encoding="utf-8").read().splitlines():
+        world.apply(line)
+    world.step(400)
+    record_file = os.path.join(work, "python.rec")
+    open(record_file, "wb").write(world.record())
+    replay = cli(cli_path, "replay", record_file, "--verify", text=True)
+    check(replay.returncode == 0 and f'"state_hash":"{world.hash()}"' in replay.stdout,
+          f"World(record=True).record() verifies with `cratedrop replay --verify` to Python's hash: exit {replay.returncode} {replay.stdout[-300:]} {replay.stderr[-300:]}")
+    try:
+        cd.World.from_file(os.path.join(repo, "Scenes/book.json")).record()
+        check(False, "a world without record=True refuses record()")
+    except cd.UsageError as error:
+        check(error.code == 64, f"a world without record=True refuses record() with UsageError 64: {error.message!r}")
+    world.close()
+
     # state() against the CLI's trace.
     for scene in ["Scenes/book.json", "Scenes/pile-100.json"]:
         trace = os.path.join(work, "trace.jsonl")
