@@ -7,7 +7,7 @@ Makes a venv with nothing but the wheel and what pip brings from PyPI for it (nu
 this file again inside it, from a folder outside the repository (so `import cratedrop` can only be
 the installed package), checking against the CLI at CRATEDROP:
 - every case of scripts/wasm-test but pile-1000 (the shipped scenes, with the tilt, push, drag,
-  lift, change and breaking input streams): `World.step(1)` then `hash()` after each of 1,200
+  lift, change and breaking input streams), and chains, ramp, stack and pile-colors: `World.step(1)` then `hash()` after each of 1,200
   steps equals `cratedrop hash SCENE [--inputs FILE] --steps 1200 --every 1` line for line;
 - saved at step 300 and restored into a new world, pickled and unpickled, and copied: each goes on
   to the CLI's hashes (the copy equal to the original after 600 more steps); the saved bytes are the
@@ -34,14 +34,15 @@ from checks import check, finish  # noqa: E402
 
 STEPS = int(os.environ.get("WHEEL_STEPS", "1200"))
 RESTORE_AT = 300
-# scripts/wasm-test's cases (name: scene, inputs), but pile-1000 (its 1,200 steps take a minute).
+# scripts/wasm-test's cases (name: scene, inputs), but pile-1000, and chains, ramp, stack and
+# pile-colors; not the 1,000-body and larger piles (a minute each) nor terrain (refused, below).
 CASES = {
     "book": ("Scenes/book.json", None), "tilt": ("Scenes/book.json", "Scenes/tilt.jsonl"),
     "push": ("Scenes/book.json", "Scenes/push.jsonl"), "drag": ("Scenes/book.json", "Scenes/drag.jsonl"),
     "lift": ("Scenes/lift.json", "Scenes/lift.jsonl"), "changes": ("Scenes/book.json", "Tests/CrossArch/book-changes.jsonl"),
     "plank": ("Scenes/bridge.json", "Tests/CrossArch/bridge-plank.jsonl"), "snap": ("Scenes/bridge.json", "Tests/CrossArch/bridge-breaks.jsonl"),
 }
-for scene in ["breaking-bridge", "crate-drop", "pile-100", "tumbler", "barrels", "galton", "domino", "seesaw", "newton-cradle",
+for scene in ["breaking-bridge", "crate-drop", "pile-100", "pile-colors", "chains", "ramp", "stack", "tumbler", "barrels", "galton", "domino", "seesaw", "newton-cradle",
               "bridge", "car", "platformer", "hammers", "letters"]:
     CASES[scene] = (f"Scenes/{scene}.json", None)
 
@@ -249,6 +250,12 @@ def inside(cli_path, work):
         expected = re.sub(r"^cratedrop: ", "", run.stderr.strip())
         check(error.code == run.returncode == 66 and error.message == expected,
               f"a missing scene file raises SceneError 66 with the CLI's message: {error.code} {error.message!r} vs {run.returncode} {expected!r}")
+    try:
+        cd.World.from_file(os.path.join(repo, "Scenes/terrain.json"))
+        check(False, "a terrain scene is refused")
+    except cd.SceneError as error:
+        check(error.code == 66 and "walls[0].image: " in error.message and "cannot be read by the Embedded core" in error.message,
+              f"a terrain scene is refused at its picture (66), saying why: {error.message!r}")
     bad_lines = os.path.join(work, "bad.jsonl")
     open(bad_lines, "w").write('{"step": 3, "body": 99, "impulse": [0, 1]}\n')
     run = cli(cli_path, "hash", "Scenes/book.json", "--inputs", bad_lines, "--steps", "5", text=True)
