@@ -38,6 +38,14 @@ extension CoreRun {
         record.text?.afterStep(world.snapshot())
     }
 
+    /// Stops keeping the record and lets it go: steps no longer take the checkpoints' snapshots
+    /// (a few microseconds a step), and a long run no longer grows it (up to 64 MiB).
+    func dropRecord() {
+        guard record.text != nil else { return }
+        record.text = nil
+        record.refusal = "this world keeps no record: it was dropped at step \(world.stepCount) (cratedrop_world_drop_record)"
+    }
+
     /// Ends the record at a restore: its lines no longer lead to the world's state.
     func endRecordAtRestore(step: Int) {
         guard record.text != nil else { return }

@@ -12,8 +12,9 @@ import SceneModel
 final class CoreRun {
     let world: World
     private var parser: GravityLineParser
-    /// Lines given but not yet due, in the order given (a stream's steps never go backwards).
-    private var pending: [InputCommand] = []
+    /// Lines given but not yet due, in the order given (a stream's steps never go backwards),
+    /// each with its text: a copy of the run (Python's `World.copy`, a pickle) gives them again.
+    private var pending: [(command: InputCommand, text: [UInt8])] = []
     /// Timed lines before this step are already in the world's state (it was restored there).
     private var startStep = 0
     /// Lines read so far: the next line's number is one more.
@@ -21,6 +22,8 @@ final class CoreRun {
     /// The display-paced driver, from the first frame on (`CoreRun+Frames.swift`); nil again after
     /// steps taken or a state restored outside it, so its count of steps owed starts afresh.
     var frames: PageFrames?
+    /// Contact events kept for the caller (`CoreRun+Events.swift`).
+    var events = KeptEvents()
     /// What a page is told and may ask (`CoreRun+Page.swift`).
     let page: PageLink
     /// The run's record, in memory from the load (`CoreRun+Record.swift`).
@@ -67,8 +70,11 @@ final class CoreRun {
         }
         guard let command else { return }
         if case let .step(due) = command.when, due < startStep { return }
-        pending.append(command)
+        pending.append((command: command, text: bytes))
     }
+
+    /// The text of the lines given but not yet applied, in the order given.
+    var pendingInputs: [[UInt8]] { pending.map { $0.text } }
 
     /// Takes `count` steps, applying each line when its step comes.
     /// - Throws: a line that cannot apply (its body is gone, say), or the world going non-finite;
@@ -84,7 +90,7 @@ final class CoreRun {
 
     func applyDue() throws(CoreError) {
         let step = world.stepCount
-        while let command = pending.first {
+        while let command = pending.first?.command {
             if case let .step(due) = command.when, due > step { return }
             pending.removeFirst()
             do throws(PhysicsError) {
@@ -109,6 +115,7 @@ final class CoreRun {
     func stepOnce() {
         world.step()
         recordStepped()
+        keepStepEvents()
     }
 
     /// The world's state as bytes (`WorldState.bytes`): the same bytes the CLI's world gives.
@@ -165,8 +172,8 @@ final class CoreRun {
         }
         startStep = world.stepCount
         frames = nil
-        pending.removeAll { command in
-            if case let .step(due) = command.when { due < startStep } else { false }
+        pending.removeAll { given in
+            if case let .step(due) = given.command.when { due < startStep } else { false }
         }
         endRecordAtRestore(step: startStep)
         return warning

@@ -27,6 +27,16 @@ public func cratedropWorldRecordSteps(_ handle: Int32) -> Double {
     return Double(text.steps)
 }
 
+/// Stops keeping the world's record (Python's worlds keep none unless asked): its steps no longer
+/// pay for the record's checkpoints; `cratedrop_world_record` then refuses (64). For good: a
+/// record's lines must start at the scene's start.
+@_cdecl("cratedrop_world_drop_record")
+public func cratedropWorldDropRecord(_ handle: Int32) -> Int32 {
+    guard let run = Handles.run(handle) else { return noSuchWorld(handle) }
+    run.dropRecord()
+    return 0
+}
+
 /// Saves the world's state as a saved-state file (the CLI's `--save-state` file: CDSTATE, with
 /// the scene and where it was made): its bytes are the result. `cratedrop_world_restore` takes
 /// it back, as it takes `cratedrop_world_save`'s bytes.

@@ -112,10 +112,17 @@ public func cratedropWorldState(_ handle: Int32, _ out: UnsafeMutablePointer<Dou
 private func write(_ snapshot: WorldSnapshot, into out: UnsafeMutablePointer<Double>?, rows: Int32) -> Int32 {
     guard let out, rows >= 0 else { return LastResult.fail(CoreError(code: .usage, message: "no buffer for the state")) }
     let bodies = snapshot.bodies.prefix(Int(rows))
-    for (row, body) in bodies.enumerated() {
-        let values = [Double(body.id.rawValue), body.position.x, body.position.y, body.angle, body.velocity.x, body.velocity.y,
-                      body.angularVelocity]
-        for (column, value) in values.enumerated() { out[row * stateColumns + column] = value }
+    // Stored one by one, not through an array a row: Python reads 1,000 bodies in microseconds.
+    var cell = out
+    for body in bodies {
+        cell[0] = Double(body.id.rawValue)
+        cell[1] = body.position.x
+        cell[2] = body.position.y
+        cell[3] = body.angle
+        cell[4] = body.velocity.x
+        cell[5] = body.velocity.y
+        cell[6] = body.angularVelocity
+        cell += stateColumns
     }
     return Int32(bodies.count)
 }
@@ -180,6 +187,32 @@ public func cratedropWorldRestore(_ handle: Int32, _ state: UnsafePointer<UInt8>
     } catch {
         return LastResult.fail(error)
     }
+}
+
+/// The input lines given but not yet applied (timed lines whose step has not come, untimed lines
+/// waiting for the next step), in the order given, one a line, as the result: with the scene and
+/// the saved state, what a copy of the world needs (Python's `World.copy` and pickles).
+@_cdecl("cratedrop_world_pending_inputs")
+public func cratedropWorldPendingInputs(_ handle: Int32) -> Int32 {
+    guard let run = Handles.run(handle) else { return noSuchWorld(handle) }
+    var text: [UInt8] = []
+    for line in run.pendingInputs {
+        if !text.isEmpty { text.append(10) }
+        text.append(contentsOf: line.filter { $0 != 10 && $0 != 13 })
+    }
+    return LastResult.set(text)
+}
+
+/// The world's gravity now (px/s², y up) into `out[0]`, `out[1]`: the scene's, or the last input
+/// line's that set it.
+@_cdecl("cratedrop_world_gravity")
+public func cratedropWorldGravity(_ handle: Int32, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    guard let run = Handles.run(handle) else { return noSuchWorld(handle) }
+    guard let out else { return LastResult.fail(CoreError(code: .usage, message: "no buffer for the gravity")) }
+    let gravity = run.world.gravity
+    out[0] = gravity.x
+    out[1] = gravity.y
+    return 0
 }
 
 /// The determinism class (`cratedrop platform`'s 12 hex digits) as the result.

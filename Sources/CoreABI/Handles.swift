@@ -42,6 +42,12 @@ enum LastResult {
 
     static func set(_ text: String) -> Int32 { set(Array(text.utf8)) }
 
+    /// Rows of `columns` doubles as the result's bytes (native byte order); returns the rows.
+    static func set(rows: [Double], columns: Int) -> Int32 {
+        _ = set(rows.withUnsafeBytes { Array($0) })
+        return Int32(clamping: rows.count / columns)
+    }
+
     /// A failure: its message as the result, its code negated as the return value.
     static func fail(_ error: CoreError) -> Int32 {
         _ = set(error.message)

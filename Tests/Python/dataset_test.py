@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A sweep's dataset loads with the snippet docs/sweeps.md shows, its labels agree with its pixels,
+"""A sweep's dataset loads with the snippet docs/sweeps.md shows (the package's cratedrop.data,
+imported from Python/ as it stands: no library needed), its labels agree with its pixels,
 and its WebDataset shards read back whole.
 
     Tests/Python/dataset_test.py CRATEDROP
@@ -20,6 +21,8 @@ import json, os, re, shutil, subprocess, sys, tempfile
 import numpy
 import webdataset
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "Python"))
+
 from checks import check, finish
 
 cratedrop = os.path.abspath(sys.argv[1])
@@ -39,9 +42,13 @@ run = subprocess.run([cratedrop, "sweep", "run", "Sweeps/dataset.json", "--out",
                      text=True, timeout=300)
 check(run.returncode == 0, f"sweep run Sweeps/dataset.json: exit {run.returncode} {run.stderr.strip()[-300:]}")
 
+merged = subprocess.run([cratedrop, "sweep", "merge", folder], cwd=repo, capture_output=True, text=True, timeout=120)
+check(merged.returncode == 0, f"sweep merge: exit {merged.returncode} {merged.stderr.strip()[-300:]}")
+# The block as written, on this folder: the package's loader (Python/cratedrop/data.py).
 namespace = {}
-exec(documented_loader(), namespace)
-dataset = namespace["CrateDropDataset"](folder)
+exec(documented_loader().replace('"out/dataset', json.dumps(folder)[:-1]), namespace)
+check(namespace["item"]["frames"].shape[0] == 24 and len(namespace["manifest"]) == 8, "docs/sweeps.md's block runs on the folder")
+dataset = namespace["Dataset"](folder)
 check(len(dataset) == 8, f"the dataset holds the spec's 8 samples: {len(dataset)}")
 background = numpy.array([0xF4, 0xEF, 0xE6], dtype=numpy.uint8)  # pile-100's (the default) render background
 for index in range(len(dataset)):
@@ -88,8 +95,6 @@ for index in range(len(dataset)):
     bodies = numpy.unique(masks[-1])
     check(len([b for b in bodies.tolist() if 0 < b < meta["masks"]["first_wall"]]) >= 15, f"{name}: the last mask shows most of the 20 bodies")
 
-merged = subprocess.run([cratedrop, "sweep", "merge", folder], cwd=repo, capture_output=True, text=True, timeout=120)
-check(merged.returncode == 0, f"sweep merge: exit {merged.returncode} {merged.stderr.strip()[-300:]}")
 table = namespace["load_table"](os.path.join(folder, "manifest.npy"))
 rows = [json.loads(line) for line in open(os.path.join(folder, "manifest.jsonl"))]
 check(len(table) == len(rows) == 8, f"manifest.npy holds manifest.jsonl's 8 rows ({len(table)})")

@@ -1,0 +1,127 @@
+"""A Gymnasium environment over a CrateDrop world: tilt the box, the crates slide.
+
+``TiltEnv``'s action is the tilt of the world, an accelerometer reading ``(ax, ay)`` in units of g
+within [-1, 1]² (the CLI's ``accel`` input line, portrait axes: gravity = (ax, ay) × |scene
+gravity|, so ``(0, -1)`` is the scene's straight-down gravity when that points down); each action
+holds for ``frame_skip`` fixed steps. The observation is the bodies' state, ``(N, 6)`` float64, one
+row a body in ascending id: x, y, angle, vx, vy, angular_velocity (``cratedrop.STATE_COLUMNS``
+without the id). ``reset(seed=s)`` builds the scene with its pile generator's seed set to ``s``
+(the scene's ``generator.seed``, docs/scenes.md): the same seed, the same crates, the same run, on
+every machine of the determinism class. The reward is how far the crates' mean x moved right
+during the frame, in world widths: tilt them to the right wall. ``info["state_hash"]`` is
+``cratedrop hash``'s text for the world after the frame, ``info["step"]`` its step count.
+
+Needs gymnasium (``pip install gymnasium``). Registered as ``cratedrop/Tilt-v0`` (1,000 actions an
+episode) when this module is imported:
+
+>>> import gymnasium, cratedrop.gym
+>>> env = gymnasium.make("cratedrop/Tilt-v0")
+>>> observation, info = env.reset(seed=7)
+>>> observation.shape
+(100, 6)
+>>> observation, reward, terminated, truncated, info = env.step([0.5, -1.0])
+>>> info["step"]
+4
+
+Rendering (``render_mode="rgb_array"``) needs the CLI's rasteriser in the library, which it has
+not yet: only ``render_mode=None`` is taken.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any, Mapping, Optional, Union
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .world import World
+
+#: The scene a TiltEnv uses unless told: Scenes/pile-100.json (100 crates in a 400 px box).
+DEFAULT_SCENE = "pile-100.json"
+
+
+def _scene_dict(scene: Union[str, Mapping[str, Any], None]) -> dict:
+    if scene is None:
+        return json.loads(resources.files("cratedrop").joinpath("scenes", DEFAULT_SCENE).read_text(encoding="utf-8"))
+    if isinstance(scene, Mapping):
+        return json.loads(json.dumps(scene))
+    with open(scene, encoding="utf-8") as file:
+        return json.load(file)
+
+
+class TiltEnv(gymnasium.Env):
+    """Tilt a box of crates (see the module's text for action, observation, reward and info).
+
+    - ``scene``: a scene file's path or a scene ``dict`` with a ``generator`` (default: pile-100).
+    - ``frame_skip``: fixed steps an action holds (default 4: 30 actions a second at 120 Hz).
+    """
+
+    metadata = {"render_modes": []}
+
+    def __init__(self, scene: Union[str, Mapping[str, Any], None] = None, frame_skip: int = 4,
+                 render_mode: Optional[str] = None) -> None:
+        if render_mode is not None:
+            raise ValueError(f"render_mode {render_mode!r} is not available: the library has no rasteriser yet (only None)")
+        if int(frame_skip) < 1:
+            raise ValueError(f"frame_skip must be >= 1, got {frame_skip}")
+        self.frame_skip = int(frame_skip)
+        self.render_mode = render_mode
+        self._scene = _scene_dict(scene)
+        if not isinstance(self._scene.get("generator"), Mapping):
+            raise ValueError("TiltEnv's scene needs a pile generator (\"generator\": {...}): reset(seed=) sets its seed")
+        self._world: Optional[World] = self._make(int(self._scene["generator"].get("seed", 0)))
+        self._bodies = self._world.body_count
+        self._width = float(self._scene["world"][0])
+        self._buffer = np.empty((self._bodies, 7))
+        self.action_space = spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32)
+        self.observation_space = spaces.Box(-np.inf, np.inf, shape=(self._bodies, 6), dtype=np.float64)
+
+    def _make(self, seed: int) -> World:
+        scene = dict(self._scene)
+        scene["generator"] = dict(scene["generator"], seed=seed)
+        return World(scene, name=f"{scene.get('name', 'scene')} (seed {seed})")
+
+    def _observe(self) -> np.ndarray:
+        state = self._world.state(out=self._buffer)
+        return state[:, 1:].copy()
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        """A new world of the scene, its generator seeded with ``seed`` (or, without one, a seed
+        drawn from the environment's generator)."""
+        super().reset(seed=seed)
+        if seed is None:
+            seed = int(self.np_random.integers(0, 2**63 - 1))
+        if self._world is not None:
+            self._world.close()
+        self._world = self._make(int(seed))
+        if self._world.body_count != self._bodies:
+            raise ValueError(f"seed {seed} gives {self._world.body_count} bodies, not {self._bodies}")
+        return self._observe(), {"state_hash": self._world.hash(), "step": self._world.step_count, "seed": int(seed)}
+
+    def step(self, action):
+        tilt = np.clip(np.asarray(action, dtype=np.float64).reshape(2), -1.0, 1.0)
+        world = self._world
+        before = world.state(out=self._buffer)[:, 1].mean()
+        world.apply({"step": world.step_count, "accel": [float(tilt[0]), float(tilt[1]), 0.0]})
+        world.step(self.frame_skip)
+        observation = self._observe()
+        reward = float((observation[:, 0].mean() - before) / self._width)
+        return observation, reward, False, False, {"state_hash": world.hash(), "step": world.step_count}
+
+    @property
+    def world(self) -> World:
+        """The world of the current episode (read it, don't step it)."""
+        return self._world
+
+    def close(self) -> None:
+        if self._world is not None:
+            self._world.close()
+            self._world = None
+
+
+gymnasium.register(id="cratedrop/Tilt-v0", entry_point="cratedrop.gym:TiltEnv", max_episode_steps=1000)
+
+__all__ = ["TiltEnv"]

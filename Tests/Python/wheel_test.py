@@ -1,0 +1,395 @@
+#!/usr/bin/env python3
+"""The Python wheel (scripts/wheel) installed into a fresh venv gives the CLI's worlds bit for bit.
+
+    Tests/Python/wheel_test.py CRATEDROP WHEEL
+
+Makes a venv with nothing but the wheel and what pip brings from PyPI for it (numpy), then runs
+this file again inside it, from a folder outside the repository (so `import cratedrop` can only be
+the installed package), checking against the CLI at CRATEDROP:
+- every case of scripts/wasm-test but pile-1000 (the shipped scenes, with the tilt, push, drag,
+  lift, change and breaking input streams), and chains, ramp, stack and pile-colors: `World.step(1)` then `hash()` after each of 1,200
+  steps equals `cratedrop hash SCENE [--inputs FILE] --steps 1200 --every 1` line for line;
+- saved at step 300 and restored into a new world, pickled and unpickled, and copied: each goes on
+  to the CLI's hashes (the copy equal to the original after 600 more steps); the saved bytes are the
+  fields of the CLI's `--save-state` file at that step, and the CLI's file restores in Python;
+- `state()` equals the CLI's trace rows (`--trace FILE.jsonl`, and `.npy` read by
+  `cratedrop.data.load_table`) for book and pile-100; `events()` equals `--events` for a tilt and a
+  breaking bridge; the point, segment, ray and box queries find the bodies where `state()` puts them;
+- `cratedrop.gym.TiltEnv` passes Gymnasium's `check_env`; `reset(seed=7)` is the CLI's pile-100
+  with generator seed 7, and 50 actions' `info["state_hash"]` equal `cratedrop hash --inputs` of the
+  same actions as `accel` lines;
+- a bad scene, a bad input line, bad state bytes, a missing file: the CLI's message and exit code,
+  in the documented exception class; a closed world and a wrong buffer raise, never crash;
+- the determinism class is the CLI's; every docstring example in the package runs (doctest), as
+  does the README's Python example;
+- the costs of a call, `step(1)` above the physics, `state()` of 1,000 bodies, and 1,000 TiltEnv
+  steps against the same 4,000 steps without Python are printed.
+Exits 1 on a failed check.
+"""
+import json, os, re, subprocess, sys, tempfile, venv
+
+repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(repo, "Tests", "Python"))
+from checks import check, finish  # noqa: E402
+
+STEPS = int(os.environ.get("WHEEL_STEPS", "1200"))
+RESTORE_AT = 300
+# scripts/wasm-test's cases (name: scene, inputs), but pile-1000, and chains, ramp, stack and
+# pile-colors; not the 1,000-body and larger piles (a minute each) nor terrain (refused, below).
+CASES = {
+    "book": ("Scenes/book.json", None), "tilt": ("Scenes/book.json", "Scenes/tilt.jsonl"),
+    "push": ("Scenes/book.json", "Scenes/push.jsonl"), "drag": ("Scenes/book.json", "Scenes/drag.jsonl"),
+    "lift": ("Scenes/lift.json", "Scenes/lift.jsonl"), "changes": ("Scenes/book.json", "Tests/CrossArch/book-changes.jsonl"),
+    "plank": ("Scenes/bridge.json", "Tests/CrossArch/bridge-plank.jsonl"), "snap": ("Scenes/bridge.json", "Tests/CrossArch/bridge-breaks.jsonl"),
+}
+for scene in ["breaking-bridge", "crate-drop", "pile-100", "pile-colors", "chains", "ramp", "stack", "tumbler", "barrels", "galton", "domino", "seesaw", "newton-cradle",
+              "bridge", "car", "platformer", "hammers", "letters"]:
+    CASES[scene] = (f"Scenes/{scene}.json", None)
+
+
+def outside(cratedrop, wheel):
+    """Makes the venv, installs the wheel, runs the checks inside it."""
+    work = tempfile.mkdtemp(prefix="cratedrop-wheel-")
+    env_dir = os.path.join(work, "venv")
+    venv.create(env_dir, with_pip=True)
+    python = os.path.join(env_dir, "bin", "python")
+    install = subprocess.run([python, "-m", "pip", "install", "-q", wheel], capture_output=True, text=True)
+    check(install.returncode == 0, f"pip install {os.path.basename(wheel)} into a fresh venv: exit {install.returncode} {install.stderr[-400:]}")
+    if install.returncode != 0:
+        finish("wheel_test", "")
+    listed = subprocess.run([python, "-m", "pip", "list", "--format=freeze"], capture_output=True, text=True).stdout.split()
+    names = sorted(line.split("==")[0].lower() for line in listed)
+    check(set(names) <= {"cratedrop", "numpy", "pip", "setuptools"}, f"the venv holds only the wheel and numpy: {names}")
+    # Then the gym extra, for cratedrop.gym's checks.
+    extra = subprocess.run([python, "-m", "pip", "install", "-q", f"{wheel}[gym]"], capture_output=True, text=True)
+    check(extra.returncode == 0, f"pip install the wheel's [gym] extra (gymnasium): exit {extra.returncode} {extra.stderr[-400:]}")
+    inside = subprocess.run([python, os.path.abspath(__file__), "--inside", os.path.abspath(cratedrop), work], cwd=work)
+    sys.exit(inside.returncode)
+
+
+def cli(cratedrop, *arguments, **kwargs):
+    return subprocess.run([cratedrop, *arguments], cwd=repo, capture_output=True, **kwargs)
+
+
+def open_world(cratedrop_module, scene, inputs):
+    world = cratedrop_module.World.from_file(os.path.join(repo, scene))
+    if inputs:
+        world.name_inputs(inputs)
+        for line in open(os.path.join(repo, inputs), encoding="utf-8").read().splitlines():
+            if line.strip():
+                world.apply(line)
+    return world
+
+
+def inside(cli_path, work):
+    import pickle
+    import time
+
+    import numpy as np
+
+    import cratedrop as cd
+
+    check(os.path.dirname(cd.__file__).startswith(os.path.join(work, "venv")), f"cratedrop is the installed package ({cd.__file__})")
+
+    # Hashes after every step, straight, restored, unpickled, copied.
+    for name, (scene, inputs) in CASES.items():
+        given = ["--inputs", inputs] if inputs else []
+        cli_trail = cli(cli_path, "hash", scene, *given, "--steps", str(STEPS), "--every", "1", text=True).stdout.splitlines()
+        world = open_world(cd, scene, inputs)
+        # The world's name in messages is the path given; the CLI's hash does not depend on it.
+        trail, saved, pickled, twin = [], None, None, None
+        for _ in range(STEPS):
+            world.step(1)
+            trail.append(f"{world.step_count} {world.hash()}")
+            if world.step_count == RESTORE_AT:
+                saved = world.save()
+                pickled = pickle.dumps(world)
+                twin = world.copy()
+        first = next((i for i, (a, b) in enumerate(zip(cli_trail, trail)) if a != b), None)
+        check(trail == cli_trail, f"{name}: {STEPS} steps' hashes equal the CLI's"
+              + ("" if trail == cli_trail else f" (first difference at line {first}: CLI {cli_trail[first] if first is not None and first < len(cli_trail) else len(cli_trail)} vs {trail[first] if first is not None else len(trail)})"))
+        expected_after = cli_trail[RESTORE_AT:]
+        restored = open_world(cd, scene, inputs)
+        restored.restore(saved)
+        unpickled = pickle.loads(pickled)
+        for label, other in [("restored", restored), ("unpickled", unpickled), ("copied", twin)]:
+            after = []
+            while other.step_count < STEPS:
+                other.step(1)
+                after.append(f"{other.step_count} {other.hash()}")
+            check(after == expected_after, f"{name}: {label} at step {RESTORE_AT}, the next {STEPS - RESTORE_AT} steps equal the CLI's")
+        for other in (world, restored, unpickled, twin):
+            other.close()
+
+    # Saved bytes against the CLI's saved-state file, both ways.
+    state_file = os.path.join(work, "book.state")
+    cli(cli_path, "hash", "Scenes/book.json", "--inputs", "Scenes/tilt.jsonl", "--steps", str(RESTORE_AT), "--save-state", state_file)
+    world = open_world(cd, "Scenes/book.json", "Scenes/tilt.jsonl")
+    world.step(RESTORE_AT)
+    saved = world.save()
+    file_bytes = open(state_file, "rb").read()
+    # World-state bytes are "CDWORLD\n", a version, the fields and a checksum; the file holds the fields after its header.
+    check(saved[12:-8] in file_bytes, "the saved bytes at step 300 are the CLI's --save-state fields")
+    from_cli = open_world(cd, "Scenes/book.json", "Scenes/tilt.jsonl")
+    from_cli.restore(file_bytes)
+    world.step(100)
+    from_cli.step(100)
+    check(from_cli.step_count == RESTORE_AT + 100 and from_cli.hash() == world.hash(), "the CLI's --save-state file restores in Python and goes on alike")
+    mine = os.path.join(work, "python.state")
+    open(mine, "wb").write(world.save_file())
+    continued = cli(cli_path, "hash", mine, "--steps", "50", text=True).stdout.splitlines()[-1:]
+    world.step(50)
+    check(continued == [f"{world.step_count} {world.hash()}"], f"Python's save_file() continues in the CLI: {continued} vs {world.step_count} {world.hash()}")
+
+    # A record made in Python verifies natively.
+    world = cd.World.from_file(os.path.join(repo, "Scenes/book.json"), record=True)
+    world.name_inputs("Scenes/tilt.jsonl")
+    for line in open(os.path.join(repo, "Scenes/tilt.jsonl"), encoding="utf-8").read().splitlines():
+        world.apply(line)
+    world.step(400)
+    record_file = os.path.join(work, "python.rec")
+    open(record_file, "wb").write(world.record())
+    replay = cli(cli_path, "replay", record_file, "--verify", text=True)
+    check(replay.returncode == 0 and f'"state_hash":"{world.hash()}"' in replay.stdout,
+          f"World(record=True).record() verifies with `cratedrop replay --verify` to Python's hash: exit {replay.returncode} {replay.stdout[-300:]} {replay.stderr[-300:]}")
+    try:
+        cd.World.from_file(os.path.join(repo, "Scenes/book.json")).record()
+        check(False, "a world without record=True refuses record()")
+    except cd.UsageError as error:
+        check(error.code == 64, f"a world without record=True refuses record() with UsageError 64: {error.message!r}")
+    world.close()
+
+    # state() against the CLI's trace.
+    for scene in ["Scenes/book.json", "Scenes/pile-100.json"]:
+        trace = os.path.join(work, "trace.jsonl")
+        cli(cli_path, "hash", scene, "--steps", "240", "--trace", trace, "--trace-every", "240")
+        rows = [json.loads(line) for line in open(trace, encoding="utf-8") if line.strip()]
+        rows = [row for row in rows if row["step"] == 240]
+        world = cd.World.from_file(os.path.join(repo, scene))
+        world.step(240)
+        state = world.state()
+        expected = np.array([[row[column] for column in cd.STATE_COLUMNS] for row in rows], dtype=np.float64)
+        check(state.shape == (len(rows), 7) and state.dtype == np.float64, f"{scene}: state() is ({len(rows)}, 7) float64: {state.shape} {state.dtype}")
+        check(state.shape == expected.shape and np.array_equal(state, expected),
+              f"{scene}: state() at step 240 equals the trace's {', '.join(cd.STATE_COLUMNS)} exactly")
+        from cratedrop.data import load_table
+        npy = os.path.join(work, "trace.npy")
+        cli(cli_path, "hash", scene, "--steps", "240", "--trace", npy, "--trace-every", "240")
+        table = load_table(npy)
+        table = table[table["step"] == 240]
+        check(table.dtype["shape"].kind == "U" and all(np.array_equal(table[name], state[:, index]) for index, name in enumerate(cd.STATE_COLUMNS)),
+              f"{scene}: cratedrop.data.load_table reads the .npy trace, text as str, its columns state()'s")
+        buffer = np.empty_like(state)
+        check(world.state(out=buffer) is buffer and np.array_equal(buffer, state), f"{scene}: state(out=) fills the buffer given")
+        for bad in [np.empty((state.shape[0], 6)), np.empty(state.shape, dtype=np.float32), np.empty((7, state.shape[0])).T]:
+            try:
+                world.state(out=bad)
+                check(False, f"state(out=) refuses a {bad.dtype} {bad.shape} buffer")
+            except ValueError:
+                check(True, f"state(out=) refuses a {bad.dtype} {bad.shape} {'non-contiguous ' if not bad.flags.c_contiguous else ''}buffer with ValueError")
+        world.close()
+
+    # Contact events against the CLI's --events rows; queries against the bodies' places.
+    for scene, inputs in [("Scenes/book.json", "Scenes/tilt.jsonl"), ("Scenes/bridge.json", "Tests/CrossArch/bridge-breaks.jsonl")]:
+        events_file = os.path.join(work, "events.jsonl")
+        cli(cli_path, "hash", scene, "--inputs", inputs, "--steps", "600", "--events", events_file)
+        rows = [json.loads(line) for line in open(events_file, encoding="utf-8") if line.strip()]
+        world = open_world(cd, scene, inputs)
+        world.keep_events()
+        world.step(250)
+        mine = np.concatenate([world.events(), (world.step(350), world.events())[1]])
+        names = ["step", "event", "a", "b", "wall", "x", "y", "nx", "ny", "normal_impulse", "tangent_impulse", "joint"]
+        expected = [tuple(float("nan") if row[name] is None else row[name] for name in names) for row in rows]
+        got = [tuple(event[name].item() for name in names) for event in mine]
+        same = len(got) == len(expected) and all(
+            all(a == b or (isinstance(a, float) and isinstance(b, float) and a != a and b != b) for a, b in zip(x, y)) for x, y in zip(got, expected))
+        check(same and len(got) > 0, f"{scene} with {inputs}: events() over 600 steps are the CLI's --events rows ({len(got)} vs {len(expected)})")
+        kinds = sorted(set(mine["event"].tolist()))
+        if "bridge" in scene:
+            check("joint_broke" in kinds, f"{scene}: a joint breaks, as the CLI says: {kinds}")
+        world.close()
+    world = cd.World.from_file(os.path.join(repo, "Scenes/pile-100.json"))
+    world.step(200)
+    state = world.state()
+    hits = [world.query_point(row[1:3]) for row in state]
+    check(all(len(hit) and hit["body"][0] == row[0] and hit["distance"][0] <= 0 for hit, row in zip(hits, state)),
+          "query_point at each body's centre names that body first, inside it")
+    everything = world.query_box((-1e4, -1e4), (1e4, 1e4))
+    check(sorted(everything["body"][everything["body"] > 0].tolist()) == state[:, 0].astype(int).tolist() and (everything["wall"] >= 0).any(),
+          "query_box over the world names every body and the walls")
+    x, y = state[0, 1:3]
+    hit = world.ray_cast((x, 1e3), (x, -1e3))
+    check(hit is not None and (hit["body"] > 0 or hit["wall"] >= 0) and 0 <= hit["alpha"] <= 1, f"ray_cast down through body 1 hits something first: {hit}")
+    through = world.query_segment((x, 1e3), (x, -1e3))
+    check(len(through) and through["body"].tolist().count(1) == 1 and np.all(np.diff(through["alpha"]) >= 0),
+          "query_segment through body 1 meets it once, nearest first")
+    try:
+        world.query_point((float("nan"), 0))
+        check(False, "a NaN point is refused")
+    except cd.InputError as error:
+        check(error.code == 65 and error.message.startswith("point[0]"), f"a NaN point raises InputError 65: {error.message!r}")
+    world.close()
+
+    # Refusals: the CLI's messages (without "cratedrop: ") and codes.
+    bad_scene = os.path.join(work, "bad.json")
+    open(bad_scene, "w").write('{\n  "world": [640, 480],\n  "gravity": [0, -900],\n  "crates": [{"center": [10, 10], "size": [-4, 4], "mass": 1}]\n}\n')
+    run = cli(cli_path, "hash", bad_scene, "--steps", "1", text=True)
+    try:
+        cd.World.from_file(bad_scene)
+        check(False, "a bad scene raises SceneError")
+    except cd.SceneError as error:
+        expected = re.sub(r"^cratedrop: ", "", run.stderr.strip(), flags=re.M)
+        check(isinstance(error, ValueError) and error.code == run.returncode == 65 and error.message.strip() == expected,
+              f"a bad scene raises SceneError 65 with the CLI's message: {error.code} {error.message!r} vs {run.returncode} {expected!r}")
+    missing = os.path.join(work, "missing.json")
+    run = cli(cli_path, "hash", missing, "--steps", "1", text=True)
+    try:
+        cd.World.from_file(missing)
+        check(False, "a missing scene file raises SceneError")
+    except cd.SceneError as error:
+        expected = re.sub(r"^cratedrop: ", "", run.stderr.strip())
+        check(error.code == run.returncode == 66 and error.message == expected,
+              f"a missing scene file raises SceneError 66 with the CLI's message: {error.code} {error.message!r} vs {run.returncode} {expected!r}")
+    try:
+        cd.World.from_file(os.path.join(repo, "Scenes/terrain.json"))
+        check(False, "a terrain scene is refused")
+    except cd.SceneError as error:
+        check(error.code == 66 and "walls[0].image: " in error.message and "cannot be read by this build of the core" in error.message,
+              f"a terrain scene is refused at its picture (66), saying why: {error.message!r}")
+    bad_lines = os.path.join(work, "bad.jsonl")
+    open(bad_lines, "w").write('{"step": 3, "body": 99, "impulse": [0, 1]}\n')
+    run = cli(cli_path, "hash", "Scenes/book.json", "--inputs", bad_lines, "--steps", "5", text=True)
+    world = cd.World.from_file(os.path.join(repo, "Scenes/book.json"))
+    world.name_inputs(bad_lines)
+    world.apply(open(bad_lines).read().strip())
+    try:
+        world.step(5)
+        check(False, "a line that cannot apply raises InputError")
+    except cd.InputError as error:
+        cli_line = next((line for line in run.stderr.splitlines() if f"{bad_lines}:1:" in line), "")
+        check(error.code == run.returncode == 65 and error.message == re.sub(r"^cratedrop: ", "", cli_line),
+              f"a line that cannot apply raises InputError 65 with the CLI's message: {error.message!r} vs {cli_line!r}")
+    check(world.step_count == 3, f"the steps before the failing line stand: {world.step_count}")
+    try:
+        world.apply("{not json")
+        check(False, "a malformed line raises InputError")
+    except cd.InputError as error:
+        check(error.code == 65 and error.message.startswith(f"{bad_lines}:2:"), f"a malformed line raises InputError 65 naming its line: {error.message!r}")
+    try:
+        world.restore(b"not a state")
+        check(False, "bad state bytes raise StateError")
+    except cd.StateError as error:
+        check(error.code == 65 and isinstance(error, ValueError), f"bad state bytes raise StateError 65: {error.message!r}")
+    other = cd.World.from_file(os.path.join(repo, "Scenes/pile-100.json"))
+    try:
+        world.restore(other.save())
+        check(False, "another scene's state raises StateError")
+    except cd.StateError as error:
+        check(error.code == 65, f"another scene's state raises StateError 65: {error.message!r}")
+    world.close()
+    for label, use in [("step", lambda: world.step(1)), ("hash", world.hash), ("state", world.state), ("save", world.save)]:
+        try:
+            use()
+            check(False, f"a closed world's {label}() raises")
+        except cd.UsageError as error:
+            check(error.code == 64, f"a closed world's {label}() raises UsageError 64")
+    world.close()
+
+    # The class, the examples.
+    platform = json.loads(cli(cli_path, "platform", "--json", text=True).stdout)
+    check(cd.determinism_class() == platform["determinism_class"], f"determinism_class() is the CLI's: {cd.determinism_class()} vs {platform['determinism_class']}")
+    import doctest
+    import importlib
+    os.chdir(repo)
+    for module in ["cratedrop", "cratedrop.world", "cratedrop.errors", "cratedrop.gym"]:
+        result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS, verbose=False)
+        check(result.failed == 0 and result.attempted > 0, f"{module}: {result.attempted} docstring examples run, {result.failed} failed")
+    readme = open(os.path.join(repo, "README.md"), encoding="utf-8").read()
+    block = re.search(r"## Python\n.*?```python\n(.*?)```", readme, re.S)
+    check(block is not None, "README.md's Python section has a ```python example")
+    if block:
+        example = subprocess.run([sys.executable, "-c", block.group(1)], cwd=repo, capture_output=True, text=True)
+        expected_hash = cli(cli_path, "hash", "Scenes/book.json", "--steps", "1200", text=True).stdout.split()[-1]
+        check(example.returncode == 0 and expected_hash in example.stdout,
+              f"README.md's Python example runs and prints the CLI's hash {expected_hash}: exit {example.returncode} {example.stdout.strip()[-200:]} {example.stderr.strip()[-300:]}")
+
+    # cratedrop.gym: Gymnasium's own checker, seeds that make the CLI's scene, actions that are the CLI's input lines.
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+    import cratedrop.gym
+    env = gymnasium.make("cratedrop/Tilt-v0")
+    try:
+        check_env(env.unwrapped, skip_render_check=True)
+        check(True, "TiltEnv passes gymnasium's check_env")
+    except Exception as error:
+        check(False, f"TiltEnv passes gymnasium's check_env: {error!r}")
+    observation, info = env.reset(seed=7)
+    check(observation.shape == (100, 6) and env.observation_space.contains(observation), f"reset(seed=7)'s observation is (100, 6) in the space: {observation.shape}")
+    scene = json.load(open(os.path.join(repo, "Scenes/pile-100.json")))
+    scene["generator"]["seed"] = 7
+    seeded = os.path.join(work, "pile-seed-7.json")
+    json.dump(scene, open(seeded, "w"))
+    rng = np.random.default_rng(3)
+    actions = [rng.uniform(-1, 1, 2) for _ in range(50)]
+    lines = os.path.join(work, "tilt-actions.jsonl")
+    with open(lines, "w") as file:
+        for k, action in enumerate(actions):
+            file.write(json.dumps({"step": 4 * k, "accel": [float(action[0]), float(action[1]), 0.0]}, separators=(", ", ": ")) + "\n")
+    hashes = [info["state_hash"]]
+    for action in actions:
+        observation, reward, terminated, truncated, info = env.step(action)
+        hashes.append(info["state_hash"])
+    cli_hashes = [line.split()[1] for line in cli(cli_path, "hash", seeded, "--inputs", lines, "--steps", "200", "--every", "4", text=True).stdout.splitlines()]
+    first = cli(cli_path, "hash", seeded, "--steps", "0", text=True).stdout.split()
+    check(hashes[0] == (first[-1] if first else None), f"reset(seed=7) is the CLI's pile-100 with generator seed 7: {hashes[0]} vs {first}")
+    check(hashes[1:] == cli_hashes, f"50 actions, frame_skip 4: info['state_hash'] equals `cratedrop hash --inputs` (accel lines) every 4 steps")
+    again, again_info = env.reset(seed=7)
+    check(again_info["state_hash"] == hashes[0], "reset(seed=7) again gives the same world")
+    env.close()
+    env = cratedrop.gym.TiltEnv(frame_skip=4)
+    env.reset(seed=1)
+    start = time.perf_counter()
+    for _ in range(1000):
+        env.step(env.action_space.sample())
+    gym_time = time.perf_counter() - start
+    bare = cd.World.from_file(os.path.join(repo, "Scenes/pile-100.json"))
+    start = time.perf_counter()
+    bare.step(4000)
+    bare_time = time.perf_counter() - start
+    print(f"wheel_test: TiltEnv 1000 steps x frame_skip 4 on pile-100: {gym_time:.2f} s; the 4000 steps alone {bare_time:.2f} s ({gym_time / bare_time:.2f}x)", file=sys.stderr)
+
+    # Costs (printed, not asserted: CI's machine is shared).
+    world = cd.World.from_file(os.path.join(repo, "Scenes/book.json"))
+    calls = 20000
+    start = time.perf_counter()
+    for _ in range(calls):
+        world.hash()
+    per_call = (time.perf_counter() - start) / calls * 1e6
+    start = time.perf_counter()
+    for _ in range(2000):
+        world.step(1)
+    one_by_one = (time.perf_counter() - start) / 2000 * 1e6
+    world.restore(cd.World.from_file(os.path.join(repo, "Scenes/book.json")).save())
+    start = time.perf_counter()
+    world.step(2000)
+    batched = (time.perf_counter() - start) / 2000 * 1e6
+    pile = cd.World.from_file(os.path.join(repo, "Scenes/pile-1000.json"))
+    buffer = np.empty((pile.body_count, 7))
+    start = time.perf_counter()
+    for _ in range(2000):
+        pile.state(out=buffer)
+    state_cost = (time.perf_counter() - start) / 2000 * 1e6
+    print(f"wheel_test: hash() {per_call:.2f} µs a call; book step(1) {one_by_one:.2f} µs vs step(2000) {batched:.2f} µs a step "
+          f"(+{one_by_one - batched:.2f} µs); pile-1000 state(out=) {state_cost:.1f} µs", file=sys.stderr)
+    finish("wheel_test", f"{len(CASES)} cases x {STEPS} steps equal to the CLI (straight, restored, unpickled, copied at step {RESTORE_AT}), "
+           "state() the trace's, refusals the CLI's")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 2 and sys.argv[1] == "--inside":
+        inside(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 3:
+        outside(sys.argv[1], sys.argv[2])
+    else:
+        print("usage: Tests/Python/wheel_test.py CRATEDROP WHEEL", file=sys.stderr)
+        sys.exit(64)
