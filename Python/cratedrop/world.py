@@ -6,6 +6,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import warnings
 from typing import Any, Mapping, Union
 
 import numpy as np
@@ -399,7 +400,9 @@ class World:
         """Puts the world back to a state saved from the same scene: :meth:`save`'s bytes, or a
         saved-state file (:meth:`save_file`, the CLI's ``--save-state``). It then continues bit for
         bit as the saved world did. Raises :class:`cratedrop.StateError` (65) for bytes that are
-        not a state, or a state of another scene.
+        not a state, or a state of another scene. A saved-state file from another determinism
+        class restores with the CLI's warning (a ``RuntimeWarning``): its continuation here will
+        not match one made there.
 
         >>> import cratedrop
         >>> world = cratedrop.World.from_file("Scenes/book.json")
@@ -409,7 +412,10 @@ class World:
         """
         data = bytes(state)
         with LOCK:
-            check(library().cratedrop_world_restore(self._live(), data, len(data)), StateError)
+            warning = check(library().cratedrop_world_restore(self._live(), data, len(data)), StateError)
+            text = result_bytes(warning).decode("utf-8", "replace") if warning > 0 else None
+        if text:
+            warnings.warn(text, RuntimeWarning, stacklevel=2)
 
     def record(self) -> bytes:
         """The run's record (a ``.rec`` file's JSON Lines: the scene, every input applied with its
