@@ -15,6 +15,10 @@ enum StopSignals {
     static let handled = [SIGINT, SIGTERM, SIGHUP]
 
     static func install() {
+        // A global is made on first use, under the runtime's once-lock: made here, before any
+        // handler can run, or a signal landing while the run's first read makes it would have the
+        // handler wait for that lock on the same thread for ever (seen under load, issue 49).
+        _ = stopSignal.load(ordering: .relaxed)
         catchSignals(handled) { received in
             // Keep the first signal's name for the report; later ones change nothing.
             _ = stopSignal.compareExchange(expected: 0, desired: received, ordering: .relaxed)

@@ -196,6 +196,7 @@ import Testing
         ("Backends/wasm/build", "builds the wasm core for minutes; scripts/wasm-test builds and checks it"),
         ("cratedrop page ", "needs the wasm build (Backends/wasm/build, minutes); scripts/wasm-test writes such pages and drives them in Chromium"),
         ("python3 -m http.server ", "serves until Ctrl-C; scripts/wasm-test serves the page to Chromium itself"),
+        ("python3 -m venv .venv && .venv/bin/pip install dist/", "installs the wheel scripts/wheel builds (minutes); Tests/Python/wheel_test.py installs it into a fresh venv and runs the README's example"),
         ("cratedrop run Scenes/pile-100.json --realtime --view", "needs a display; liveViewRecipesPlayToTheEnd plays it with SDL's dummy driver"),
         ("cratedrop run Scenes/book.json --realtime --out - | ffplay ", "needs a display; liveViewRecipesPlayToTheEnd plays it with SDL's dummy driver"),
         ("SPEC=Sweeps/pile-seeds.json OUT=out/slurm-sweep sbatch ", "needs a Slurm cluster; scripts/slurm-test runs this recipe on a single-node Slurm it starts"),

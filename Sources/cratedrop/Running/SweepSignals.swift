@@ -15,6 +15,9 @@ private let abandonRequested = Atomic<Bool>(false)
 /// signal that decided: the first abandoning one, else SIGUSR1 (138).
 enum SweepSignals {
     static func install() {
+        // Made before any handler can run (StopSignals.install says why).
+        _ = sweepSignal.load(ordering: .relaxed)
+        _ = abandonRequested.load(ordering: .relaxed)
         StopSignals.catchSignals([SIGUSR1, SIGINT, SIGTERM, SIGHUP]) { received in
             if received == SIGUSR1 {
                 _ = sweepSignal.compareExchange(expected: 0, desired: received, ordering: .relaxed)
