@@ -70,8 +70,13 @@ public final class LiveHistory: StepStage {
     /// - Throws: `StateError` when the world cannot be saved (Debian's library, sleeping bodies).
     /// - Parameter inputs: the run's inputs (its world, its record if any); from now on they keep
     ///   what is applied, for the history's rewinds.
+    /// - Parameter control: the live run's controls, whose rewind requests the history answers.
+    /// - Parameter stepRate: steps a second, to turn the settings' seconds into steps.
+    /// - Parameter settings: how far back rewinds reach, how often a state is kept, and their byte budget.
     /// - Parameter saved: the world's state now, if already saved (the run's trial save): kept
     ///   as the first state rather than saving the world again.
+    /// - Parameter shouldStop: ends a rewind's steps early when the run is ending.
+    /// - Parameter onWarning: told, in words for a person, a state the history could not keep or a rewind it could not do.
     public init(inputs: RunInputs, control: LiveControl, stepRate: Int, settings: Settings, saved: WorldState? = nil,
                 shouldStop: @escaping () -> Bool = { false }, onWarning: @escaping (String) -> Void = { _ in }) throws(StateError) {
         world = inputs.world
