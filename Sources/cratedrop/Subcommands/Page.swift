@@ -55,13 +55,7 @@ struct Page: ParsableCommand {
             throw ExitCodes.unavailable
         }
         let name = fileName(scene)
-        let pictures: [(path: String, bytes: [UInt8])]
-        do {
-            pictures = try InPagePage.pictures(ofScene: scene, text: sceneText, name: name)
-        } catch {
-            printError("cratedrop: \(scene): cannot read a terrain picture it names: \(error)")
-            throw ExitCodes.noInput
-        }
+        let pictures = try pagePictures(ofScene: scene, text: sceneText, name: name)
         let html: String
         do {
             html = try InPagePage.html(scene: sceneText, name: name, inputs: inputStream.map { ($0.text, fileName($0.name)) }, engine: engine,
@@ -102,5 +96,16 @@ struct Page: ParsableCommand {
     /// The name messages give a file: its last path component, as the page knows no folders.
     private func fileName(_ path: String) -> String {
         String(path.split(separator: "/").last ?? Substring(path))
+    }
+}
+
+/// The terrain pictures a page of the scene at `scene` carries (`InPagePage.pictures`); one that
+/// cannot be read is said on stderr, exit 66. Used by `page` and by `serve`'s in-page mode.
+func pagePictures(ofScene scene: String, text: [UInt8], name: String) throws -> [(path: String, bytes: [UInt8])] {
+    do {
+        return try InPagePage.pictures(ofScene: scene, text: text, name: name)
+    } catch {
+        printError("cratedrop: \(scene): cannot read a terrain picture it names: \(error)")
+        throw ExitCodes.noInput
     }
 }

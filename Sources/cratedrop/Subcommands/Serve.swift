@@ -208,13 +208,7 @@ struct Serve: ParsableCommand {
             return nil
         }
         let name = String(scene.split(separator: "/").last ?? Substring(scene))
-        let pictures: [(path: String, bytes: [UInt8])]
-        do {
-            pictures = try InPagePage.pictures(ofScene: scene, text: sceneText, name: name)
-        } catch {
-            printError("cratedrop: \(scene): cannot read a terrain picture it names: \(error)")
-            throw ExitCodes.noInput
-        }
+        let pictures = try pagePictures(ofScene: scene, text: sceneText, name: name)
         do {
             return Array(try InPagePage.html(scene: sceneText, name: name, inputs: nil, engine: engine, pictures: pictures, served: true).utf8)
         } catch {
