@@ -7,7 +7,8 @@ import PackageDescription
 //   SceneFile parses JSON into SceneModel (with Physics to trace terrain pictures and decompose
 //   outlines, CSpng to decode pictures)
 //   Driver (fixed steps), InputLines (the input grammar) -> Script (input files, records, state files)
-//   Raster (drawing) -> Outputs (CPipe, CDeflate)
+//   Raster (drawing snapshots into pixels: core, so Python draws as the CLI does) -> Outputs (the render
+//   pipeline and frame sinks; CPipe, CDeflate)
 //   Session (one run: the world, the driver, its inputs and outputs) -> Sweep (many runs), Serve (the live page)
 //   CLISupport -> cratedrop (CLI);  CBaseline (C) -> Bench -> cratedrop-bench
 let package = Package(
@@ -77,7 +78,7 @@ let package = Package(
         .target(name: "InputLines", dependencies: ["SceneModel", "SceneFile"]),
         // The C ABI over the core (handles, caller buffers, error text): the wasm page's and Python's
         // way in (Backends/wasm/build compiles it as Embedded Swift; natively it is tested here).
-        .target(name: "CoreABI", dependencies: ["Driver", "InputLines", "LiveProtocol", "Physics", "RecordLines", "SceneFile", "SceneModel"]),
+        .target(name: "CoreABI", dependencies: ["Driver", "InputLines", "LiveProtocol", "Physics", "Raster", "RecordLines", "SceneFile", "SceneModel"]),
         // What a live page is told (the scene, its parts as they change) and may ask (tilts, drags,
         // drops): core, so the server and the page's own engine say it with the same code.
         .target(name: "LiveProtocol", dependencies: ["Physics", "SceneFile", "SceneModel"]),
@@ -85,7 +86,8 @@ let package = Package(
         // memory: core, so the CLI's record files and the page's own engine write them with the same code.
         .target(name: "RecordLines", dependencies: ["Physics", "SceneFile", "SceneModel"]),
         .target(name: "Script", dependencies: ["InputLines", "RecordLines", "SceneModel", "SceneFile", "Queues", "FileIO"]),
-        .target(name: "Raster", dependencies: ["SceneModel", "Queues", "FileIO"]),
+        // Drawing a snapshot into pixels: core (Embedded-clean), so the library draws what the CLI draws.
+        .target(name: "Raster", dependencies: ["SceneModel"]),
         // Where frames go: frame files (PPM, PNG through libspng), the PPM stream, video through ffmpeg.
         .target(name: "CPipe"),
         .target(name: "Outputs", dependencies: ["Raster", "SceneModel", "SceneFile", "Queues", "FileIO", "CDeflate", "CPipe"]),
@@ -138,7 +140,7 @@ let package = Package(
             path: "Tests/LeakCheck"
         ),
         .testTarget(name: "SceneModelTests", dependencies: ["SceneModel"]),
-        .testTarget(name: "CoreABITests", dependencies: ["CoreABI", "Physics", "SceneFile", "SceneModel", "TestSupport"]),
+        .testTarget(name: "CoreABITests", dependencies: ["CoreABI", "Physics", "Raster", "SceneFile", "SceneModel", "TestSupport"]),
         .testTarget(name: "SceneFileTests", dependencies: ["SceneFile", "SceneModel", "TestSupport"]),
         .testTarget(
             name: "PhysicsTests",
@@ -150,7 +152,8 @@ let package = Package(
         .testTarget(name: "BenchTests", dependencies: ["Bench", "CBaseline", "SceneModel", "TestSupport"]),
         .testTarget(name: "RecordLinesTests", dependencies: ["RecordLines", "InputLines", "SceneModel"]),
         .testTarget(name: "ScriptTests", dependencies: ["Script", "SceneModel", "TestSupport"]),
-        .testTarget(name: "RasterTests", dependencies: ["Raster", "SceneModel", "TestSupport"]),
+        // With Outputs: the render pipeline is tested with the drawing tests' little scenes.
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "Outputs", "SceneModel", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Raster", "SceneModel", "TestSupport", "CSpng", "CZlib"]),
         .testTarget(name: "DriverTests", dependencies: ["Driver", "Session", "Physics", "SceneModel", "Script", "TestSupport"]),
         .testTarget(name: "ServeTests", dependencies: ["Serve", "LiveProtocol", "Session", "Physics", "SceneFile", "SceneModel", "TestSupport"]),

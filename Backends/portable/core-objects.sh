@@ -29,7 +29,7 @@ core_chipmunk_defines=(-DNDEBUG -DCP_HASH_VALUE_TYPE=uint64_t)
 core_musl_sources=(sin cos sincos __sin __cos __rem_pio2 __rem_pio2_large exp exp_data pow pow_data
                    __math_oflow __math_uflow __math_xflow __math_invalid __math_divzero fabs floor scalbn)
 
-core_modules=(SceneModel Physics SceneFile Driver InputLines LiveProtocol RecordLines CoreABI)
+core_modules=(SceneModel Raster Physics SceneFile Driver InputLines LiveProtocol RecordLines CoreABI)
 
 core_swift_objects() {
     local out=$1 what=$2 module files

@@ -23,13 +23,19 @@ episode) when this module is imported:
 >>> info["step"]
 4
 
-Rendering (``render_mode="rgb_array"``) needs the CLI's rasteriser in the library, which it has
-not yet: only ``render_mode=None`` is taken.
+With ``render_mode="rgb_array"``, ``env.render()`` is the world after the last action as the CLI
+draws it (:meth:`cratedrop.World.render`, the scene's frame size unless ``render_size`` is given):
+
+>>> env = gymnasium.make("cratedrop/Tilt-v0", render_mode="rgb_array", render_size=(200, 200))
+>>> _ = env.reset(seed=7)
+>>> env.render().shape
+(200, 200, 3)
 """
 
 from __future__ import annotations
 
 import json
+import math
 from importlib import resources
 from typing import Any, Mapping, Optional, Union
 
@@ -57,25 +63,34 @@ class TiltEnv(gymnasium.Env):
 
     - ``scene``: a scene file's path or a scene ``dict`` with a ``generator`` (default: pile-100).
     - ``frame_skip``: fixed steps an action holds (default 4: 30 actions a second at 120 Hz).
+    - ``render_mode``: None, or ``"rgb_array"`` for :meth:`render`.
+    - ``render_size``: ``(width, height)`` of rendered pictures (default: the scene's frame size).
     """
 
-    metadata = {"render_modes": []}
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
 
     def __init__(self, scene: Union[str, Mapping[str, Any], None] = None, frame_skip: int = 4,
-                 render_mode: Optional[str] = None) -> None:
-        if render_mode is not None:
-            raise ValueError(f"render_mode {render_mode!r} is not available: the library has no rasteriser yet (only None)")
+                 render_mode: Optional[str] = None, render_size: Optional[tuple[int, int]] = None) -> None:
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if int(frame_skip) < 1:
             raise ValueError(f"frame_skip must be >= 1, got {frame_skip}")
         self.frame_skip = int(frame_skip)
         self.render_mode = render_mode
+        self._render_size = (None, None) if render_size is None else (int(render_size[0]), int(render_size[1]))
         self._scene = _scene_dict(scene)
+        # Pictures a second: one an action.
+        self.metadata = dict(self.metadata, render_fps=max(1, round(int(self._scene.get("step_rate", 120)) / self.frame_skip)))
         if not isinstance(self._scene.get("generator"), Mapping):
             raise ValueError("TiltEnv's scene needs a pile generator (\"generator\": {...}): reset(seed=) sets its seed")
         self._world: Optional[World] = self._make(int(self._scene["generator"].get("seed", 0)))
         self._bodies = self._world.body_count
         self._width = float(self._scene["world"][0])
+        # The bodies' rows are read into one buffer, by its address, every action.
         self._buffer = np.empty((self._bodies, 7))
+        self._address = self._buffer.ctypes.data
+        self._steps = 0
+        self._mean_x = 0.0
         self.action_space = spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32)
         self.observation_space = spaces.Box(-np.inf, np.inf, shape=(self._bodies, 6), dtype=np.float64)
 
@@ -85,8 +100,13 @@ class TiltEnv(gymnasium.Env):
         return World(scene, name=f"{scene.get('name', 'scene')} (seed {seed})")
 
     def _observe(self) -> np.ndarray:
-        state = self._world.state(out=self._buffer)
-        return state[:, 1:].copy()
+        """The bodies' rows without the id, and their mean x kept for the next action's reward."""
+        written = self._world._fill_state(self._address, self._bodies)
+        if written != self._bodies:
+            raise RuntimeError(f"the world has {written} bodies, not {self._bodies}")
+        observation = self._buffer[:, 1:].copy()
+        self._mean_x = float(observation[:, 0].sum()) / self._bodies
+        return observation
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         """A new world of the scene, its generator seeded with ``seed`` (or, without one, a seed
@@ -99,17 +119,34 @@ class TiltEnv(gymnasium.Env):
         self._world = self._make(int(seed))
         if self._world.body_count != self._bodies:
             raise ValueError(f"seed {seed} gives {self._world.body_count} bodies, not {self._bodies}")
-        return self._observe(), {"state_hash": self._world.hash(), "step": self._world.step_count, "seed": int(seed)}
+        self._steps = self._world.step_count
+        return self._observe(), {"state_hash": self._world.hash(), "step": self._steps, "seed": int(seed)}
 
     def step(self, action):
-        tilt = np.clip(np.asarray(action, dtype=np.float64).reshape(2), -1.0, 1.0)
+        try:
+            ax, ay = float(action[0]), float(action[1])
+        except (TypeError, IndexError, ValueError):
+            raise ValueError(f"an action is two numbers (ax, ay), got {action!r}") from None
+        if not (math.isfinite(ax) and math.isfinite(ay)) or len(action) != 2:
+            raise ValueError(f"an action is two finite numbers (ax, ay), got {action!r}")
+        # Within [-1, 1]², as the action space says (min/max: numpy's clip costs microseconds an action).
+        ax, ay = min(1.0, max(-1.0, ax)), min(1.0, max(-1.0, ay))
         world = self._world
-        before = world.state(out=self._buffer)[:, 1].mean()
-        world.apply({"step": world.step_count, "accel": [float(tilt[0]), float(tilt[1]), 0.0]})
+        before = self._mean_x
+        # The line json.dumps would write (floats as repr, json's own), without its cost each action.
+        world.apply(f'{{"step": {self._steps}, "accel": [{ax!r}, {ay!r}, 0.0]}}'.encode())
         world.step(self.frame_skip)
+        self._steps += self.frame_skip
         observation = self._observe()
-        reward = float((observation[:, 0].mean() - before) / self._width)
-        return observation, reward, False, False, {"state_hash": world.hash(), "step": world.step_count}
+        reward = (self._mean_x - before) / self._width
+        return observation, reward, False, False, {"state_hash": world.hash(), "step": self._steps}
+
+    def render(self) -> Optional[np.ndarray]:
+        """The world now as an ``(height, width, 3)`` uint8 picture (``render_mode="rgb_array"``),
+        else None."""
+        if self.render_mode != "rgb_array":
+            return None
+        return self._world.render(*self._render_size)
 
     @property
     def world(self) -> World:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import threading
 import warnings
 from typing import Any, Mapping, Union
 
@@ -96,6 +97,34 @@ def _line_bytes(line: InputLine) -> bytes:
     raise TypeError(f"an input line is a dict, str or bytes, not {type(line).__name__}")
 
 
+class _OneThread:
+    """A world's calls: its handle while the calling thread has the world to itself (a second
+    thread's call at the same moment raises instead of waiting) and holds the library's lock."""
+
+    __slots__ = ("_world", "_owner")
+
+    def __init__(self, world: "World") -> None:
+        self._world = world
+        # Re-entrant: a method may call another on the same thread.
+        self._owner = threading.RLock()
+
+    def __enter__(self) -> int:
+        if not self._owner.acquire(blocking=False):
+            raise UsageError(64, "the world is in use by another thread: a World is for one thread at a time "
+                                 "(give each thread its own, e.g. with World.copy())")
+        LOCK.acquire()
+        try:
+            return self._world._live()
+        except BaseException:
+            LOCK.release()
+            self._owner.release()
+            raise
+
+    def __exit__(self, *exc: object) -> None:
+        LOCK.release()
+        self._owner.release()
+
+
 class World:
     """One world: a scene loaded, stepped with fixed steps, fed input lines, hashed, saved.
 
@@ -104,9 +133,12 @@ class World:
     CLI's message and exit code for a scene the CLI refuses. ``record=True`` keeps the run's record
     (:meth:`record`), which costs a snapshot a step; without it the world keeps none.
 
-    Not for two threads at once: calls are serialised process-wide, so sharing is safe but not
-    parallel. ``close()`` (or a ``with`` block) frees it at once; otherwise it is freed when
-    collected.
+    One thread at a time: a call made while another thread is in a call on the same world raises
+    :class:`cratedrop.UsageError` (64) at once, never waits or crashes (a world handed from one
+    thread to the next is fine; for parallel work give each thread its own, e.g. :meth:`copy`).
+    Calls on different worlds are safe from any threads but run one at a time (the library keeps
+    process-wide tables). ``close()`` (or a ``with`` block) frees it at once; otherwise it is
+    freed when collected.
 
     >>> import cratedrop
     >>> world = cratedrop.World.from_file("Scenes/book.json")
@@ -123,6 +155,7 @@ class World:
     _keeping_events = False
 
     def __init__(self, scene: Scene, name: str = "scene.json", *, record: bool = False) -> None:
+        self._use = _OneThread(self)
         if isinstance(scene, Mapping):
             # One top-level key a line, so a message's line names the key.
             entries = [f"  {json.dumps(str(key))}: {json.dumps(value)}" for key, value in scene.items()]
@@ -168,11 +201,13 @@ class World:
     # Lifetime.
 
     def close(self) -> None:
-        """Frees the world now; any later call raises :class:`cratedrop.UsageError`. Idempotent."""
-        handle, self._handle = self._handle, 0
-        if handle > 0:
-            with LOCK:
-                library().cratedrop_world_free(handle)
+        """Frees the world now; any later call raises :class:`cratedrop.UsageError`. Idempotent.
+        Raises :class:`cratedrop.UsageError` while another thread is in a call on this world."""
+        if self._handle <= 0:
+            return
+        with self._use as handle:
+            self._handle = 0
+            library().cratedrop_world_free(handle)
 
     def __del__(self) -> None:
         try:
@@ -209,8 +244,8 @@ class World:
             raise UsageError(64, f"steps must be >= 0, got {n}")
         while n > 0:
             chunk = min(n, 1 << 30)
-            with LOCK:
-                check(library().cratedrop_world_step(self._live(), chunk), InputError)
+            with self._use as handle:
+                check(library().cratedrop_world_step(handle, chunk), InputError)
             n -= chunk
 
     def apply(self, line: InputLine) -> None:
@@ -229,14 +264,14 @@ class World:
         Raises :class:`cratedrop.InputError` with the CLI's ``inputs:LINE: reason``.
         """
         data = _line_bytes(line)
-        with LOCK:
-            check(library().cratedrop_world_input(self._live(), data, len(data)), InputError)
+        with self._use as handle:
+            check(library().cratedrop_world_input(handle, data, len(data)), InputError)
 
     def name_inputs(self, name: str) -> None:
         """Names the input stream in messages (``NAME:LINE: reason``); ``inputs`` by default."""
         encoded = name.encode()
-        with LOCK:
-            check(library().cratedrop_world_name_inputs(self._live(), encoded, len(encoded)))
+        with self._use as handle:
+            check(library().cratedrop_world_name_inputs(handle, encoded, len(encoded)))
         self._inputs_name = name
 
     # Reading the world.
@@ -244,28 +279,28 @@ class World:
     @property
     def step_count(self) -> int:
         """Steps taken since the scene's start (restored states included)."""
-        with LOCK:
-            return int(library().cratedrop_world_step_count(self._live()))
+        with self._use as handle:
+            return int(library().cratedrop_world_step_count(handle))
 
     @property
     def body_count(self) -> int:
         """The bodies (crates) in the world now: the rows of :meth:`state`."""
-        with LOCK:
-            return check(library().cratedrop_world_body_count(self._live()))
+        with self._use as handle:
+            return check(library().cratedrop_world_body_count(handle))
 
     @property
     def gravity(self) -> tuple[float, float]:
         """Gravity now, px/s² with y up: the scene's, or the last applied input line's."""
         out = (ctypes.c_double * 2)()
-        with LOCK:
-            check(library().cratedrop_world_gravity(self._live(), out))
+        with self._use as handle:
+            check(library().cratedrop_world_gravity(handle, out))
         return (out[0], out[1])
 
     def hash(self) -> str:
         """The state hash as ``cratedrop hash`` prints it: 16 lowercase hex digits
         (docs/determinism.md, "State hash")."""
-        with LOCK:
-            return f"{library().cratedrop_world_hash(self._live()):016x}"
+        with self._use as handle:
+            return f"{library().cratedrop_world_hash(handle):016x}"
 
     def state(self, out: "np.ndarray | None" = None) -> np.ndarray:
         """The bodies' states, one row a body in ascending id, columns :data:`STATE_COLUMNS`
@@ -280,8 +315,7 @@ class World:
         >>> world.state(out=buffer) is buffer
         True
         """
-        with LOCK:
-            handle = self._live()
+        with self._use as handle:
             rows = check(library().cratedrop_world_body_count(handle))
             if out is None:
                 out = np.empty((rows, len(STATE_COLUMNS)), dtype=np.float64)
@@ -294,6 +328,54 @@ class World:
         if written != rows:
             raise RuntimeError(f"the library wrote {written} rows of {rows}")
         return out
+
+    @property
+    def image_size(self) -> tuple[int, int]:
+        """``(width, height)`` of the scene's frames when no size is given: its ``render.size``,
+        or the CLI's default for its shape (the longer side 600 px)."""
+        out = (ctypes.c_int32 * 2)()
+        with self._use as handle:
+            check(library().cratedrop_world_image_size(handle, out))
+        return (out[0], out[1])
+
+    def render(self, width: "int | None" = None, height: "int | None" = None, out: "np.ndarray | None" = None) -> np.ndarray:
+        """The world now as a picture: a ``(height, width, 3)`` uint8 RGB array, top row first,
+        drawn by the CLI's renderer pixel for pixel (what ``cratedrop run SCENE --steps N --size
+        WxH --out frame.ppm`` writes for the same step). The size defaults to :attr:`image_size`;
+        each side 1-16384 (``UsageError``, 64, otherwise). ``out``, if given, is filled and
+        returned: a writable C-contiguous uint8 array of exactly that shape (``ValueError`` otherwise).
+        Pictures after the first are drawn again only where bodies moved.
+
+        >>> import cratedrop
+        >>> world = cratedrop.World.from_file("Scenes/book.json")
+        >>> world.render().shape          # book.json's render.size is 300 x 300
+        (300, 300, 3)
+        >>> world.render(320, 240).dtype
+        dtype('uint8')
+        """
+        if width is None or height is None:
+            default_width, default_height = self.image_size
+            width = default_width if width is None else width
+            height = default_height if height is None else height
+        width, height = int(width), int(height)
+        if not (1 <= width <= 16384 and 1 <= height <= 16384):
+            raise UsageError(64, f"size must be WIDTHxHEIGHT with each side in 1...16384, got {width}x{height}")
+        shape = (height, width, 3)
+        if out is None:
+            out = np.empty(shape, dtype=np.uint8)
+        elif not isinstance(out, np.ndarray):
+            raise ValueError(f"out must be a numpy array, not {type(out).__name__}")
+        elif out.dtype != np.uint8 or out.shape != shape or not out.flags.c_contiguous or not out.flags.writeable:
+            raise ValueError(f"out must be a writable C-contiguous uint8 array of shape {shape}, got {out.dtype} {out.shape}")
+        with self._use as handle:
+            check(library().cratedrop_world_render(handle, width, height, out.ctypes.data, out.nbytes))
+        return out
+
+    def _fill_state(self, address: int, rows: int) -> int:
+        """:meth:`state` into ``rows`` rows at ``address`` without its checks, for a caller that
+        made the buffer itself (``TiltEnv``, every action): the rows written."""
+        with self._use as handle:
+            return check(library().cratedrop_world_state(handle, address, rows))
 
     # Queries and events.
 
@@ -309,8 +391,8 @@ class World:
         1
         """
         x, y = _point(point, "point")
-        with LOCK:
-            rows = check(library().cratedrop_world_query_point(self._live(), x, y, float(within)), InputError)
+        with self._use as handle:
+            rows = check(library().cratedrop_world_query_point(handle, x, y, float(within)), InputError)
             return _hits(_abi.result_rows(rows, 7), POINT_HIT)
 
     def query_segment(self, start: Any, end: Any, radius: float = 0.0) -> np.ndarray:
@@ -318,8 +400,8 @@ class World:
         nearest its start first, as :data:`SEGMENT_HIT` rows."""
         x0, y0 = _point(start, "start")
         x1, y1 = _point(end, "end")
-        with LOCK:
-            rows = check(library().cratedrop_world_query_segment(self._live(), x0, y0, x1, y1, float(radius), 0), InputError)
+        with self._use as handle:
+            rows = check(library().cratedrop_world_query_segment(handle, x0, y0, x1, y1, float(radius), 0), InputError)
             return _hits(_abi.result_rows(rows, 7), SEGMENT_HIT)
 
     def ray_cast(self, start: Any, end: Any, radius: float = 0.0) -> "np.void | None":
@@ -333,8 +415,8 @@ class World:
         """
         x0, y0 = _point(start, "start")
         x1, y1 = _point(end, "end")
-        with LOCK:
-            rows = check(library().cratedrop_world_query_segment(self._live(), x0, y0, x1, y1, float(radius), 1), InputError)
+        with self._use as handle:
+            rows = check(library().cratedrop_world_query_segment(handle, x0, y0, x1, y1, float(radius), 1), InputError)
             hits = _hits(_abi.result_rows(rows, 7), SEGMENT_HIT)
         return hits[0] if len(hits) else None
 
@@ -343,8 +425,8 @@ class World:
         ``high`` (a broad answer, by boxes), as :data:`PARTY` rows: bodies by id, then walls."""
         x0, y0 = _point(low, "low")
         x1, y1 = _point(high, "high")
-        with LOCK:
-            rows = check(library().cratedrop_world_query_box(self._live(), x0, y0, x1, y1), InputError)
+        with self._use as handle:
+            rows = check(library().cratedrop_world_query_box(handle, x0, y0, x1, y1), InputError)
             codes = _abi.result_rows(rows, 1)[:, 0]
         out = np.empty(len(codes), dtype=PARTY)
         out["body"], out["wall"] = _party_columns(codes)
@@ -353,8 +435,8 @@ class World:
     def keep_events(self, on: bool = True) -> None:
         """Keeps every step's contact events from now on, for :meth:`events` (or, with False,
         stops and forgets them). Keeping changes nothing the world computes."""
-        with LOCK:
-            check(library().cratedrop_world_keep_events(self._live(), 1 if on else 0))
+        with self._use as handle:
+            check(library().cratedrop_world_keep_events(handle, 1 if on else 0))
         self._keeping_events = bool(on)
 
     def events(self) -> np.ndarray:
@@ -368,8 +450,8 @@ class World:
         >>> str(events["event"][0]), len(world.events())
         ('begin', 0)
         """
-        with LOCK:
-            rows = check(library().cratedrop_world_events(self._live()))
+        with self._use as handle:
+            rows = check(library().cratedrop_world_events(handle))
             table = _abi.result_rows(rows, 11)
         out = np.empty(len(table), dtype=EVENT)
         out["step"] = table[:, 0].astype(np.int64)
@@ -387,14 +469,14 @@ class World:
     def save(self) -> bytes:
         """The world's state as bytes: the CLI's world-state bytes for the same world at the same
         step, the same on every machine. :meth:`restore` takes them back (in a world of the same scene)."""
-        with LOCK:
-            return result_bytes(check(library().cratedrop_world_save(self._live())))
+        with self._use as handle:
+            return result_bytes(check(library().cratedrop_world_save(handle)))
 
     def save_file(self) -> bytes:
         """The world's state as the CLI's saved-state file (``--save-state``: the scene within):
         written to ``run.state``, ``cratedrop hash run.state --steps N`` continues it natively."""
-        with LOCK:
-            return result_bytes(check(library().cratedrop_world_save_file(self._live())))
+        with self._use as handle:
+            return result_bytes(check(library().cratedrop_world_save_file(handle)))
 
     def restore(self, state: bytes) -> None:
         """Puts the world back to a state saved from the same scene: :meth:`save`'s bytes, or a
@@ -411,8 +493,8 @@ class World:
         True
         """
         data = bytes(state)
-        with LOCK:
-            warning = check(library().cratedrop_world_restore(self._live(), data, len(data)), StateError)
+        with self._use as handle:
+            warning = check(library().cratedrop_world_restore(handle, data, len(data)), StateError)
             text = result_bytes(warning).decode("utf-8", "replace") if warning > 0 else None
         if text:
             warnings.warn(text, RuntimeWarning, stacklevel=2)
@@ -422,13 +504,13 @@ class World:
         step, checkpoints, and an end line after the last step) for a world made with
         ``record=True``: ``cratedrop replay FILE --verify`` checks it natively. Raises
         :class:`cratedrop.UsageError` (64) for a world without one, or after a :meth:`restore`."""
-        with LOCK:
-            return result_bytes(check(library().cratedrop_world_record(self._live())))
+        with self._use as handle:
+            return result_bytes(check(library().cratedrop_world_record(handle)))
 
     def pending_inputs(self) -> list[str]:
         """The input lines given but not yet applied, in the order given."""
-        with LOCK:
-            text = result_bytes(check(library().cratedrop_world_pending_inputs(self._live()))).decode()
+        with self._use as handle:
+            text = result_bytes(check(library().cratedrop_world_pending_inputs(handle))).decode()
         return text.split("\n") if text else []
 
     def _snapshot(self) -> dict[str, Any]:

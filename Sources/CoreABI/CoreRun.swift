@@ -31,6 +31,8 @@ final class CoreRun {
     /// The scene file's name and text, as loaded: a saved-state file carries them.
     let sceneFile: String
     let sceneText: [UInt8]
+    /// The world as last drawn (`cratedrop_world_render`), kept for the next picture of its size.
+    var picture: RunPicture?
 
     /// Builds the world the scene file's `bytes` describe; `file` names it in messages.
     init(scene bytes: [UInt8], file: String) throws(CoreError) {

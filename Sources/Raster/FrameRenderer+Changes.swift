@@ -32,7 +32,7 @@ extension FrameRenderer {
             Self.copy([pass.rect], from: staticLayer.pixels, to: &image.pixels, width: width, valuesPerPixel: 3)
             for k in pass.items { draw(items[k], into: &image, pen: .none, clip: pass.rect) }
         }
-        image.drawnRegions = DrawnRegions(background: background, rects: items.compactMap(\.rect), items: items)
+        image.drawnRegions = DrawnRegions(background: background, rects: items.compactMap { $0.rect }, items: items)
         return true
     }
 

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(WASILibc)
+import WASILibc
 #endif
 import SceneModel
 import Synchronization
@@ -76,7 +78,7 @@ public final class FrameRenderer {
                 drawsChanges: Bool = true) {
         self.drawsChanges = drawsChanges
         self.bodyShapes = bodyShapes
-        self.joints = joints.filter(\.isDrawn)
+        self.joints = joints.filter { $0.isDrawn }
         look = colors.look
         self.overlays = overlays
         self.width = width
@@ -121,7 +123,7 @@ public final class FrameRenderer {
         }
         bodyShapes = parts.bodyShapes
         crateColors = parts.bodyColors
-        joints = parts.joints.filter(\.isDrawn)
+        joints = parts.joints.filter { $0.isDrawn }
         if shapeChanged { background = Self.backgroundsMade.add(1, ordering: .relaxed).newValue }
         guard parts.walls != staticWalls else { return }
         (staticLayer, staticMask) = Self.staticLayer(parts.walls, world: world, width: width, height: height, viewport: viewport, colors: colors,

@@ -35,7 +35,7 @@ public struct Overlays: OptionSet, Sendable, Hashable {
     public struct UnknownOverlay: Error, Sendable, CustomStringConvertible {
         public var name: String
         public var description: String {
-            "unknown overlay '\(name)' (known: \(Overlays.named.map(\.name).joined(separator: ", ")))"
+            "unknown overlay '\(name)' (known: \(Overlays.named.map { $0.name }.joined(separator: ", ")))"
         }
     }
 

@@ -1,11 +1,14 @@
-// The core as Embedded Swift reads no files and links no libspng. In the wasm build its host
-// gives both: the picture's bytes by path (cratedrop.file_size / file_read, from the files a
-// caller hands cratedrop.js) and their decoding (cratedrop.png_decode / png_copy, answered by
-// cratedrop-png.wasm: the CLI's libspng, built from the same pinned source). Elsewhere a scene
-// with a terrain picture is refused at its `image` key, as an unreadable picture is natively.
+// The core as Embedded Swift reads no files and links no libspng: it asks its host for both, the
+// picture's bytes by path and their decoding, answered with the CLI's libspng (built from the
+// same pinned source) so the pixels are the CLI's. In the wasm build the host is JavaScript
+// (cratedrop.file_size / file_read, from the files a caller hands cratedrop.js; png_decode /
+// png_copy, answered by cratedrop-png.wasm); in the native library (Python) it is C linked beside
+// the core (Backends/native/host_pictures.c: the file read as the CLI reads it). Another Embedded
+// build refuses a scene with a terrain picture at its `image` key, as an unreadable picture is.
 #if hasFeature(Embedded)
 import SceneModel
 
+#if arch(wasm32) || os(Linux)
 #if arch(wasm32)
 /// The file's size in bytes, or -1 when the host has no file at that path.
 @_extern(wasm, module: "cratedrop", name: "file_size")
@@ -21,18 +24,48 @@ private func hostPNGDecode(_ png: UnsafePointer<UInt8>?, _ length: Int32, _ maxS
 @_extern(wasm, module: "cratedrop", name: "png_copy")
 private func hostPNGCopy(_ into: UnsafeMutablePointer<UInt8>?, _ capacity: Int32) -> Int32
 
+/// The file's bytes, given by the page or program that loaded the wasm core.
+private func hostFileBytes(path: String) -> Result<[UInt8], TerrainPictureError> {
+    let name = Array(path.utf8)
+    let size = name.withUnsafeBufferPointer { hostFileSize($0.baseAddress, Int32(name.count)) }
+    guard size >= 0 else { return .failure(.unreadable("not among the files given to the wasm core with the scene")) }
+    guard Int(size) <= TerrainLimits.maxFileSize else { return .failure(.unreadable("larger than \(TerrainLimits.maxFileSize >> 20) MiB")) }
+    var bytes = [UInt8](repeating: 0, count: Int(size))
+    let read = name.withUnsafeBufferPointer { path in
+        bytes.withUnsafeMutableBufferPointer { hostFileRead(path.baseAddress, Int32(name.count), $0.baseAddress) }
+    }
+    guard read == size else { return .failure(.unreadable("its host gave \(read) of its \(size) bytes")) }
+    return .success(bytes)
+}
+#elseif os(Linux)
+/// Reads the file (at most `limit` bytes) for `hostFileCopy`: its size, or -1 (`hostFileMessage` says why).
+@_extern(c, "cratedrop_host_file_read")
+private func hostFileRead(_ path: UnsafePointer<UInt8>?, _ pathLength: Int32, _ limit: Int32) -> Int32
+@_extern(c, "cratedrop_host_file_copy")
+private func hostFileCopy(_ into: UnsafeMutablePointer<UInt8>?) -> Int32
+@_extern(c, "cratedrop_host_file_message")
+private func hostFileMessage() -> UnsafePointer<CChar>?
+@_extern(c, "cratedrop_host_png_decode")
+private func hostPNGDecode(_ png: UnsafePointer<UInt8>?, _ length: Int32, _ maxSide: Int32, _ maxPixels: Int32,
+                           _ size: UnsafeMutablePointer<Int32>?) -> Int32
+@_extern(c, "cratedrop_host_png_copy")
+private func hostPNGCopy(_ into: UnsafeMutablePointer<UInt8>?, _ capacity: Int32) -> Int32
+
+/// The file's bytes, read by the C host as the CLI reads a file.
+private func hostFileBytes(path: String) -> Result<[UInt8], TerrainPictureError> {
+    let name = Array(path.utf8)
+    let size = name.withUnsafeBufferPointer { hostFileRead($0.baseAddress, Int32(name.count), Int32(TerrainLimits.maxFileSize)) }
+    guard size >= 0 else { return .failure(.unreadable(hostFileMessage().map { String(cString: $0) } ?? "cannot be read")) }
+    var bytes = [UInt8](repeating: 0, count: Int(size))
+    let copied = bytes.withUnsafeMutableBufferPointer { hostFileCopy($0.baseAddress) }
+    guard copied == size else { return .failure(.unreadable("its host gave \(copied) of its \(size) bytes")) }
+    return .success(bytes)
+}
+#endif
+
 enum TerrainPicture {
     static func fileBytes(path: String) -> Result<[UInt8], TerrainPictureError> {
-        let name = Array(path.utf8)
-        let size = name.withUnsafeBufferPointer { hostFileSize($0.baseAddress, Int32(name.count)) }
-        guard size >= 0 else { return .failure(.unreadable("not among the files given to the wasm core with the scene")) }
-        guard Int(size) <= TerrainLimits.maxFileSize else { return .failure(.unreadable("larger than \(TerrainLimits.maxFileSize >> 20) MiB")) }
-        var bytes = [UInt8](repeating: 0, count: Int(size))
-        let read = name.withUnsafeBufferPointer { path in
-            bytes.withUnsafeMutableBufferPointer { hostFileRead(path.baseAddress, Int32(name.count), $0.baseAddress) }
-        }
-        guard read == size else { return .failure(.unreadable("its host gave \(read) of its \(size) bytes")) }
-        return .success(bytes)
+        hostFileBytes(path: path)
     }
 
     static func samples(png bytes: [UInt8], channel: TerrainChannel) -> Result<TerrainSamples, TerrainPictureError> {

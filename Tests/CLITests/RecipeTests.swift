@@ -5,7 +5,7 @@ import Testing
 /// The README and the pages of `docs/` as a user meets them: every video recipe they show makes what
 /// it says (checked with ffprobe), and every shell command of their `sh` blocks runs as written, in
 /// order, in a fresh folder laid out like a clone, ends with the documented exit code and writes
-/// nothing outside `out/`. Renders are shortened (`--seconds 10` becomes `--seconds 1`).
+/// nothing outside `out/`. Renders are shortened (`--seconds 10` becomes `--seconds 1`; 3 for a real-time run).
 ///
 /// Serialized: each test blocks a thread of the test runner (of which there are as many as cores)
 /// for as long as its commands run, and a time limit counts from when the test is started, waiting
@@ -92,7 +92,7 @@ import Testing
     }
 
     /// The command on 1 s renders: in each `cratedrop run` of it (a pipeline may hold one after a
-    /// `|`), `--seconds N` made 1, or `--seconds 1` added after the scene. A still image
+    /// `|`), `--seconds N` made 1, or `--seconds 1` added after the scene (3 for `--realtime`). A still image
     /// (`--at T`) is left as written: it draws one frame, and its run must reach T.
     static func shortened(_ line: String) -> String {
         var words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
@@ -102,10 +102,14 @@ import Testing
             guard words[at] == "cratedrop", words[at + 1] == "run" else { continue }
             let end = words[at...].firstIndex { $0 == "|" || $0 == ">" || $0 == "2>" } ?? words.count
             if words[at..<end].contains("--at") { continue }
+            // A real-time run steps by the wall clock and drops what a busy machine keeps it from
+            // (58 steps of 1 s's 120 seen beside other work), and the next command may replay from
+            // its step 60: 3 s.
+            let length = words[at..<end].contains("--realtime") ? "3" : "1"
             if let seconds = words[at..<end].firstIndex(of: "--seconds"), seconds + 1 < end {
-                words[seconds + 1] = "1"
+                words[seconds + 1] = length
             } else {
-                words.insert(contentsOf: ["--seconds", "1"], at: at + 3)
+                words.insert(contentsOf: ["--seconds", length], at: at + 3)
             }
         }
         return words.joined(separator: " ")

@@ -7,8 +7,11 @@ Makes a venv with nothing but the wheel and what pip brings from PyPI for it (nu
 this file again inside it, from a folder outside the repository (so `import cratedrop` can only be
 the installed package), checking against the CLI at CRATEDROP:
 - every case of scripts/wasm-test but pile-1000 (the shipped scenes, with the tilt, push, drag,
-  lift, change and breaking input streams), and chains, ramp, stack and pile-colors: `World.step(1)` then `hash()` after each of 1,200
-  steps equals `cratedrop hash SCENE [--inputs FILE] --steps 1200 --every 1` line for line;
+  lift, change and breaking input streams), and chains, ramp, stack, pile-colors and terrain (its
+  picture read and decoded in the library): `World.step(1)` then `hash()` after each of 1,200
+  steps equals `cratedrop hash SCENE [--inputs FILE] --steps 1200 --every 1` line for line; and
+  pile-1000 (240 steps) and pile-5000 (120), straight and restored halfway;
+- a missing, damaged or directory terrain picture: the CLI's message and code;
 - saved at step 300 and restored into a new world, pickled and unpickled, and copied: each goes on
   to the CLI's hashes (the copy equal to the original after 600 more steps); the saved bytes are the
   fields of the CLI's `--save-state` file at that step, and the CLI's file restores in Python;
@@ -22,8 +25,12 @@ the installed package), checking against the CLI at CRATEDROP:
   in the documented exception class; a closed world and a wrong buffer raise, never crash;
 - the determinism class is the CLI's; every docstring example in the package runs (doctest), as
   does the README's Python example;
-- the costs of a call, `step(1)` above the physics, `state()` of 1,000 bodies, and 1,000 TiltEnv
-  steps against the same 4,000 steps without Python are printed.
+- `World.render` equals the CLI's PPM frame pixel for pixel for nine scenes (boxes, pile, colours,
+  circles, joints, moving walls, compound and concave bodies, a world changing as it runs) at two
+  steps and two sizes; a bad size or buffer raises; TiltEnv's `render()` is the world's picture;
+- a call on a world while another thread is in one raises UsageError, and the world stays the CLI's;
+- the costs of a call, `step(1)` above the physics and `state()` of 1,000 bodies are printed
+  (TiltEnv against the same steps and against pymunk: scripts/bench-gym).
 Exits 1 on a failed check.
 """
 import json, os, re, subprocess, sys, tempfile, venv
@@ -35,7 +42,7 @@ from checks import check, finish  # noqa: E402
 STEPS = int(os.environ.get("WHEEL_STEPS", "1200"))
 RESTORE_AT = 300
 # scripts/wasm-test's cases (name: scene, inputs), but pile-1000, and chains, ramp, stack and
-# pile-colors; not the 1,000-body and larger piles (a minute each) nor terrain (refused, below).
+# pile-colors; not the 1,000-body and larger piles here (a minute each: PILES, fewer steps).
 CASES = {
     "book": ("Scenes/book.json", None), "tilt": ("Scenes/book.json", "Scenes/tilt.jsonl"),
     "push": ("Scenes/book.json", "Scenes/push.jsonl"), "drag": ("Scenes/book.json", "Scenes/drag.jsonl"),
@@ -43,8 +50,41 @@ CASES = {
     "plank": ("Scenes/bridge.json", "Tests/CrossArch/bridge-plank.jsonl"), "snap": ("Scenes/bridge.json", "Tests/CrossArch/bridge-breaks.jsonl"),
 }
 for scene in ["breaking-bridge", "crate-drop", "pile-100", "pile-colors", "chains", "ramp", "stack", "tumbler", "barrels", "galton", "domino", "seesaw", "newton-cradle",
-              "bridge", "car", "platformer", "hammers", "letters"]:
+              "bridge", "car", "platformer", "hammers", "letters", "terrain"]:
     CASES[scene] = (f"Scenes/{scene}.json", None)
+
+
+# The piles of 1,000 and 5,000 crates, with their steps.
+PILES = [("Scenes/pile-1000.json", 240), ("Scenes/pile-5000.json", 120)]
+# Scenes whose pictures are checked against the CLI's frames: boxes, a pile, crates of their own
+# colours, circles, joints, moving walls, compound and concave bodies, rules of contact, and a
+# world that changes as it runs (bodies added and removed: the renderer takes the new parts).
+PICTURES = [("Scenes/book.json", None), ("Scenes/pile-100.json", None), ("Scenes/pile-colors.json", None), ("Scenes/barrels.json", None),
+            ("Scenes/bridge.json", None), ("Scenes/tumbler.json", None), ("Scenes/platformer.json", None), ("Scenes/letters.json", None),
+            ("Scenes/book.json", "Tests/CrossArch/book-changes.jsonl")]
+
+
+def last_ppm_frame(stream):
+    """The last frame of a PPM stream (binary P6 frames, maxval 255) as a (height, width, 3) uint8 array."""
+    import numpy as np
+
+    position, frame = 0, None
+    while position < len(stream):
+        fields = []
+        while len(fields) < 4:
+            while stream[position:position + 1].isspace():
+                position += 1
+            end = position
+            while not stream[end:end + 1].isspace():
+                end += 1
+            fields.append(stream[position:end])
+            position = end
+        magic, width, height, maxval = fields[0], int(fields[1]), int(fields[2]), int(fields[3])
+        assert magic == b"P6" and maxval == 255, (magic, maxval)
+        position += 1
+        frame = np.frombuffer(stream[position:position + width * height * 3], dtype=np.uint8).reshape(height, width, 3)
+        position += width * height * 3
+    return frame
 
 
 def outside(cratedrop, wheel):
@@ -120,6 +160,27 @@ def inside(cli_path, work):
             check(after == expected_after, f"{name}: {label} at step {RESTORE_AT}, the next {STEPS - RESTORE_AT} steps equal the CLI's")
         for other in (world, restored, unpickled, twin):
             other.close()
+
+    # The big piles: fewer steps (the CLI's debug build takes a while), straight and restored halfway.
+    for scene, steps in PILES:
+        cli_trail = cli(cli_path, "hash", scene, "--steps", str(steps), "--every", "1", text=True).stdout.splitlines()
+        world = cd.World.from_file(os.path.join(repo, scene))
+        trail, saved = [], None
+        for _ in range(steps):
+            world.step(1)
+            trail.append(f"{world.step_count} {world.hash()}")
+            if world.step_count == steps // 2:
+                saved = world.save()
+        restored = cd.World.from_file(os.path.join(repo, scene))
+        restored.restore(saved)
+        after = []
+        while restored.step_count < steps:
+            restored.step(1)
+            after.append(f"{restored.step_count} {restored.hash()}")
+        check(trail == cli_trail and after == cli_trail[steps // 2:],
+              f"{scene}: {steps} steps' hashes equal the CLI's, straight and restored at step {steps // 2}")
+        world.close()
+        restored.close()
 
     # Saved bytes against the CLI's saved-state file, both ways.
     state_file = os.path.join(work, "book.state")
@@ -230,6 +291,73 @@ def inside(cli_path, work):
         check(error.code == 65 and error.message.startswith("point[0]"), f"a NaN point raises InputError 65: {error.message!r}")
     world.close()
 
+    # Pictures: World.render is the CLI's frame, pixel for pixel (the last frame of `cratedrop run`'s
+    # PPM stream, two frames a second and no interpolation, so it shows the last step), at the scene's size and another; drawn
+    # at two steps from one world, so the second is drawn by changes over the first.
+    for scene, inputs in PICTURES:
+        given = ["--inputs", inputs] if inputs else []
+        world = open_world(cd, scene, inputs)
+        for seconds, size in [(2.5, None), (5, (320, 200))]:
+            world.step(int(seconds * 120) - world.step_count)
+            picture = world.render(*(size or (None, None)))
+            run = cli(cli_path, "run", scene, *given, "--seconds", str(seconds), "--fps", "2", "--no-interpolation",
+                      *(["--size", f"{size[0]}x{size[1]}"] if size else []), "--out", "-")
+            expected = last_ppm_frame(run.stdout) if run.returncode == 0 else None
+            differing = None if expected is None or expected.shape != picture.shape else int(np.count_nonzero(np.any(expected != picture, axis=2)))
+            check(differing == 0, f"{scene}{' with ' + inputs if inputs else ''}: render{size or ''} at step {world.step_count} is the CLI's "
+                  f"frame pixel for pixel {picture.shape}" + ("" if differing == 0 else f" (CLI {None if expected is None else expected.shape}, "
+                  f"{differing} pixels differ; run exit {run.returncode} {run.stderr[-300:]!r})"))
+        buffer = np.zeros((200, 320, 3), dtype=np.uint8)
+        check(world.render(320, 200, out=buffer) is buffer and np.array_equal(buffer, picture), f"{scene}: render(out=) fills and returns the buffer")
+        world.close()
+    world = cd.World.from_file(os.path.join(repo, "Scenes/book.json"))
+    for label, use, error_class in [("a side of 0", lambda: world.render(0, 10), cd.UsageError),
+                                    ("a side past 16384", lambda: world.render(16385, 10), cd.UsageError),
+                                    ("a buffer of the wrong shape", lambda: world.render(10, 10, out=np.empty((10, 10, 4), np.uint8)), ValueError),
+                                    ("a buffer of the wrong dtype", lambda: world.render(10, 10, out=np.empty((10, 10, 3))), ValueError)]:
+        try:
+            use()
+            check(False, f"render with {label} raises")
+        except error_class as error:
+            check(True, f"render with {label} raises {type(error).__name__}: {error}")
+
+    # Two threads on one world: the second call at the same moment raises UsageError (never waits,
+    # never crashes); every step either thread took stands, so the world is the CLI's at its count.
+    import threading
+    world = cd.World.from_file(os.path.join(repo, "Scenes/pile-100.json"))
+    stop = threading.Event()
+    refused = {"stepper": 0, "reader": 0}
+    stepped = [0]
+
+    def stepper():
+        while not stop.is_set():
+            try:
+                world.step(1)
+                stepped[0] += 1
+            except cd.UsageError:
+                refused["stepper"] += 1
+
+    thread = threading.Thread(target=stepper)
+    thread.start()
+    deadline = time.monotonic() + 60
+    # Until the reader has been refused and the stepper has taken 200 steps between the clashes.
+    while (refused["reader"] == 0 or stepped[0] < 200) and time.monotonic() < deadline:
+        try:
+            world.hash()
+        except cd.UsageError as error:
+            refused["reader"] += 1
+            if refused["reader"] == 1:
+                check("in use by another thread" in error.message and error.code == 64, f"the second thread's call raises UsageError 64: {error.message!r}")
+    stop.set()
+    thread.join(60)
+    check(not thread.is_alive() and refused["reader"] > 0 and stepped[0] >= 200,
+          f"a call while another thread steps the world raises (within 60 s): refused {refused}, {stepped[0]} steps taken")
+    steps = world.step_count
+    check(steps == stepped[0], f"every step the stepping thread was not refused stands: {steps} vs {stepped[0]}")
+    expected = cli(cli_path, "hash", "Scenes/pile-100.json", "--steps", str(steps), text=True).stdout.split()[-1:]
+    check([world.hash()] == expected, f"after both threads, the world is the CLI's at step {steps}")
+    world.close()
+
     # Refusals: the CLI's messages (without "cratedrop: ") and codes.
     bad_scene = os.path.join(work, "bad.json")
     open(bad_scene, "w").write('{\n  "world": [640, 480],\n  "gravity": [0, -900],\n  "crates": [{"center": [10, 10], "size": [-4, 4], "mass": 1}]\n}\n')
@@ -250,12 +378,27 @@ def inside(cli_path, work):
         expected = re.sub(r"^cratedrop: ", "", run.stderr.strip())
         check(error.code == run.returncode == 66 and error.message == expected,
               f"a missing scene file raises SceneError 66 with the CLI's message: {error.code} {error.message!r} vs {run.returncode} {expected!r}")
-    try:
-        cd.World.from_file(os.path.join(repo, "Scenes/terrain.json"))
-        check(False, "a terrain scene is refused")
-    except cd.SceneError as error:
-        check(error.code == 66 and "walls[0].image: " in error.message and "cannot be read by this build of the core" in error.message,
-              f"a terrain scene is refused at its picture (66), saying why: {error.message!r}")
+    # Terrain pictures: a missing one and a damaged one refused at the scene's `image` with the CLI's message and code.
+    terrain = json.load(open(os.path.join(repo, "Scenes/terrain.json")))
+    picture = open(os.path.join(repo, "Scenes/terrain.png"), "rb").read()
+    damaged = bytearray(picture)
+    damaged[40] ^= 0xFF
+    for label, data in [("a missing picture", None), ("a damaged picture", bytes(damaged)), ("a directory", "dir")]:
+        folder = tempfile.mkdtemp(dir=work)
+        scene_path = os.path.join(folder, "terrain.json")
+        json.dump(terrain, open(scene_path, "w"), indent=2)
+        if data == "dir":
+            os.mkdir(os.path.join(folder, "terrain.png"))
+        elif data is not None:
+            open(os.path.join(folder, "terrain.png"), "wb").write(data)
+        run = cli(cli_path, "hash", scene_path, "--steps", "1", text=True)
+        try:
+            cd.World.from_file(scene_path)
+            check(False, f"{label} is refused")
+        except cd.SceneError as error:
+            expected = re.sub(r"^cratedrop: ", "", run.stderr.strip(), flags=re.M)
+            check(run.returncode in (65, 66) and error.code == run.returncode and error.message.strip() == expected,
+                  f"{label} raises SceneError {run.returncode} with the CLI's message: {error.code} {error.message!r} vs {expected!r}")
     bad_lines = os.path.join(work, "bad.jsonl")
     open(bad_lines, "w").write('{"step": 3, "body": 99, "impulse": [0, 1]}\n')
     run = cli(cli_path, "hash", "Scenes/book.json", "--inputs", bad_lines, "--steps", "5", text=True)
@@ -317,12 +460,19 @@ def inside(cli_path, work):
     import gymnasium
     from gymnasium.utils.env_checker import check_env
     import cratedrop.gym
-    env = gymnasium.make("cratedrop/Tilt-v0")
+    env = gymnasium.make("cratedrop/Tilt-v0", render_mode="rgb_array")
     try:
-        check_env(env.unwrapped, skip_render_check=True)
-        check(True, "TiltEnv passes gymnasium's check_env")
+        check_env(env.unwrapped)
+        check(True, "TiltEnv passes gymnasium's check_env, its rgb_array rendering included")
     except Exception as error:
         check(False, f"TiltEnv passes gymnasium's check_env: {error!r}")
+    env.reset(seed=3)
+    env.step([0.2, -1.0])
+    picture = env.render()
+    check(picture.shape == (600, 600, 3) and np.array_equal(picture, env.unwrapped.world.render()) and len(np.unique(picture.reshape(-1, 3), axis=0)) > 10,
+          f"TiltEnv's render() is its world's picture at the scene's size: {picture.shape}")
+    env.close()
+    env = gymnasium.make("cratedrop/Tilt-v0")
     observation, info = env.reset(seed=7)
     check(observation.shape == (100, 6) and env.observation_space.contains(observation), f"reset(seed=7)'s observation is (100, 6) in the space: {observation.shape}")
     scene = json.load(open(os.path.join(repo, "Scenes/pile-100.json")))
@@ -343,21 +493,15 @@ def inside(cli_path, work):
     first = cli(cli_path, "hash", seeded, "--steps", "0", text=True).stdout.split()
     check(hashes[0] == (first[-1] if first else None), f"reset(seed=7) is the CLI's pile-100 with generator seed 7: {hashes[0]} vs {first}")
     check(hashes[1:] == cli_hashes, f"50 actions, frame_skip 4: info['state_hash'] equals `cratedrop hash --inputs` (accel lines) every 4 steps")
+    for bad in ([float("nan"), 0.0], [0.5], "up"):
+        try:
+            env.step(bad)
+            check(False, f"the action {bad!r} is refused")
+        except ValueError as error:
+            check(True, f"the action {bad!r} raises ValueError: {error}")
     again, again_info = env.reset(seed=7)
     check(again_info["state_hash"] == hashes[0], "reset(seed=7) again gives the same world")
     env.close()
-    env = cratedrop.gym.TiltEnv(frame_skip=4)
-    env.reset(seed=1)
-    start = time.perf_counter()
-    for _ in range(1000):
-        env.step(env.action_space.sample())
-    gym_time = time.perf_counter() - start
-    bare = cd.World.from_file(os.path.join(repo, "Scenes/pile-100.json"))
-    start = time.perf_counter()
-    bare.step(4000)
-    bare_time = time.perf_counter() - start
-    print(f"wheel_test: TiltEnv 1000 steps x frame_skip 4 on pile-100: {gym_time:.2f} s; the 4000 steps alone {bare_time:.2f} s ({gym_time / bare_time:.2f}x)", file=sys.stderr)
-
     # Costs (printed, not asserted: CI's machine is shared).
     world = cd.World.from_file(os.path.join(repo, "Scenes/book.json"))
     calls = 20000

@@ -1,4 +1,5 @@
 import Foundation
+import Outputs
 import Raster
 import SceneModel
 import Testing

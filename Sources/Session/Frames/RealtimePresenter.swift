@@ -1,5 +1,6 @@
 import Driver
 import Foundation
+import Outputs
 import Raster
 import SceneModel
 import Synchronization

@@ -1,5 +1,6 @@
 import Foundation
 import Queues
+import Raster
 import SceneModel
 import Synchronization
 
