@@ -12,7 +12,7 @@ import Testing
 
     @Test func itValidatesWithoutWarnings() throws {
         let validated = try CLI.run(["validate", Self.scene])
-        #expect(validated.status == 0 && validated.stdout == "\(Self.scene): ok (7 crates, 9 walls)\n" && validated.stderr.isEmpty,
+        #expect(validated.status == 0 && validated.stdout == "\(Self.scene): ok (8 crates, 9 walls)\n" && validated.stderr.isEmpty,
                 "\(validated.stdout) \(validated.stderr)")
     }
 
@@ -41,6 +41,51 @@ import Testing
             let replay = try CLI.run(["replay", record, "--verify", "--from", from])
             #expect(replay.status == 0 && replay.stdout.contains(#""verified":true"#), "from \(from): \(replay.stderr)")
         }
+    }
+
+    static let pushes = "Scenes/platformer.jsonl"
+
+    /// The character (body 8, a box with a round head) pushed by `platformer.jsonl`: it jumps up
+    /// through the lower platform and lands on it, rides the conveyor, and jumps up through the
+    /// upper platform onto it. States saved at three steps (sliding, in the air, on the conveyor)
+    /// continue bit for bit with the rest of the stream, the synctest passes, the record verifies,
+    /// and the plain C build (its own impulses, one-way pre-solve and surface velocities) reaches
+    /// the same hashes at every step.
+    @Test(.needsSavedStates(SavedStateCommandTests.portable))
+    func theCharacterPushedByLinesContinuesReplaysAndMatchesPlainC() throws {
+        let straight = try CLI.run(["hash", Self.scene, "--inputs", Self.pushes, "--steps", "900", "--every", "1"])
+        #expect(straight.status == 0, "\(straight.stderr)")
+        let lines = straight.stdout.split(separator: "\n")
+        #expect(lines.count == 900)
+        let alone = try CLI.run(["hash", Self.scene, "--steps", "900"])
+        #expect(alone.stdout != "\(lines.last!)\n", "the pushes change the run")
+        // Where the character is: on the lower platform, then on the upper one.
+        let trace = SavedStateCommandTests.temporary("platformer-pushes.csv")
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        #expect(try CLI.run(["hash", Self.scene, "--inputs", Self.pushes, "--steps", "900", "--trace", trace, "--trace-every", "30"]).status == 0)
+        let rows = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+            .map { $0.split(separator: ",").map(String.init) }.filter { $0.count > 7 && $0[2] == "8" }
+        let height = { (step: String) in rows.first { $0[0] == step }.flatMap { Double($0[7]) } ?? .nan }
+        #expect((150...200).contains(height("420")), "on the lower platform (y 150) at step 420: \(height("420"))")
+        #expect((260...310).contains(height("900")), "on the upper platform (y 260) at step 900: \(height("900"))")
+        for step in [200, 300, 560] {
+            let state = SavedStateCommandTests.temporary("platformer-pushes-\(step).state")
+            defer { try? FileManager.default.removeItem(atPath: state) }
+            #expect(try CLI.run(["hash", Self.scene, "--inputs", Self.pushes, "--steps", String(step), "--save-state", state]).status == 0)
+            let continued = try CLI.run(["hash", state, "--inputs", Self.pushes, "--steps", String(900 - step), "--every", "1"])
+            #expect(continued.status == 0 && continued.stdout.split(separator: "\n") == Array(lines.dropFirst(step)),
+                    "saved at step \(step): \(continued.stderr)")
+        }
+        let synctest = try CLI.run(["hash", Self.scene, "--inputs", Self.pushes, "--steps", "900", "--synctest", "3"])
+        #expect(synctest.status == 0 && synctest.stdout == "\(lines.last!)\n", "\(synctest.stderr)")
+        let record = SavedStateCommandTests.temporary("platformer-pushes.rec")
+        defer { try? FileManager.default.removeItem(atPath: record) }
+        #expect(try CLI.run(["hash", Self.scene, "--inputs", Self.pushes, "--steps", "900", "--record", record]).status == 0)
+        let replay = try CLI.run(["replay", record, "--verify"])
+        #expect(replay.status == 0 && replay.stdout.contains(#""verified":true"#), "\(replay.stderr)")
+        let (crateDrop, plainC) = try StructuralChangeBaselineTests.trails(scenePath: Self.scene, stream: Self.pushes, steps: 900)
+        #expect(crateDrop.status == 0 && plainC.status == 0 && crateDrop.stdout == plainC.stdout && crateDrop.stdout == straight.stdout,
+                "\(crateDrop.stderr) \(plainC.stderr)")
     }
 
     /// `--events` is a link in the rules' chain, not a handler of its own: every step's hash is the

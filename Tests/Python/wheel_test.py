@@ -46,7 +46,7 @@ RESTORE_AT = 300
 CASES = {
     "book": ("Scenes/book.json", None), "tilt": ("Scenes/book.json", "Scenes/tilt.jsonl"),
     "push": ("Scenes/book.json", "Scenes/push.jsonl"), "drag": ("Scenes/book.json", "Scenes/drag.jsonl"),
-    "lift": ("Scenes/lift.json", "Scenes/lift.jsonl"), "changes": ("Scenes/book.json", "Tests/CrossArch/book-changes.jsonl"),
+    "lift": ("Scenes/lift.json", "Scenes/lift.jsonl"), "pushes": ("Scenes/platformer.json", "Scenes/platformer.jsonl"), "changes": ("Scenes/book.json", "Tests/CrossArch/book-changes.jsonl"),
     "plank": ("Scenes/bridge.json", "Tests/CrossArch/bridge-plank.jsonl"), "snap": ("Scenes/bridge.json", "Tests/CrossArch/bridge-breaks.jsonl"),
 }
 for scene in ["breaking-bridge", "crate-drop", "pile-100", "pile-colors", "chains", "ramp", "stack", "tumbler", "barrels", "galton", "domino", "seesaw", "newton-cradle",
@@ -60,7 +60,7 @@ PILES = [("Scenes/pile-1000.json", 240), ("Scenes/pile-5000.json", 120)]
 # colours, circles, joints, moving walls, compound and concave bodies, rules of contact, and a
 # world that changes as it runs (bodies added and removed: the renderer takes the new parts).
 PICTURES = [("Scenes/book.json", None), ("Scenes/pile-100.json", None), ("Scenes/pile-colors.json", None), ("Scenes/barrels.json", None),
-            ("Scenes/bridge.json", None), ("Scenes/tumbler.json", None), ("Scenes/platformer.json", None), ("Scenes/letters.json", None),
+            ("Scenes/bridge.json", None), ("Scenes/tumbler.json", None), ("Scenes/platformer.json", "Scenes/platformer.jsonl"), ("Scenes/letters.json", None),
             ("Scenes/book.json", "Tests/CrossArch/book-changes.jsonl")]
 
 
