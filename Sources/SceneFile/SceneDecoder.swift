@@ -103,6 +103,12 @@ struct SceneDecoder {
         for (position, (index, _)) in readCrates.enumerated() {
             if let origins = outlineOrigins["crates[\(index)]"] { scene.partOrigins[position] = origins }
         }
+        var wallsBefore = 0
+        for (index, entry) in (walls ?? []).enumerated() {
+            guard let entry else { continue }
+            if entry.outline { scene.wallOutlines.append(WallOutlineOrigin(entry: index, walls: wallsBefore..<(wallsBefore + entry.walls.count))) }
+            wallsBefore += entry.walls.count
+        }
         scene.terrain = (walls ?? []).enumerated().compactMap { index, entry in
             entry?.digest.map { TerrainSource(wallIndex: index, digest: $0, wallCount: entry?.walls.count ?? 0) }
         }

@@ -29,6 +29,9 @@ public struct Scene: Sendable, Equatable {
     /// Where the parts of bodies written with outlines came from, by the body's index in
     /// `crates`: for messages and `validate --explain` only (the parts themselves are in `crates`).
     public var partOrigins: [Int: PartOrigins] = [:]
+    /// The `walls` entries written as outlines and the walls each became, for `validate --explain`
+    /// only (the walls themselves are in `walls`).
+    public var wallOutlines: [WallOutlineOrigin] = []
     /// How Chipmunk finds colliding pairs and whether resting bodies sleep.
     public var space: SpaceOptions
     public var render: RenderDefaults

@@ -3,7 +3,7 @@ import SceneModel
 
 /// `validate --explain`'s lines: each body the scene builds, its parts as Chipmunk got them (an
 /// outline's convex pieces among them) and the mass, centre of gravity (in the body's frame) and
-/// moment Chipmunk accumulated. Numbers are written as the shortest decimals that read back to
+/// moment Chipmunk accumulated; then each wall written as an outline, its convex pieces. Numbers are written as the shortest decimals that read back to
 /// the same doubles.
 enum BodyExplanation {
     static func lines(_ scene: Scene, world: World) -> [String] {
@@ -22,6 +22,18 @@ enum BodyExplanation {
                 if part.offset != .zero { text += ", offset \(point(part.offset))" }
                 if part.angle != 0 { text += ", angle \(number(part.angle))" }
                 lines.append(text + ", mass \(number(part.mass))")
+            }
+        }
+        // Walls written as outlines: their convex pieces, numbered as contact events and queries
+        // number walls (the bounds' four first).
+        let boundsCount = scene.allWalls().count - scene.walls.count
+        for outline in scene.wallOutlines {
+            let first = boundsCount + outline.walls.lowerBound, last = boundsCount + outline.walls.upperBound - 1
+            let pieces = outline.walls.count == 1 ? "1 convex piece, wall \(first)" : "\(outline.walls.count) convex pieces, walls \(first)-\(last)"
+            lines.append("  walls[\(outline.entry)]: outline of \(pieces)")
+            for (k, index) in outline.walls.enumerated() {
+                guard case let .polygon(vertices) = scene.walls[index].geometry else { continue }
+                lines.append("    outline part \(k): polygon [\(vertices.map { point($0) }.joined(separator: ", "))]")
             }
         }
         return lines

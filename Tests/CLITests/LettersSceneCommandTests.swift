@@ -1,4 +1,6 @@
 import Foundation
+import Physics
+import SceneModel
 import TestSupport
 import Testing
 
@@ -55,6 +57,35 @@ struct LettersSceneCommandTests {
         #expect(parts.count == 3 && parts.enumerated().allSatisfy { $1.hasPrefix("    vertices (outline part \($0)): polygon [[") }, "\(parts)")
         let partMasses = parts.compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
         #expect(partMasses.count == 3 && abs(partMasses.reduce(0, +) - numbers[0]) < 1e-12, "\(partMasses)")
+    }
+
+    /// The tray, a `walls` entry written as an outline, is listed after the bodies: its convex
+    /// pieces as the world's walls 4-6 (after the four bounds), each piece the polygon the world got.
+    @Test func explainListsAWallOutlinesPieces() throws {
+        let explained = try CLI.run(["validate", "--explain", Self.scene])
+        #expect(explained.status == 0, "\(explained.stderr)")
+        let lines = explained.stdout.split(separator: "\n").map(String.init)
+        guard let tray = lines.firstIndex(of: "  walls[0]: outline of 3 convex pieces, walls 4-6") else {
+            Issue.record("no line for the tray: \(explained.stdout)")
+            return
+        }
+        #expect(!lines[(tray + 1)...].contains { $0.hasPrefix("  crates[") }, "the walls come after the bodies")
+        let world = try World(scene: try Repository.scene("letters"))
+        let pieces = Array(lines[(tray + 1)...].prefix { $0.hasPrefix("    ") })
+        #expect(pieces.count == 3)
+        for (k, line) in pieces.enumerated() {
+            guard case let .polygon(vertices) = world.wallStates()[4 + k].geometry else {
+                Issue.record("wall \(4 + k) is not a polygon")
+                continue
+            }
+            let written = vertices.map { "[\(Self.number($0.x)), \(Self.number($0.y))]" }.joined(separator: ", ")
+            #expect(line == "    outline part \(k): polygon [\(written)]")
+        }
+    }
+
+    /// As `--explain` writes a number: a whole one without a point, else Swift's shortest decimal.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
     }
 
     @Test func everyStepEqualsThePlainCBuild() throws {
