@@ -46,6 +46,7 @@ _SIGNATURES = {
     "cratedrop_world_dropped_events": (ctypes.c_double, [_i32]),
     "cratedrop_world_drop_record": (_i32, [_i32]),
     "cratedrop_world_record": (_i32, [_i32]),
+    "cratedrop_world_act": (_i32, [_i32, ctypes.c_char_p, _i32, _i32, ctypes.c_void_p, _i32, ctypes.c_void_p]),
     "cratedrop_world_image_size": (_i32, [_i32, ctypes.c_void_p]),
     "cratedrop_world_render": (_i32, [_i32, _i32, _i32, ctypes.c_void_p, _i32]),
     "cratedrop_determinism_class": (_i32, []),

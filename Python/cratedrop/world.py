@@ -377,6 +377,14 @@ class World:
         with self._use as handle:
             return check(library().cratedrop_world_state(handle, address, rows))
 
+    def _act(self, line: bytes, steps: int, address: int, rows: int, hash_out: ctypes.c_uint64) -> int:
+        """One environment action in one library call: :meth:`apply` ``line``, :meth:`step`
+        ``steps``, then the bodies into ``rows`` rows at ``address`` (as :meth:`_fill_state`) and
+        the hash into ``hash_out``. The rows written; :class:`cratedrop.InputError` as
+        :meth:`apply` and :meth:`step` raise it (a refused line takes no step)."""
+        with self._use as handle:
+            return check(library().cratedrop_world_act(handle, line, len(line), steps, address, rows, ctypes.byref(hash_out)), InputError)
+
     # Queries and events.
 
     def query_point(self, point: Any, within: float = 0.0) -> np.ndarray:

@@ -118,3 +118,25 @@ func queryError(_ error: PhysicsError) -> CoreError {
         else { error.description }
     return CoreError(code: .dataError, message: message)
 }
+
+/// One action of an environment in one call (Python's `TiltEnv`, every action): the input line
+/// `line` given (as `cratedrop_world_input`), `count` steps taken (as `cratedrop_world_step`), then
+/// up to `rows` bodies written to `out` (as `cratedrop_world_state`) and the state hash of that
+/// same snapshot to `hash` (as `cratedrop_world_hash`). Returns the rows written; the first
+/// failure's code, negated, with nothing after it done (a refused line takes no step).
+@_cdecl("cratedrop_world_act")
+public func cratedropWorldAct(_ handle: Int32, _ line: UnsafePointer<UInt8>?, _ length: Int32, _ count: Int32,
+                              _ out: UnsafeMutablePointer<Double>?, _ rows: Int32, _ hash: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    guard let run = Handles.run(handle) else { return noSuchWorld(handle) }
+    guard count >= 0 else { return LastResult.fail(CoreError(code: .usage, message: "steps must be >= 0, got \(count)")) }
+    guard let hash else { return LastResult.fail(CoreError(code: .usage, message: "no buffer for the hash")) }
+    do throws(CoreError) {
+        try run.input(bytes(line, length))
+        try run.step(Int(count))
+    } catch {
+        return LastResult.fail(error)
+    }
+    let snapshot = run.world.snapshot()
+    hash.pointee = StateHash(snapshot).value
+    return write(snapshot, into: out, rows: rows)
+}

@@ -109,7 +109,7 @@ public func cratedropWorldState(_ handle: Int32, _ out: UnsafeMutablePointer<Dou
 }
 
 /// Up to `rows` bodies of `snapshot` into `out`, `stateColumns` doubles a row.
-private func write(_ snapshot: WorldSnapshot, into out: UnsafeMutablePointer<Double>?, rows: Int32) -> Int32 {
+func write(_ snapshot: WorldSnapshot, into out: UnsafeMutablePointer<Double>?, rows: Int32) -> Int32 {
     guard let out, rows >= 0 else { return LastResult.fail(CoreError(code: .usage, message: "no buffer for the state")) }
     let bodies = snapshot.bodies.prefix(Int(rows))
     // Stored one by one, not through an array a row: Python reads 1,000 bodies in microseconds.

@@ -45,6 +45,29 @@ extension CoreABITests {
         #expect(cratedropWorldHash(copy) == cratedropWorldHash(original))
     }
 
+    /// An action in one call (TiltEnv's) is the line, the steps, the state and the hash taken one
+    /// call each: the same rows, the same hash; a refused line takes no step.
+    @Test func anActionIsItsFourCallsInOne() throws {
+        let single = try Self.book(), separate = try Self.book()
+        defer { _ = cratedropWorldFree(single); _ = cratedropWorldFree(separate) }
+        let rows = Int(cratedropWorldBodyCount(single))
+        for (k, line) in [#"{"step": 0, "accel": [0.5, -1, 0]}"#, #"{"step": 4, "accel": [-0.25, -0.5, 0]}"#].enumerated() {
+            var acted = [Double](repeating: .nan, count: rows * 7), stated = acted
+            var hash: UInt64 = 0
+            let written = Array(line.utf8).withUnsafeBufferPointer { text in
+                acted.withUnsafeMutableBufferPointer { cratedropWorldAct(single, text.baseAddress, Int32(text.count), 4, $0.baseAddress, Int32(rows), &hash) }
+            }
+            #expect(written == Int32(rows), "action \(k): \(Self.result())")
+            #expect(Self.input(separate, line) == 0 && cratedropWorldStep(separate, 4) == 0)
+            #expect(stated.withUnsafeMutableBufferPointer { cratedropWorldState(separate, $0.baseAddress, Int32(rows)) } == Int32(rows))
+            #expect(acted == stated && hash == cratedropWorldHash(separate) && hash == cratedropWorldHash(single), "action \(k)")
+        }
+        var hash: UInt64 = 0
+        let refused = Array("{not json".utf8).withUnsafeBufferPointer { cratedropWorldAct(single, $0.baseAddress, Int32($0.count), 4, nil, 0, &hash) }
+        #expect(refused == -65 && cratedropWorldStepCount(single) == 8, "\(Self.result())")
+        #expect(cratedropWorldAct(single, nil, 0, 4, nil, 0, nil) == -64)
+    }
+
     /// Gravity reads back as the scene's, then as the line that set it once its step has come.
     @Test func gravityReadsBackAfterALineSetsIt() throws {
         let handle = try Self.book()
