@@ -58,19 +58,19 @@ def gym_hash(scene):
     return info["state_hash"]
 
 
-def pymunk_physics(gravity=1000.0):
+def pymunk_physics(gravity):
     """pymunk's steps alone, the same tilts set between them: its physics without the observations."""
     space = pile(SEED)
-    actions = np.clip(tilts(), -1, 1)
+    actions = np.clip(tilts(), -1, 1).tolist()
     start = time.perf_counter()
     for ax, ay in actions:
-        space.gravity = (float(ax) * gravity, float(ay) * gravity)
+        space.gravity = (ax * gravity, ay * gravity)
         for _ in range(FRAME_SKIP):
             space.step(1 / 120)
     return time.perf_counter() - start
 
 
-def pymunk_loop(width=400.0, gravity=1000.0):
+def pymunk_loop(width, gravity):
     space = pile(SEED)
     fields = (pymunk.batch.BodyFields.POSITION | pymunk.batch.BodyFields.ANGLE | pymunk.batch.BodyFields.VELOCITY
               | pymunk.batch.BodyFields.ANGULAR_VELOCITY)
@@ -81,11 +81,12 @@ def pymunk_loop(width=400.0, gravity=1000.0):
         pymunk.batch.get_space_bodies(space, fields, data)
         return np.frombuffer(data.float_buf(), dtype=np.float64).reshape(-1, 6).copy()
 
-    actions = tilts()
+    # Clipped before the clock starts, as TiltEnv's actions cost it no numpy call.
+    actions = np.clip(tilts(), -1, 1).tolist()
     start = time.perf_counter()
     before = observe()[:, 0].mean()
     for ax, ay in actions:
-        space.gravity = (float(np.clip(ax, -1, 1)) * gravity, float(np.clip(ay, -1, 1)) * gravity)
+        space.gravity = (ax * gravity, ay * gravity)
         for _ in range(FRAME_SKIP):
             space.step(1 / 120)
         observation = observe()
@@ -95,8 +96,17 @@ def pymunk_loop(width=400.0, gravity=1000.0):
     return time.perf_counter() - start
 
 
+def load():
+    with open("/proc/loadavg") as file:
+        return file.read().split()[0]
+
+
 def main():
     scene, rounds = sys.argv[1], int(sys.argv[2])
+    with open(scene) as file:
+        spec = json.load(file)
+    # The tilt scales the scene's gravity (TiltEnv's accel lines), across its world's width.
+    width, gravity = float(spec["world"][0]), float(np.hypot(*spec["gravity"]))
     times = {"gym": [], "bare": [], "pymunk": [], "pymunk_physics": []}
     same = gym_hash(scene)
     for _ in range(rounds):
@@ -105,11 +115,11 @@ def main():
         if final != same:
             sys.exit(f"bench-gym: the bare steps ended at {final}, the loop at {same}: not the same world")
         times["bare"].append(elapsed)
-        times["pymunk"].append(pymunk_loop())
-        times["pymunk_physics"].append(pymunk_physics())
+        times["pymunk"].append(pymunk_loop(width, gravity))
+        times["pymunk_physics"].append(pymunk_physics(gravity))
     median = {name: statistics.median(values) for name, values in times.items()}
     result = {
-        "rounds": rounds, "load": open("/proc/loadavg").read().split()[0], "pymunk": pymunk.version,
+        "rounds": rounds, "load": load(), "pymunk": pymunk.version,
         "seconds": {name: round(value, 4) for name, value in median.items()},
         "gym_against_bare": round(median["gym"] / median["bare"], 3),
         "gym_against_pymunk": round(median["gym"] / median["pymunk"], 3),

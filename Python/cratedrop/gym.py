@@ -48,6 +48,8 @@ from .world import World
 
 #: The scene a TiltEnv uses unless told: Scenes/pile-100.json (100 crates in a 400 px box).
 DEFAULT_SCENE = "pile-100.json"
+#: The most steps an action may hold (the library counts steps a call in 32 bits).
+MAX_FRAME_SKIP = 2**31 - 1
 
 
 def _scene_dict(scene: Union[str, Mapping[str, Any], None]) -> dict:
@@ -74,17 +76,18 @@ class TiltEnv(gymnasium.Env):
                  render_mode: Optional[str] = None, render_size: Optional[tuple[int, int]] = None) -> None:
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
-        if int(frame_skip) < 1:
-            raise ValueError(f"frame_skip must be >= 1, got {frame_skip}")
+        if not 1 <= int(frame_skip) <= MAX_FRAME_SKIP:
+            raise ValueError(f"frame_skip must be in 1...{MAX_FRAME_SKIP}, got {frame_skip}")
         self.frame_skip = int(frame_skip)
         self.render_mode = render_mode
         self._render_size = (None, None) if render_size is None else (int(render_size[0]), int(render_size[1]))
         self._scene = _scene_dict(scene)
-        # Pictures a second: one an action.
-        self.metadata = dict(self.metadata, render_fps=max(1, round(int(self._scene.get("step_rate", 120)) / self.frame_skip)))
         if not isinstance(self._scene.get("generator"), Mapping):
             raise ValueError("TiltEnv's scene needs a pile generator (\"generator\": {...}): reset(seed=) sets its seed")
+        # The world first: it checks the scene (step_rate among it) with the CLI's messages.
         self._world: Optional[World] = self._make(int(self._scene["generator"].get("seed", 0)))
+        # Pictures a second: one an action.
+        self.metadata = dict(self.metadata, render_fps=max(1, round(int(self._scene.get("step_rate", 120)) / self.frame_skip)))
         self._bodies = self._world.body_count
         self._width = float(self._scene["world"][0])
         # The bodies' rows are read into one buffer, by its address, every action.
@@ -93,6 +96,7 @@ class TiltEnv(gymnasium.Env):
         self._hash = ctypes.c_uint64()
         self._steps = 0
         self._mean_x = 0.0
+        self._observe()  # the first action's reward starts from here, reset() or not
         self.action_space = spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32)
         self.observation_space = spaces.Box(-np.inf, np.inf, shape=(self._bodies, 6), dtype=np.float64)
 
@@ -102,8 +106,12 @@ class TiltEnv(gymnasium.Env):
         return World(scene, name=f"{scene.get('name', 'scene')} (seed {seed})")
 
     def _observe(self) -> np.ndarray:
-        """The bodies' rows without the id, and their mean x kept for the next action's reward."""
-        written = self._world._fill_state(self._address, self._bodies)
+        """The bodies' rows read now (see `_taken`)."""
+        return self._taken(self._world._fill_state(self._address, self._bodies))
+
+    def _taken(self, written: int) -> np.ndarray:
+        """The observation from the `written` rows in the buffer: the rows without the id, their
+        mean x kept for the next action's reward."""
         if written != self._bodies:
             raise RuntimeError(f"the world has {written} bodies, not {self._bodies}")
         observation = self._buffer[:, 1:].copy()
@@ -126,10 +134,11 @@ class TiltEnv(gymnasium.Env):
 
     def step(self, action):
         try:
+            count = len(action)
             ax, ay = float(action[0]), float(action[1])
-        except (TypeError, IndexError, ValueError):
+        except (TypeError, IndexError, KeyError, ValueError):
             raise ValueError(f"an action is two numbers (ax, ay), got {action!r}") from None
-        if not (math.isfinite(ax) and math.isfinite(ay)) or len(action) != 2:
+        if count != 2 or not (math.isfinite(ax) and math.isfinite(ay)):
             raise ValueError(f"an action is two finite numbers (ax, ay), got {action!r}")
         # Within [-1, 1]², as the action space says (min/max: numpy's clip costs microseconds an action).
         ax, ay = min(1.0, max(-1.0, ax)), min(1.0, max(-1.0, ay))
@@ -137,12 +146,15 @@ class TiltEnv(gymnasium.Env):
         # The line json.dumps would write (floats as repr, json's own), without its cost each
         # action; the line, the steps, the bodies' rows and the hash in one library call.
         line = f'{{"step": {self._steps}, "accel": [{ax!r}, {ay!r}, 0.0]}}'.encode()
-        written = self._world._act(line, self.frame_skip, self._address, self._bodies, self._hash)
-        if written != self._bodies:
-            raise RuntimeError(f"the world has {written} bodies, not {self._bodies}")
+        try:
+            written = self._world._act(line, self.frame_skip, self._address, self._bodies, self._hash)
+        except Exception:
+            # The steps before a failure stand: the next line's step is the world's.
+            if not self._world.closed:
+                self._steps = self._world.step_count
+            raise
         self._steps += self.frame_skip
-        observation = self._buffer[:, 1:].copy()
-        self._mean_x = float(observation[:, 0].sum()) / self._bodies
+        observation = self._taken(written)
         reward = (self._mean_x - before) / self._width
         return observation, reward, False, False, {"state_hash": f"{self._hash.value:016x}", "step": self._steps}
 

@@ -8,6 +8,7 @@ import json
 import os
 import threading
 import warnings
+import weakref
 from typing import Any, Mapping, Union
 
 import numpy as np
@@ -97,26 +98,33 @@ def _line_bytes(line: InputLine) -> bytes:
     raise TypeError(f"an input line is a dict, str or bytes, not {type(line).__name__}")
 
 
-class _OneThread:
+class _ExclusiveUse:
     """A world's calls: its handle while the calling thread has the world to itself (a second
-    thread's call at the same moment raises instead of waiting) and holds the library's lock."""
+    thread's call at the same moment raises instead of waiting) and holds the library's lock.
+    It points at its world weakly, so a world dropped without ``close()`` is freed at once."""
 
     __slots__ = ("_world", "_owner")
 
     def __init__(self, world: "World") -> None:
-        self._world = world
+        self._world = weakref.ref(world)
         # Re-entrant: a method may call another on the same thread.
         self._owner = threading.RLock()
 
     def __enter__(self) -> int:
         if not self._owner.acquire(blocking=False):
             raise UsageError(64, "the world is in use by another thread: a World is for one thread at a time "
-                                 "(give each thread its own, e.g. with World.copy())")
-        LOCK.acquire()
+                                 "(use processes for parallel work; a pickle or World.copy() carries a world)")
         try:
-            return self._world._live()
+            LOCK.acquire()
+            try:
+                world = self._world()
+                if world is None:
+                    raise UsageError(64, "the world is closed")
+                return world._live()
+            except BaseException:
+                LOCK.release()
+                raise
         except BaseException:
-            LOCK.release()
             self._owner.release()
             raise
 
@@ -135,9 +143,9 @@ class World:
 
     One thread at a time: a call made while another thread is in a call on the same world raises
     :class:`cratedrop.UsageError` (64) at once, never waits or crashes (a world handed from one
-    thread to the next is fine; for parallel work give each thread its own, e.g. :meth:`copy`).
-    Calls on different worlds are safe from any threads but run one at a time (the library keeps
-    process-wide tables). ``close()`` (or a ``with`` block) frees it at once; otherwise it is
+    thread to the next is fine). Calls on different worlds are safe from any threads but run one
+    at a time (the library keeps process-wide tables): for parallel work use processes (a pickle
+    carries a world). ``close()`` (or a ``with`` block) frees it at once; otherwise it is
     freed when collected.
 
     >>> import cratedrop
@@ -155,7 +163,7 @@ class World:
     _keeping_events = False
 
     def __init__(self, scene: Scene, name: str = "scene.json", *, record: bool = False) -> None:
-        self._use = _OneThread(self)
+        self._use = _ExclusiveUse(self)
         if isinstance(scene, Mapping):
             # One top-level key a line, so a message's line names the key.
             entries = [f"  {json.dumps(str(key))}: {json.dumps(value)}" for key, value in scene.items()]
@@ -205,9 +213,17 @@ class World:
         Raises :class:`cratedrop.UsageError` while another thread is in a call on this world."""
         if self._handle <= 0:
             return
-        with self._use as handle:
+        try:
+            use = self._use.__enter__()
+        except UsageError:
+            if self._handle <= 0:
+                return  # closed meanwhile by another thread
+            raise
+        try:
             self._handle = 0
-            library().cratedrop_world_free(handle)
+            library().cratedrop_world_free(use)
+        finally:
+            self._use.__exit__()
 
     def __del__(self) -> None:
         try:
@@ -340,8 +356,8 @@ class World:
 
     def render(self, width: "int | None" = None, height: "int | None" = None, out: "np.ndarray | None" = None) -> np.ndarray:
         """The world now as a picture: a ``(height, width, 3)`` uint8 RGB array, top row first,
-        drawn by the CLI's renderer pixel for pixel (what ``cratedrop run SCENE --steps N --size
-        WxH --out frame.ppm`` writes for the same step). The size defaults to :attr:`image_size`;
+        drawn by the CLI's renderer pixel for pixel (the frame ``cratedrop run SCENE --at S --size WxH
+        --out frame.png`` writes at the same step, S = steps / step_rate). The size defaults to :attr:`image_size`;
         each side 1-16384 (``UsageError``, 64, otherwise). ``out``, if given, is filled and
         returned: a writable C-contiguous uint8 array of exactly that shape (``ValueError`` otherwise).
         Pictures after the first are drawn again only where bodies moved.
@@ -522,8 +538,10 @@ class World:
         return text.split("\n") if text else []
 
     def _snapshot(self) -> dict[str, Any]:
-        return {"scene": self._scene, "name": self._name, "inputs_name": self._inputs_name,
-                "state": self.save(), "pending": self.pending_inputs(), "keep_events": self._keeping_events}
+        # One hold of the world for both reads: the state and the lines pending at that state.
+        with self._use:
+            return {"scene": self._scene, "name": self._name, "inputs_name": self._inputs_name,
+                    "state": self.save(), "pending": self.pending_inputs(), "keep_events": self._keeping_events}
 
     @classmethod
     def _from_snapshot(cls, snapshot: Mapping[str, Any]) -> "World":
@@ -564,7 +582,10 @@ class World:
     def __repr__(self) -> str:
         if self._handle <= 0:
             return f"<cratedrop.World {self._name!r} closed>"
-        return f"<cratedrop.World {self._name!r} step {self.step_count}, {self.body_count} bodies>"
+        try:
+            return f"<cratedrop.World {self._name!r} step {self.step_count}, {self.body_count} bodies>"
+        except UsageError:
+            return f"<cratedrop.World {self._name!r} in use by another thread>"
 
 
 __all__ = ["World", "STATE_COLUMNS", "POINT_HIT", "SEGMENT_HIT", "PARTY", "EVENT", "EVENT_KINDS", "determinism_class"]

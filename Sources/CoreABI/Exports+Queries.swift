@@ -130,6 +130,8 @@ public func cratedropWorldAct(_ handle: Int32, _ line: UnsafePointer<UInt8>?, _ 
     guard let run = Handles.run(handle) else { return noSuchWorld(handle) }
     guard count >= 0 else { return LastResult.fail(CoreError(code: .usage, message: "steps must be >= 0, got \(count)")) }
     guard let hash else { return LastResult.fail(CoreError(code: .usage, message: "no buffer for the hash")) }
+    // Checked before anything is done, so a refusal leaves the world as it was.
+    guard out != nil, rows >= 0 else { return LastResult.fail(CoreError(code: .usage, message: "no buffer for the state")) }
     do throws(CoreError) {
         try run.input(bytes(line, length))
         try run.step(Int(count))

@@ -19,7 +19,7 @@ public func cratedropWorldImageSize(_ handle: Int32, _ out: UnsafeMutablePointer
 
 /// Draws the world now, `width` × `height` pixels (each side in `Limits.imageSide`, as the CLI's
 /// `--size`), into `out`: `capacity` bytes of room for `height` rows of `width` RGB pixels, top row
-/// first. Returns the bytes written; 64 for a size out of range or too little room.
+/// first. Returns the bytes written; -64 for a size out of range, no buffer or too little room.
 @_cdecl("cratedrop_world_render")
 public func cratedropWorldRender(_ handle: Int32, _ width: Int32, _ height: Int32, _ out: UnsafeMutablePointer<UInt8>?,
                                  _ capacity: Int32) -> Int32 {
@@ -30,7 +30,8 @@ public func cratedropWorldRender(_ handle: Int32, _ width: Int32, _ height: Int3
     }
     // At most 16,384² × 3 = 805,306,368 bytes: within Int32 on every platform.
     let needed = Int(width) * Int(height) * 3
-    guard let out, Int(capacity) >= needed else {
+    guard let out else { return LastResult.fail(CoreError(code: .usage, message: "no buffer for the picture")) }
+    guard Int(capacity) >= needed else {
         return LastResult.fail(CoreError(code: .usage, message: "a \(width)x\(height) picture needs \(needed) bytes of room, got \(capacity)"))
     }
     if run.picture?.width != Int(width) || run.picture?.height != Int(height) {

@@ -1,4 +1,3 @@
-import Raster
 
 /// An output that cannot be set up; raised before any step is taken.
 public enum OutputSetupError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -37,7 +37,11 @@ private func hostFileBytes(path: String) -> Result<[UInt8], TerrainPictureError>
     guard read == size else { return .failure(.unreadable("its host gave \(read) of its \(size) bytes")) }
     return .success(bytes)
 }
+/// Why a picture could not be decoded when the host has no decoder.
+private let missingDecoder = "this page or program loaded no picture decoder (cratedrop-png.wasm)"
 #elseif os(Linux)
+/// Why a picture could not be decoded when the host has no decoder (the library is built with one).
+private let missingDecoder = "this build of the library has no picture decoder"
 /// Reads the file (at most `limit` bytes) for `hostFileCopy`: its size, or -1 (`hostFileMessage` says why).
 @_extern(c, "cratedrop_host_file_read")
 private func hostFileRead(_ path: UnsafePointer<UInt8>?, _ pathLength: Int32, _ limit: Int32) -> Int32
@@ -89,7 +93,7 @@ enum TerrainPicture {
             var text = [UInt8](repeating: 0, count: 256)
             let length = text.withUnsafeMutableBufferPointer { hostPNGCopy($0.baseAddress, Int32($0.count)) }
             return .failure(.undecodable(String(decoding: text.prefix(Int(Swift.max(0, length))), as: UTF8.self)))
-        default: return .failure(.undecodable("this page or program loaded no picture decoder (cratedrop-png.wasm)"))
+        default: return .failure(.undecodable(missingDecoder))
         }
     }
 }

@@ -138,14 +138,12 @@ extension BodyPart {
     }
 }
 
-/// Where the parts of a body with outlines came from, for messages and `validate --explain`: for
-/// each part in the body's list, the `shapes` entry it was written as, and whether it is a piece
-/// of an outline.
-/// A `walls` entry written as an outline and the convex polygon walls it became: `walls`, their
-/// indices in `Scene.walls` (in decomposition order). For `validate --explain`.
+/// A `walls` entry written as an outline and the convex polygon walls it became. For `validate
+/// --explain`.
 public struct WallOutlineOrigin: Sendable, Equatable {
     /// The entry's index in the file's `walls`.
     public var entry: Int
+    /// Its walls' indices in `Scene.walls`, in decomposition order.
     public var walls: Range<Int>
 
     public init(entry: Int, walls: Range<Int>) {
@@ -154,6 +152,9 @@ public struct WallOutlineOrigin: Sendable, Equatable {
     }
 }
 
+/// Where the parts of a body with outlines came from, for messages and `validate --explain`: for
+/// each part in the body's list, the `shapes` entry it was written as, and whether it is a piece
+/// of an outline.
 public struct PartOrigins: Sendable, Equatable {
     /// Per part: the index in `shapes` of the entry it came from (0 for a crate written as one outline).
     public var written: [Int]

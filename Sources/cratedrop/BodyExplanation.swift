@@ -3,8 +3,8 @@ import SceneModel
 
 /// `validate --explain`'s lines: each body the scene builds, its parts as Chipmunk got them (an
 /// outline's convex pieces among them) and the mass, centre of gravity (in the body's frame) and
-/// moment Chipmunk accumulated; then each wall written as an outline, its convex pieces. Numbers are written as the shortest decimals that read back to
-/// the same doubles.
+/// moment Chipmunk accumulated; then each wall written as an outline, its convex pieces. Numbers
+/// are written as the shortest decimals that read back to the same doubles.
 enum BodyExplanation {
     static func lines(_ scene: Scene, world: World) -> [String] {
         var lines: [String] = []

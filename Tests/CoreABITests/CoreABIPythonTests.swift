@@ -63,9 +63,16 @@ extension CoreABITests {
             #expect(acted == stated && hash == cratedropWorldHash(separate) && hash == cratedropWorldHash(single), "action \(k)")
         }
         var hash: UInt64 = 0
-        let refused = Array("{not json".utf8).withUnsafeBufferPointer { cratedropWorldAct(single, $0.baseAddress, Int32($0.count), 4, nil, 0, &hash) }
+        var room = [Double](repeating: 0, count: rows * 7)
+        let refused = Array("{not json".utf8).withUnsafeBufferPointer { text in
+            room.withUnsafeMutableBufferPointer { cratedropWorldAct(single, text.baseAddress, Int32(text.count), 4, $0.baseAddress, Int32(rows), &hash) }
+        }
         #expect(refused == -65 && cratedropWorldStepCount(single) == 8, "\(Self.result())")
         #expect(cratedropWorldAct(single, nil, 0, 4, nil, 0, nil) == -64)
+        // No room for the state: refused before the line or a step.
+        let line = #"{"step": 8, "accel": [1, 0, 0]}"#
+        let noRoom = Array(line.utf8).withUnsafeBufferPointer { cratedropWorldAct(single, $0.baseAddress, Int32($0.count), 4, nil, 0, &hash) }
+        #expect(noRoom == -64 && Self.result() == "no buffer for the state" && cratedropWorldStepCount(single) == 8 && Self.pending(single) == "")
     }
 
     /// Gravity reads back as the scene's, then as the line that set it once its step has come.

@@ -3,14 +3,15 @@
 
     Tests/Python/wheel_test.py CRATEDROP WHEEL
 
-Makes a venv with nothing but the wheel and what pip brings from PyPI for it (numpy), then runs
-this file again inside it, from a folder outside the repository (so `import cratedrop` can only be
-the installed package), checking against the CLI at CRATEDROP:
-- every case of scripts/wasm-test but pile-1000 (the shipped scenes, with the tilt, push, drag,
-  lift, change and breaking input streams), and chains, ramp, stack, pile-colors and terrain (its
-  picture read and decoded in the library): `World.step(1)` then `hash()` after each of 1,200
+Makes a venv with nothing but the wheel and what pip brings from PyPI for it (numpy), adds
+gymnasium and pytest, then runs this file's sections under pytest inside it (one test a section),
+from a folder outside the repository (so `import cratedrop` can only be the installed package),
+checking against the CLI at CRATEDROP:
+- every case of scripts/wasm-test but the piles of 1,000 bodies and more (the shipped scenes, with
+  the tilt, push, drag, lift, platformer, change and breaking input streams; terrain's picture
+  read and decoded in the library): `World.step(1)` then `hash()` after each of 1,200
   steps equals `cratedrop hash SCENE [--inputs FILE] --steps 1200 --every 1` line for line; and
-  pile-1000 (240 steps) and pile-5000 (120), straight and restored halfway;
+  pile-1000, pile-mix, pile-polygons and pile-5000 too, straight and restored at step 600;
 - a missing, damaged or directory terrain picture: the CLI's message and code;
 - saved at step 300 and restored into a new world, pickled and unpickled, and copied: each goes on
   to the CLI's hashes (the copy equal to the original after 600 more steps); the saved bytes are the
@@ -37,12 +38,12 @@ import json, os, re, subprocess, sys, tempfile, venv
 
 repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(repo, "Tests", "Python"))
-from checks import check, finish  # noqa: E402
+from checks import check, failures, finish  # noqa: E402
 
 STEPS = int(os.environ.get("WHEEL_STEPS", "1200"))
 RESTORE_AT = 300
-# scripts/wasm-test's cases (name: scene, inputs), but pile-1000, and chains, ramp, stack and
-# pile-colors; not the 1,000-body and larger piles here (a minute each: PILES, fewer steps).
+# scripts/wasm-test's cases (name: scene, inputs) but the piles of 1,000 bodies and more, which
+# are in PILES (no pickle or copy).
 CASES = {
     "book": ("Scenes/book.json", None), "tilt": ("Scenes/book.json", "Scenes/tilt.jsonl"),
     "push": ("Scenes/book.json", "Scenes/push.jsonl"), "drag": ("Scenes/book.json", "Scenes/drag.jsonl"),
@@ -54,8 +55,8 @@ for scene in ["breaking-bridge", "crate-drop", "pile-100", "pile-colors", "chain
     CASES[scene] = (f"Scenes/{scene}.json", None)
 
 
-# The piles of 1,000 and 5,000 crates, with their steps.
-PILES = [("Scenes/pile-1000.json", 240), ("Scenes/pile-5000.json", 120)]
+# The piles of 1,000 and more crates (pile-mix and pile-polygons have 1,000 each), with their steps.
+PILES = [("Scenes/pile-1000.json", 1200), ("Scenes/pile-mix.json", 1200), ("Scenes/pile-polygons.json", 1200), ("Scenes/pile-5000.json", 1200)]
 # Scenes whose pictures are checked against the CLI's frames: boxes, a pile, crates of their own
 # colours, circles, joints, moving walls, compound and concave bodies, rules of contact, and a
 # world that changes as it runs (bodies added and removed: the renderer takes the new parts).
@@ -100,11 +101,17 @@ def outside(cratedrop, wheel):
     listed = subprocess.run([python, "-m", "pip", "list", "--format=freeze"], capture_output=True, text=True).stdout.split()
     names = sorted(line.split("==")[0].lower() for line in listed)
     check(set(names) <= {"cratedrop", "numpy", "pip", "setuptools"}, f"the venv holds only the wheel and numpy: {names}")
-    # Then the gym extra, for cratedrop.gym's checks.
-    extra = subprocess.run([python, "-m", "pip", "install", "-q", f"{wheel}[gym]"], capture_output=True, text=True)
-    check(extra.returncode == 0, f"pip install the wheel's [gym] extra (gymnasium): exit {extra.returncode} {extra.stderr[-400:]}")
-    inside = subprocess.run([python, os.path.abspath(__file__), "--inside", os.path.abspath(cratedrop), work], cwd=work)
-    sys.exit(inside.returncode)
+    # Then the gym extra, for cratedrop.gym's checks, and pytest, which runs them.
+    extra = subprocess.run([python, "-m", "pip", "install", "-q", f"{wheel}[gym]", "pytest"], capture_output=True, text=True)
+    check(extra.returncode == 0, f"pip install the wheel's [gym] extra (gymnasium) and pytest: exit {extra.returncode} {extra.stderr[-400:]}")
+    if extra.returncode != 0:
+        finish("wheel_test", "")
+    # From the work folder, so `import cratedrop` can only be the installed package; -s: every
+    # check's line and the costs print as they come.
+    environment = dict(os.environ, WHEEL_TEST_CLI=os.path.abspath(cratedrop), WHEEL_TEST_WORK=work)
+    tests = subprocess.run([python, "-m", "pytest", "-s", "-q", "-p", "no:cacheprovider", "--rootdir", work, os.path.abspath(__file__)],
+                           cwd=work, env=environment)
+    sys.exit(tests.returncode)
 
 
 def cli(cratedrop, *arguments, **kwargs):
@@ -121,16 +128,44 @@ def open_world(cratedrop_module, scene, inputs):
     return world
 
 
-def inside(cli_path, work):
-    import pickle
-    import time
-
+def _imports():
+    """The modules every section uses, the installed package among them."""
     import numpy as np
 
     import cratedrop as cd
+    return np, cd
 
+
+#: The sections, in the order they are written (pytest runs them in that order too).
+SECTIONS = []
+
+
+def section(function):
+    """A pytest test of one section's checks (`CLI` and `WORK` from the environment): it fails
+    listing the section's checks that failed; every check prints ok or FAIL as it runs."""
+    def test():
+        before = len(failures)
+        function(os.environ["WHEEL_TEST_CLI"], os.environ["WHEEL_TEST_WORK"])
+        failed = failures[before:]
+        assert not failed, f"{len(failed)} checks failed: " + "; ".join(failed)
+    # Named as the section, without functools.wraps: pytest would take the section's parameters
+    # for fixtures.
+    test.__name__, test.__qualname__, test.__doc__ = function.__name__, function.__name__, function.__doc__
+    SECTIONS.append(test)
+    return test
+
+
+@section
+def test_the_installed_package_is_tested(cli_path, work):
+    np, cd = _imports()
     check(os.path.dirname(cd.__file__).startswith(os.path.join(work, "venv")), f"cratedrop is the installed package ({cd.__file__})")
 
+
+@section
+def test_every_case_steps_as_the_cli(cli_path, work):
+    import pickle
+
+    np, cd = _imports()
     # Hashes after every step, straight, restored, unpickled, copied.
     for name, (scene, inputs) in CASES.items():
         given = ["--inputs", inputs] if inputs else []
@@ -161,7 +196,11 @@ def inside(cli_path, work):
         for other in (world, restored, unpickled, twin):
             other.close()
 
-    # The big piles: fewer steps (the CLI's debug build takes a while), straight and restored halfway.
+
+@section
+def test_the_big_piles_step_as_the_cli(cli_path, work):
+    np, cd = _imports()
+    # The big piles, straight and restored halfway.
     for scene, steps in PILES:
         cli_trail = cli(cli_path, "hash", scene, "--steps", str(steps), "--every", "1", text=True).stdout.splitlines()
         world = cd.World.from_file(os.path.join(repo, scene))
@@ -182,6 +221,10 @@ def inside(cli_path, work):
         world.close()
         restored.close()
 
+
+@section
+def test_saved_states_are_the_clis(cli_path, work):
+    np, cd = _imports()
     # Saved bytes against the CLI's saved-state file, both ways.
     state_file = os.path.join(work, "book.state")
     cli(cli_path, "hash", "Scenes/book.json", "--inputs", "Scenes/tilt.jsonl", "--steps", str(RESTORE_AT), "--save-state", state_file)
@@ -220,6 +263,10 @@ def inside(cli_path, work):
         check(error.code == 64, f"a world without record=True refuses record() with UsageError 64: {error.message!r}")
     world.close()
 
+
+@section
+def test_state_is_the_trace(cli_path, work):
+    np, cd = _imports()
     # state() against the CLI's trace.
     for scene in ["Scenes/book.json", "Scenes/pile-100.json"]:
         trace = os.path.join(work, "trace.jsonl")
@@ -250,6 +297,10 @@ def inside(cli_path, work):
                 check(True, f"state(out=) refuses a {bad.dtype} {bad.shape} {'non-contiguous ' if not bad.flags.c_contiguous else ''}buffer with ValueError")
         world.close()
 
+
+@section
+def test_events_and_queries(cli_path, work):
+    np, cd = _imports()
     # Contact events against the CLI's --events rows; queries against the bodies' places.
     for scene, inputs in [("Scenes/book.json", "Scenes/tilt.jsonl"), ("Scenes/bridge.json", "Tests/CrossArch/bridge-breaks.jsonl")]:
         events_file = os.path.join(work, "events.jsonl")
@@ -291,6 +342,10 @@ def inside(cli_path, work):
         check(error.code == 65 and error.message.startswith("point[0]"), f"a NaN point raises InputError 65: {error.message!r}")
     world.close()
 
+
+@section
+def test_pictures_are_the_clis_frames(cli_path, work):
+    np, cd = _imports()
     # Pictures: World.render is the CLI's frame, pixel for pixel (the last frame of `cratedrop run`'s
     # PPM stream, two frames a second and no interpolation, so it shows the last step), at the scene's size and another; drawn
     # at two steps from one world, so the second is drawn by changes over the first.
@@ -320,6 +375,27 @@ def inside(cli_path, work):
             check(False, f"render with {label} raises")
         except error_class as error:
             check(True, f"render with {label} raises {type(error).__name__}: {error}")
+
+
+@section
+def test_a_second_thread_is_refused(cli_path, work):
+    import time
+
+    np, cd = _imports()
+    # A world dropped without close() is freed at once (no reference cycle waiting for the
+    # collector, which an RL loop may have turned off), and its handle with it.
+    import gc
+    import weakref
+    gc.disable()
+    try:
+        dropped = cd.World.from_file(os.path.join(repo, "Scenes/book.json"))
+        handle, watch = dropped._handle, weakref.ref(dropped)
+        del dropped
+        again = cd.World.from_file(os.path.join(repo, "Scenes/book.json"))
+        check(watch() is None and again._handle == handle, f"a world dropped with the collector off is freed at once, its handle reused ({again._handle} vs {handle})")
+        again.close()
+    finally:
+        gc.enable()
 
     # Two threads on one world: the second call at the same moment raises UsageError (never waits,
     # never crashes); every step either thread took stands, so the world is the CLI's at its count.
@@ -358,6 +434,10 @@ def inside(cli_path, work):
     check([world.hash()] == expected, f"after both threads, the world is the CLI's at step {steps}")
     world.close()
 
+
+@section
+def test_refusals_are_the_clis(cli_path, work):
+    np, cd = _imports()
     # Refusals: the CLI's messages (without "cratedrop: ") and codes.
     bad_scene = os.path.join(work, "bad.json")
     open(bad_scene, "w").write('{\n  "world": [640, 480],\n  "gravity": [0, -900],\n  "crates": [{"center": [10, 10], "size": [-4, 4], "mass": 1}]\n}\n')
@@ -438,6 +518,10 @@ def inside(cli_path, work):
             check(error.code == 64, f"a closed world's {label}() raises UsageError 64")
     world.close()
 
+
+@section
+def test_the_class_and_the_examples(cli_path, work):
+    np, cd = _imports()
     # The class, the examples.
     platform = json.loads(cli(cli_path, "platform", "--json", text=True).stdout)
     check(cd.determinism_class() == platform["determinism_class"], f"determinism_class() is the CLI's: {cd.determinism_class()} vs {platform['determinism_class']}")
@@ -456,6 +540,10 @@ def inside(cli_path, work):
         check(example.returncode == 0 and expected_hash in example.stdout,
               f"README.md's Python example runs and prints the CLI's hash {expected_hash}: exit {example.returncode} {example.stdout.strip()[-200:]} {example.stderr.strip()[-300:]}")
 
+
+@section
+def test_tilt_env(cli_path, work):
+    np, cd = _imports()
     # cratedrop.gym: Gymnasium's own checker, seeds that make the CLI's scene, actions that are the CLI's input lines.
     import gymnasium
     from gymnasium.utils.env_checker import check_env
@@ -502,6 +590,13 @@ def inside(cli_path, work):
     again, again_info = env.reset(seed=7)
     check(again_info["state_hash"] == hashes[0], "reset(seed=7) again gives the same world")
     env.close()
+
+
+@section
+def test_costs_are_printed(cli_path, work):
+    import time
+
+    np, cd = _imports()
     # Costs (printed, not asserted: CI's machine is shared).
     world = cd.World.from_file(os.path.join(repo, "Scenes/book.json"))
     calls = 20000
@@ -525,6 +620,16 @@ def inside(cli_path, work):
     state_cost = (time.perf_counter() - start) / 2000 * 1e6
     print(f"wheel_test: hash() {per_call:.2f} µs a call; book step(1) {one_by_one:.2f} µs vs step(2000) {batched:.2f} µs a step "
           f"(+{one_by_one - batched:.2f} µs); pile-1000 state(out=) {state_cost:.1f} µs", file=sys.stderr)
+
+
+def inside(cli_path, work):
+    """Every section in order without pytest (`--inside CLI WORK`, run by hand in the venv)."""
+    os.environ["WHEEL_TEST_CLI"], os.environ["WHEEL_TEST_WORK"] = cli_path, work
+    for test in SECTIONS:
+        try:
+            test()
+        except AssertionError:
+            pass
     finish("wheel_test", f"{len(CASES)} cases x {STEPS} steps equal to the CLI (straight, restored, unpickled, copied at step {RESTORE_AT}), "
            "state() the trace's, refusals the CLI's")
 

@@ -1,5 +1,4 @@
 import FileIO
-import Raster
 import SceneFile
 
 /// An open data table (a trace, the stats, the contact events): what each writer shares, from the

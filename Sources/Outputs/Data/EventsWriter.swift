@@ -1,5 +1,4 @@
 import FileIO
-import Raster
 import SceneFile
 import SceneModel
 
