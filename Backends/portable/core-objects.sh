@@ -88,3 +88,27 @@ core_objects() {
         core_objects+=("$out/musl/$name.o")
     done
 }
+
+#   picture_decoder_objects OUT SOURCES -- CC...
+#
+# Compiles the terrain-picture decoder (Backends/wasm/png_decoder.c) with libspng 0.7.3 and zlib
+# 1.2.13 from their pinned Debian sources in SOURCES (Backends/portable/fetch-sources), the CLI's
+# libspng: zlib's inflate, and the deflate libspng's encoder refers to (unreachable; the link's
+# --gc-sections drops it). CC is the compiler with its target and flags. Sets the array
+# `picture_decoder_objects` to the objects made. Needs `root` (the repository).
+picture_decoder_objects() {
+    local out=$1 sources=$2 name
+    shift 2
+    [ "$1" = -- ] || { echo "picture_decoder_objects: usage: OUT SOURCES -- CC..." >&2; return 64; }
+    shift
+    local spng="$sources/libspng-0.7.3" zlib="$sources/zlib-1.2.13.dfsg"
+    mkdir -p "$out"
+    picture_decoder_objects=()
+    for name in inflate inftrees inffast adler32 crc32 zutil deflate trees compress; do
+        "$@" -Wno-deprecated-non-prototype -I"$zlib" -c "$zlib/$name.c" -o "$out/zlib-$name.o"
+        picture_decoder_objects+=("$out/zlib-$name.o")
+    done
+    "$@" -DSPNG_STATIC -I"$zlib" -c "$spng/spng/spng.c" -o "$out/spng.o"
+    "$@" -DSPNG_STATIC -I"$spng/spng" -c "$root/Backends/wasm/png_decoder.c" -o "$out/png_decoder.o"
+    picture_decoder_objects+=("$out/spng.o" "$out/png_decoder.o")
+}
