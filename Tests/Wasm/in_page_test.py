@@ -4,7 +4,8 @@ it, opened from file:// with no server.
     python3 Tests/Wasm/in_page_test.py CRATEDROP WASM_DIR WORK
 
 - pile-1000 holds the display's rate (median frame interval within 10% of the display's), quiet
-  and while one CPU core is kept busy by another process; the steps it takes and the time it drops
+  and while one CPU core is kept busy by another process (asserted when the machine was idle as
+  the test began; on a machine already busy with other work, printed); the steps it takes and the time it drops
   add up to the time that passed (its steps a second are a figure: a machine's speed is no test's
   business); paused, its hash is `cratedrop hash`'s at that step;
 - `?check=1200` writes the CLI's line, after an input stream too (`--inputs`);
@@ -40,6 +41,28 @@ def check(ok, what):
     print(f"in_page_test: {'ok' if ok else 'FAILED'}: {what}", file=sys.stderr)
     if not ok:
         failures.append(what)
+
+
+def idle_cores(seconds=1.0):
+    """How many cores sat idle over `seconds`, from /proc/stat (idle and iowait time)."""
+    def sample():
+        with open("/proc/stat") as stat:
+            fields = [int(value) for value in stat.readline().split()[1:]]
+        return sum(fields), fields[3] + fields[4]
+    total, idle = sample()
+    time.sleep(seconds)
+    total_after, idle_after = sample()
+    return (idle_after - idle) / max(1, total_after - total) * os.cpu_count()
+
+
+# The page's pace is promised for a machine with a core to spare beyond the page's (and, in the
+# "busy" phase, the one core this test keeps busy itself): measured before anything starts, on a
+# machine already kept busy by other work it is printed as a figure, not asserted (issue 49: the
+# suite passes with both cores busy; a machine's speed is a benchmark's business, not a test's).
+IDLE_AT_START = idle_cores()
+PACE_ASSERTED = IDLE_AT_START >= os.cpu_count() - 0.5
+figures["idle_cores_at_start"] = round(IDLE_AT_START, 2)
+figures["pace_asserted"] = PACE_ASSERTED
 
 
 def browser(webassembly=True):
@@ -142,7 +165,12 @@ try:
         figures[load] = dict(median_frame_ms=round(median, 1), p95_frame_ms=round(p95, 1), steps_per_second=round(rate, 1),
                              dropped_seconds=round(dropped, 3), step_time=driver.find_element(By.ID, "stepTime").text)
         # The drawing thread holds the display's rate: the world steps in a worker.
-        check(median <= 1.1 * display, f"pile-1000, {load}: median frame {median:.1f} ms, the display's {display:.1f} ms")
+        pace = f"pile-1000, {load}: median frame {median:.1f} ms, the display's {display:.1f} ms"
+        if PACE_ASSERTED:
+            check(median <= 1.1 * display, pace)
+        else:
+            print(f"in_page_test: not asserted (the machine was busy before the test: {IDLE_AT_START:.2f} of {os.cpu_count()} "
+                  f"cores idle): {pace}", file=sys.stderr)
         # Time the world could not keep is dropped and counted, never lost unseen: steps taken and
         # seconds dropped add up to the time that passed (within a few frames).
         check(abs((last[1] - first[1]) / 120 + dropped - seconds) < 0.25,
